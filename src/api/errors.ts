@@ -1,0 +1,176 @@
+/**
+ * One error hierarchy for everything the API core can raise. Callers branch
+ * on the class; the CLI maps classes to exit codes in one place
+ * (src/cli/exit-codes.ts).
+ */
+import type {
+  DefaultValidationProblemDetails,
+  ProblemDetails,
+  UnconfirmedProblemDetails,
+  UnexpectedProblemDetails,
+} from './types.js';
+
+export class SwapxError extends Error {
+  override name = 'SwapxError';
+}
+
+/** Bad input detected before any request is sent (exit 2). */
+export class UsageError extends SwapxError {
+  override name = 'UsageError';
+}
+
+/** No credentials, or credentials that cannot be used (exit 3). */
+export class AuthError extends SwapxError {
+  override name = 'AuthError';
+}
+
+/** Adds context to its cause (which window, which step); the exit code follows the cause. */
+export class WrappedError extends SwapxError {
+  override name = 'WrappedError';
+}
+
+/** A lookup that found nothing: no swap matches, no such chain (exit 4). */
+export class NoMatchError extends SwapxError {
+  override name = 'NoMatchError';
+}
+
+/** Where an API error came from: enough to name the request, never the credential. */
+export interface RequestInfo {
+  method: string;
+  /** path and query, relative to the base URL */
+  path: string;
+}
+
+export class ApiError extends SwapxError {
+  override name = 'ApiError';
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: ProblemDetails | undefined;
+  readonly request: RequestInfo;
+
+  constructor(message: string, status: number, headers: Record<string, string>, body: ProblemDetails | undefined, request: RequestInfo) {
+    super(message);
+    this.status = status;
+    this.headers = headers;
+    this.body = body;
+    this.request = request;
+  }
+
+  /** traceId of an UnexpectedProblemDetails body, or of an ASP.NET body that carries one. */
+  get traceId(): string | undefined {
+    const id = this.body?.traceId;
+    return typeof id === 'string' ? id : undefined;
+  }
+}
+
+export class ValidationError extends ApiError {
+  override name = 'ValidationError';
+  get errors(): Record<string, string[]> {
+    const errors = (this.body as DefaultValidationProblemDetails | undefined)?.errors;
+    return errors && typeof errors === 'object' ? errors : {};
+  }
+  get errorCode(): string | undefined {
+    const code = (this.body as DefaultValidationProblemDetails | undefined)?.errorCode;
+    return typeof code === 'string' ? code : undefined;
+  }
+}
+
+export class PermissionDeniedError extends ApiError {
+  override name = 'PermissionDeniedError';
+  get isUnconfirmed(): boolean {
+    return (this.body as UnconfirmedProblemDetails | undefined)?.isUnconfirmed === true;
+  }
+}
+
+export class NotFoundError extends ApiError {
+  override name = 'NotFoundError';
+}
+
+export class RateLimitError extends ApiError {
+  override name = 'RateLimitError';
+  /** The wait the server asked for, in ms, when it said. */
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, status: number, headers: Record<string, string>, body: ProblemDetails | undefined, request: RequestInfo, retryAfterMs: number | undefined) {
+    super(message, status, headers, body, request);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+export class ServerError extends ApiError {
+  override name = 'ServerError';
+}
+
+/** A 2xx whose body is not what the API promises (not JSON, wrong shape, too large). */
+export class ResponseFormatError extends ApiError {
+  override name = 'ResponseFormatError';
+}
+
+/** Network failure: refused, reset, DNS, TLS, truncated body. Keeps its cause. */
+export class ConnectionError extends SwapxError {
+  override name = 'ConnectionError';
+  readonly request: RequestInfo;
+  constructor(message: string, request: RequestInfo, options?: { cause?: unknown }) {
+    super(message, options);
+    this.request = request;
+  }
+}
+
+export class TimeoutError extends ConnectionError {
+  override name = 'TimeoutError';
+}
+
+/** The user asked to stop (Ctrl-C / SIGTERM). */
+export class AbortedError extends SwapxError {
+  override name = 'AbortedError';
+}
+
+function describeBody(status: number, body: ProblemDetails | undefined): string {
+  if (!body) return `HTTP ${status}`;
+  const title = typeof body.title === 'string' ? body.title : undefined;
+  const detail = typeof body.detail === 'string' ? body.detail : undefined;
+  return [title, detail].filter(Boolean).join(': ') || `HTTP ${status}`;
+}
+
+function validationSummary(body: DefaultValidationProblemDetails | undefined): string {
+  const errors = body?.errors;
+  if (!errors || typeof errors !== 'object') return '';
+  const parts = Object.entries(errors).map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(' ') : String(messages)}`);
+  return parts.length ? ` (${parts.join('; ')})` : '';
+}
+
+/** The one factory: an error of the right class from a non-2xx status and its parsed body. */
+export function apiErrorFromResponse(
+  status: number,
+  headers: Record<string, string>,
+  body: ProblemDetails | undefined,
+  request: RequestInfo,
+  retryAfterMs?: number,
+): ApiError {
+  const where = `${request.method} ${request.path}`;
+  const described = describeBody(status, body);
+  if (status === 400) {
+    const code = typeof body?.errorCode === 'string' ? ` [${body.errorCode}]` : '';
+    return new ValidationError(`the API rejected the request${code}: ${described}${validationSummary(body)}`, status, headers, body, request);
+  }
+  if (status === 401 || status === 403) {
+    const unconfirmed = (body as UnconfirmedProblemDetails | undefined)?.isUnconfirmed === true;
+    const message = unconfirmed
+      ? 'the API account is not confirmed yet: ask the vendor to confirm it, then try again'
+      : `permission denied (HTTP ${status}): ${described}; check the credentials with 'swapx auth status'`;
+    return new PermissionDeniedError(message, status, headers, body, request);
+  }
+  if (status === 404) return new NotFoundError(`not found: ${described} (${where})`, status, headers, body, request);
+  if (status === 429) {
+    const wait = retryAfterMs === undefined ? '' : `; the server asks to wait ${Math.ceil(retryAfterMs / 1000)}s`;
+    return new RateLimitError(`rate limited (HTTP 429)${wait}`, status, headers, body, request, retryAfterMs);
+  }
+  const unexpected = body as UnexpectedProblemDetails | undefined;
+  const trace = [
+    typeof unexpected?.traceId === 'string' ? `traceId ${unexpected.traceId}` : '',
+    typeof unexpected?.timestamp === 'string' ? `at ${unexpected.timestamp}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const suffix = trace ? ` (${trace})` : '';
+  return new ServerError(`server error HTTP ${status} on ${where}: ${described}${suffix}`, status, headers, body, request);
+}

@@ -1,0 +1,260 @@
+/**
+ * The HTTP core: one keep-alive undici dispatcher, GET JSON with
+ * per-attempt timeouts, retries, a shared throttle and redacted logging.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, request, type Dispatcher } from 'undici';
+import { authorizationHeader, type Credentials } from './credentials.js';
+import {
+  AbortedError,
+  ApiError,
+  ConnectionError,
+  RateLimitError,
+  ResponseFormatError,
+  TimeoutError,
+  UsageError,
+  apiErrorFromResponse,
+  type RequestInfo,
+} from './errors.js';
+import { DEFAULT_RETRY_POLICY, decideRetry, errorCode, parseRetryAfter, type RetryPolicy } from './retry.js';
+import { Throttle } from './throttle.js';
+import type { ProblemDetails } from './types.js';
+import { VERSION } from '../version.js';
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface AttemptLog {
+  method: string;
+  path: string;
+  /** HTTP status, or the error code of a failed attempt */
+  status: number | string;
+  ms: number;
+  attempt: number;
+  attempts: number;
+  /** set when another attempt follows */
+  retryInMs?: number;
+}
+
+export interface HttpCoreOptions {
+  baseUrl: string;
+  credentials?: Credentials;
+  /** per attempt, headers and body together; default 30 s */
+  timeoutMs?: number;
+  /** retries per request; default 5 */
+  retries?: number;
+  retryPolicy?: Partial<RetryPolicy>;
+  /** keep-alive connections to the API; size it to the concurrency; default 8 */
+  connections?: number;
+  /** requests per second across all callers; default unlimited */
+  requestsPerSecond?: number;
+  /** the largest body accepted, in bytes; default 256 MiB */
+  maxBodyBytes?: number;
+  /** aborts every request and backoff sleep at once */
+  signal?: AbortSignal;
+  /** one call per attempt, for --verbose and statistics */
+  onAttempt?: (log: AttemptLog) => void;
+  dispatcher?: Dispatcher;
+}
+
+const JSON_TYPE_RE = /^(application\/json|text\/json|text\/plain|application\/[\w.+-]*\+json)$/i;
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
+
+export function isLoopbackHost(hostname: string): boolean {
+  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
+}
+
+/** Parses and checks a base URL: http(s) only, and no credentials over plain http beyond loopback. */
+export function checkBaseUrl(baseUrl: string, sendsCredentials: boolean): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UsageError(`--base-url is not a URL: '${baseUrl}'`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--base-url must be http:// or https://, not '${url.protocol}'`);
+  }
+  if (url.username || url.password) throw new UsageError('--base-url must not contain credentials; use swapx auth login or the environment');
+  if (url.protocol === 'http:' && sendsCredentials && !isLoopbackHost(url.hostname)) {
+    throw new UsageError(`refusing to send credentials over plain http to ${url.host}; use https:// (plain http is allowed only for loopback addresses)`);
+  }
+  return url;
+}
+
+function headerRecord(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(headers)) {
+    if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+export class HttpCore {
+  readonly baseUrl: URL;
+  private readonly basePath: string;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly headers: Record<string, string>;
+  private readonly policy: RetryPolicy;
+  private readonly timeoutMs: number;
+  private readonly maxBodyBytes: number;
+  readonly throttle: Throttle;
+
+  constructor(private readonly options: HttpCoreOptions) {
+    this.baseUrl = checkBaseUrl(options.baseUrl, options.credentials !== undefined);
+    this.basePath = this.baseUrl.pathname.replace(/\/+$/, '');
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? new Agent({ connections: options.connections ?? 8, keepAliveTimeout: 10_000, pipelining: 1 });
+    this.headers = { accept: 'application/json', 'user-agent': `swapx/${VERSION}` };
+    if (options.credentials) this.headers.authorization = authorizationHeader(options.credentials);
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy, ...(options.retries === undefined ? {} : { retries: options.retries }) };
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.throttle = new Throttle(options.requestsPerSecond);
+  }
+
+  /** Path and query as sent, relative to the base URL: what logs and errors show. */
+  static pathWithQuery(path: string, query?: Query): string {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(key, String(value));
+    const qs = params.toString();
+    return qs ? `${path}?${qs}` : path;
+  }
+
+  /** GET a JSON document, with retries. */
+  async getJson<T>(path: string, query?: Query): Promise<T> {
+    const info: RequestInfo = { method: 'GET', path: HttpCore.pathWithQuery(path, query) };
+    const attempts = this.policy.retries + 1;
+    for (let retriesDone = 0; ; retriesDone += 1) {
+      this.checkAborted();
+      await this.throttle.acquire(this.options.signal).catch((error) => this.rethrowAbort(error));
+      const started = performance.now();
+      let status: number | string = 'ERR';
+      try {
+        const result = await this.attempt<T>(info);
+        status = 200;
+        this.options.onAttempt?.({ ...info, status, ms: performance.now() - started, attempt: retriesDone + 1, attempts });
+        return result;
+      } catch (error) {
+        if (error instanceof AbortedError) throw error;
+        status = error instanceof ApiError ? error.status : error instanceof TimeoutError ? 'TIMEOUT' : (errorCode(error) ?? 'ERR');
+        const decision = decideRetry(error, retriesDone, this.policy);
+        const ms = performance.now() - started;
+        if (!decision.retry) {
+          this.options.onAttempt?.({ ...info, status, ms, attempt: retriesDone + 1, attempts });
+          throw decision.error;
+        }
+        this.options.onAttempt?.({ ...info, status, ms, attempt: retriesDone + 1, attempts, retryInMs: decision.delayMs });
+        if (error instanceof RateLimitError || (error instanceof ApiError && error.status === 429)) this.throttle.pauseFor(decision.delayMs);
+        await sleep(decision.delayMs, undefined, { signal: this.options.signal }).catch((e) => this.rethrowAbort(e));
+      }
+    }
+  }
+
+  private checkAborted(): void {
+    if (this.options.signal?.aborted) throw new AbortedError('interrupted');
+  }
+
+  private rethrowAbort(error: unknown): never {
+    if (this.options.signal?.aborted) throw new AbortedError('interrupted', { cause: error });
+    throw error;
+  }
+
+  private async attempt<T>(info: RequestInfo): Promise<T> {
+    const url = new URL(this.basePath + info.path, this.baseUrl);
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
+    const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout.signal]) : timeout.signal;
+    const fail = (error: unknown): never => {
+      if (this.options.signal?.aborted) throw new AbortedError('interrupted', { cause: error });
+      if (timeout.signal.aborted) throw new TimeoutError(`request timed out after ${this.timeoutMs / 1000}s: ${info.method} ${info.path}`, info, { cause: error });
+      const code = errorCode(error);
+      const why = error instanceof Error ? error.message : String(error);
+      throw new ConnectionError(`connection to ${url.host} failed${code ? ` (${code})` : ''}: ${why}`, info, { cause: error });
+    };
+    try {
+      let response: Dispatcher.ResponseData;
+      try {
+        response = await request(url, { method: 'GET', headers: this.headers, dispatcher: this.dispatcher, signal });
+      } catch (error) {
+        return fail(error);
+      }
+      const headers = headerRecord(response.headers);
+      let text: string;
+      try {
+        text = await this.readBody(response, headers, info);
+      } catch (error) {
+        if (error instanceof ApiError) throw error;
+        return fail(error);
+      }
+      return this.interpret<T>(response.statusCode, headers, text, info);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Reads the whole body under the size cap; always consumes or destroys it so the connection is released. */
+  private async readBody(response: Dispatcher.ResponseData, headers: Record<string, string>, info: RequestInfo): Promise<string> {
+    const declared = Number(headers['content-length']);
+    const tooLarge = () =>
+      new ResponseFormatError(
+        `response body larger than ${Math.round(this.maxBodyBytes / 1048576)} MiB (HTTP ${response.statusCode}, ${info.method} ${info.path}); refusing to read it`,
+        response.statusCode,
+        headers,
+        undefined,
+        info,
+      );
+    if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
+      response.body.destroy();
+      throw tooLarge();
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of response.body) {
+      size += (chunk as Buffer).length;
+      if (size > this.maxBodyBytes) {
+        response.body.destroy();
+        throw tooLarge();
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+
+  private interpret<T>(status: number, headers: Record<string, string>, text: string, info: RequestInfo): T {
+    const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim();
+    const parsed = this.parseJson(text, contentType);
+    if (status >= 200 && status < 300) {
+      if (!parsed.ok) {
+        throw new ResponseFormatError(
+          `the API answered HTTP ${status} with a body that is not JSON (content type ${contentType || 'none'}, ${info.method} ${info.path})`,
+          status,
+          headers,
+          undefined,
+          info,
+        );
+      }
+      return parsed.value as T;
+    }
+    if (status >= 300 && status < 400) {
+      const where = headers.location ? ` to ${headers.location}` : '';
+      throw new ResponseFormatError(`the API answered with a redirect (HTTP ${status}${where}); swapx does not follow redirects: set --base-url to the final address`, status, headers, undefined, info);
+    }
+    const body = parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? (parsed.value as ProblemDetails) : undefined;
+    throw apiErrorFromResponse(status, headers, body, info, parseRetryAfter(headers['retry-after']));
+  }
+
+  private parseJson(text: string, contentType: string): { ok: true; value: unknown } | { ok: false } {
+    if (contentType && !JSON_TYPE_RE.test(contentType)) return { ok: false };
+    try {
+      return { ok: true, value: JSON.parse(text) };
+    } catch {
+      return { ok: false };
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+}

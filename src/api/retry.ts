@@ -1,0 +1,97 @@
+/**
+ * Retry decisions in one place: what is retryable, how long to wait, and
+ * when to give up instead of sleeping silently.
+ */
+import { ApiError, ConnectionError, RateLimitError } from './errors.js';
+
+export interface RetryPolicy {
+  /** retries after the first attempt */
+  retries: number;
+  /** first backoff ceiling; doubles per attempt */
+  baseDelayMs: number;
+  /** backoff ceiling */
+  maxDelayMs: number;
+  /** a server asking for a longer wait than this ends the request with a RateLimitError */
+  maxRetryAfterMs: number;
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  retries: 5,
+  baseDelayMs: 250,
+  maxDelayMs: 20_000,
+  maxRetryAfterMs: 60_000,
+};
+
+const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
+
+export function isRetryableStatus(status: number): boolean {
+  return RETRYABLE_STATUSES.has(status);
+}
+
+/** TLS verification failures are configuration problems: retrying never helps and must never be silent. */
+const TLS_CODE_RE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/;
+
+export function isRetryableError(error: unknown): boolean {
+  if (error instanceof ApiError) return isRetryableStatus(error.status);
+  if (error instanceof ConnectionError) {
+    const code = errorCode(error.cause);
+    return !(code && TLS_CODE_RE.test(code)) && code !== 'ENOTFOUND';
+  }
+  return false;
+}
+
+export function errorCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** `Retry-After` as delay-seconds or an HTTP date; undefined when absent or unparsable. */
+export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const text = value.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (!/[a-z]/i.test(text)) return undefined;
+  const date = Date.parse(text);
+  if (Number.isNaN(date)) return undefined;
+  return Math.max(0, date - now);
+}
+
+/** Capped exponential backoff with full jitter. `attempt` is 0 for the first retry. */
+export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+  return Math.floor(random() * ceiling);
+}
+
+export type RetryDecision = { retry: true; delayMs: number; serverAsked: boolean } | { retry: false; error: unknown };
+
+/**
+ * What to do after a failed attempt. `retriesDone` counts retries already made.
+ * A server's Retry-After wins over the backoff and gets no jitter.
+ */
+export function decideRetry(error: unknown, retriesDone: number, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
+  if (!isRetryableError(error)) return { retry: false, error };
+  const retryAfterMs = error instanceof ApiError ? parseRetryAfter(error.headers['retry-after']) : undefined;
+  if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
+    const seconds = Math.ceil(retryAfterMs / 1000);
+    const base = error as ApiError;
+    return {
+      retry: false,
+      error: new RateLimitError(
+        `the server asks to wait ${seconds}s before the next request (Retry-After), longer than swapx waits on its own; try again later`,
+        base.status,
+        base.headers,
+        base.body,
+        base.request,
+        retryAfterMs,
+      ),
+    };
+  }
+  if (retriesDone >= policy.retries) return { retry: false, error };
+  if (retryAfterMs !== undefined) return { retry: true, delayMs: retryAfterMs, serverAsked: true };
+  return { retry: true, delayMs: backoffDelay(retriesDone, policy, random), serverAsked: false };
+}

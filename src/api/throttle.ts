@@ -1,0 +1,35 @@
+/**
+ * A gate every request of one client passes: it spaces requests to a
+ * requests-per-second cap and holds all of them while the server has asked
+ * to back off (a 429 slows the whole export, not one worker).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export class Throttle {
+  private pausedUntil = 0;
+  private nextSlot = 0;
+  private readonly intervalMs: number;
+
+  constructor(requestsPerSecond?: number, private readonly now: () => number = Date.now) {
+    this.intervalMs = requestsPerSecond && requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0;
+  }
+
+  /** Holds every later request until `ms` from now. */
+  pauseFor(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.now() + ms);
+  }
+
+  /** Resolves when a request may be sent. */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const wait = this.pausedUntil - this.now();
+      if (wait <= 0) break;
+      await sleep(wait, undefined, { signal });
+    }
+    if (this.intervalMs === 0) return;
+    const now = this.now();
+    const slot = Math.max(now, this.nextSlot);
+    this.nextSlot = slot + this.intervalMs;
+    if (slot > now) await sleep(slot - now, undefined, { signal });
+  }
+}

@@ -1,0 +1,6 @@
+/** The library: a typed client for the XFlow swap export API, its errors and types, and the sandbox. */
+export { createClient, SwapxClient, type ClientOptions, type SwapWindowQuery } from './api/client.js';
+export type { Credentials } from './api/credentials.js';
+export * from './api/errors.js';
+export * from './api/types.js';
+export type { AttemptLog, HttpCoreOptions } from './api/http.js';

@@ -1,0 +1,99 @@
+/**
+ * The `<time>` and `<duration>` forms of CLI.md: ISO 8601 (no zone means
+ * UTC), `now`, `today`, `yesterday` (UTC midnights), or a duration such as
+ * `90m`, `6h`, `7d`, `2w` meaning that long before now.
+ */
+
+const UNIT_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+const DURATION_RE = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/;
+
+export const TIME_FORMS =
+  'an ISO 8601 date or date-time (UTC unless a zone is given, e.g. 2026-11-01 or 2026-11-01T12:30:00Z), now, today, yesterday, or a duration before now such as 90m, 6h, 7d, 2w';
+
+export const DURATION_FORMS = 'a number with a unit: ms, s, m, h, d or w (e.g. 500ms, 30s, 90m, 6h, 7d, 2w)';
+
+/** Parses `90m`, `30s`, `500ms`; a sequence like `1h30m` too. Returns ms, or undefined when not a duration. */
+export function parseDuration(input: string): number | undefined {
+  const text = input.trim().toLowerCase();
+  if (text === '') return undefined;
+  const parts = text.match(/\d+(?:\.\d+)?(?:ms|s|m|h|d|w)/g);
+  if (!parts || parts.join('') !== text) return undefined;
+  let total = 0;
+  for (const part of parts) {
+    const m = DURATION_RE.exec(part);
+    if (!m) return undefined;
+    total += Number(m[1]) * UNIT_MS[m[2]!]!;
+  }
+  return Number.isFinite(total) ? Math.round(total) : undefined;
+}
+
+const DATE_ONLY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATE_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+function utcMidnight(ms: number): number {
+  return ms - (((ms % 86_400_000) + 86_400_000) % 86_400_000);
+}
+
+function validParts(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): boolean {
+  if (mo < 1 || mo > 12 || d < 1 || h > 23 || mi > 59 || s > 59) return false;
+  const probe = new Date(Date.UTC(y, mo - 1, d));
+  return probe.getUTCMonth() === mo - 1 && probe.getUTCDate() === d;
+}
+
+/** Parses a `<time>`. Returns epoch ms, or undefined when the text is none of the accepted forms. */
+export function parseTime(input: string, now: number = Date.now()): number | undefined {
+  const text = input.trim();
+  const lower = text.toLowerCase();
+  if (lower === 'now') return now;
+  if (lower === 'today') return utcMidnight(now);
+  if (lower === 'yesterday') return utcMidnight(now) - 86_400_000;
+  const duration = parseDuration(lower);
+  if (duration !== undefined) return now - duration;
+
+  const dateOnly = DATE_ONLY_RE.exec(text);
+  if (dateOnly) {
+    const [y, mo, d] = [Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3])];
+    return validParts(y, mo, d) ? Date.UTC(y, mo - 1, d) : undefined;
+  }
+  const dt = DATE_TIME_RE.exec(text);
+  if (!dt) return undefined;
+  const [y, mo, d, h, mi] = [1, 2, 3, 4, 5].map((i) => Number(dt[i])) as [number, number, number, number, number];
+  const s = dt[6] === undefined ? 0 : Number(dt[6]);
+  if (!validParts(y, mo, d, h, mi, s)) return undefined;
+  const fraction = dt[7] ? Math.round(Number(dt[7]) * 1000) : 0;
+  let ms = Date.UTC(y, mo - 1, d, h, mi, s) + fraction;
+  const zone = dt[8];
+  if (zone && zone.toUpperCase() !== 'Z') {
+    const sign = zone.startsWith('-') ? -1 : 1;
+    const digits = zone.slice(1).replace(':', '');
+    const offset = Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4));
+    if (Number(digits.slice(0, 2)) > 23 || Number(digits.slice(2, 4)) > 59) return undefined;
+    ms -= sign * offset * 60_000;
+  }
+  return ms;
+}
+
+/** ISO 8601 in UTC with whole seconds when the value has no milliseconds: 2026-11-01T00:30:00Z. */
+export function formatUtc(ms: number): string {
+  const iso = new Date(ms).toISOString();
+  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
+}
+
+/** A short human duration: 850ms, 12.3s, 4m05s, 2h10m. */
+export function formatElapsed(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
+  const totalSeconds = Math.round(ms / 1000);
+  const h = Math.floor(totalSeconds / 3600);
+  const m = Math.floor((totalSeconds % 3600) / 60);
+  const s = totalSeconds % 60;
+  return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
+}

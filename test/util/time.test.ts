@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { formatUtc, parseDuration, parseTime } from '../../src/util/time.js';
+
+const now = Date.parse('2026-11-21T15:45:30.250Z');
+
+describe('parseTime', () => {
+  it('reads dates as UTC midnights and date-times without zone as UTC', () => {
+    expect(parseTime('2026-11-01', now)).toBe(Date.parse('2026-11-01T00:00:00Z'));
+    expect(parseTime('2026-11-01T12:30', now)).toBe(Date.parse('2026-11-01T12:30:00Z'));
+    expect(parseTime('2026-11-01T12:30:15.5', now)).toBe(Date.parse('2026-11-01T12:30:15.500Z'));
+  });
+  it('applies an explicit zone', () => {
+    expect(parseTime('2026-11-01T12:00:00+02:00', now)).toBe(Date.parse('2026-11-01T10:00:00Z'));
+    expect(parseTime('2026-11-01T12:00:00-0130', now)).toBe(Date.parse('2026-11-01T13:30:00Z'));
+  });
+  it('reads now, today, yesterday and durations before now', () => {
+    expect(parseTime('now', now)).toBe(now);
+    expect(parseTime('today', now)).toBe(Date.parse('2026-11-21T00:00:00Z'));
+    expect(parseTime('Yesterday', now)).toBe(Date.parse('2026-11-20T00:00:00Z'));
+    expect(parseTime('90m', now)).toBe(now - 90 * 60_000);
+    expect(parseTime('2w', now)).toBe(now - 14 * 86_400_000);
+  });
+  it.each(['', 'tomorrowish', '2026-13-01', '2026-02-30', '2026-11-01T25:00', '11/01/2026', '7 days', '-5m'])('rejects %j', (text) => {
+    expect(parseTime(text, now)).toBeUndefined();
+  });
+});
+
+describe('parseDuration', () => {
+  it('reads units and sums', () => {
+    expect(parseDuration('500ms')).toBe(500);
+    expect(parseDuration('30s')).toBe(30_000);
+    expect(parseDuration('1h30m')).toBe(5_400_000);
+    expect(parseDuration('7d')).toBe(604_800_000);
+  });
+  it('rejects what is not a duration', () => {
+    expect(parseDuration('30')).toBeUndefined();
+    expect(parseDuration('m')).toBeUndefined();
+    expect(parseDuration('5y')).toBeUndefined();
+  });
+});
+
+describe('formatUtc', () => {
+  it('omits zero milliseconds', () => {
+    expect(formatUtc(Date.parse('2026-11-01T00:30:00Z'))).toBe('2026-11-01T00:30:00Z');
+    expect(formatUtc(Date.parse('2026-11-01T00:30:00.120Z'))).toBe('2026-11-01T00:30:00.120Z');
+  });
+});
