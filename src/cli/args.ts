@@ -1,0 +1,27 @@
+/** Checks of positional arguments and numeric options: each failure is a one-line UsageError (exit 2). */
+import { UsageError } from '../api/errors.js';
+
+export function parseIntInRange(text: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  const trimmed = text.trim();
+  const n = Number(trimmed);
+  if (!/^-?\d+$/.test(trimmed) || !Number.isSafeInteger(n)) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${text}'`);
+  if (n < min || n > max) throw new UsageError(`${name} must be from ${min} to ${max}, not ${trimmed}`);
+  return n;
+}
+
+/**
+ * An identifier that goes into a URL path segment: it must stay one segment
+ * and mean what it says, so no separators, dot segments, escapes or controls.
+ */
+export function checkPathIdentifier(value: string, what: string): string {
+  const text = value.trim();
+  if (text === '') throw new UsageError(`${what} is empty`);
+  if (text.length > 256) throw new UsageError(`${what} is too long (${text.length} characters; at most 256)`);
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(text)) throw new UsageError(`${what} contains a control character`);
+  if (/\s/.test(text)) throw new UsageError(`${what} contains white space: '${text}'`);
+  const bad = /[/\\%?#]/.exec(text);
+  if (bad) throw new UsageError(`${what} contains '${bad[0]}', which no identifier has: '${text}'`);
+  if (text === '.' || text === '..') throw new UsageError(`${what} cannot be '${text}'`);
+  return text;
+}

@@ -1,0 +1,148 @@
+/**
+ * What a command handler receives: streams, environment, settings, the
+ * credential store and a lazily built API client. Handlers never reach for
+ * process.* themselves, so tests can run them with captured streams.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import { AuthError } from '../api/errors.js';
+import { createClient, type SwapxClient } from '../api/client.js';
+import type { AttemptLog, HttpCoreOptions } from '../api/http.js';
+import type { Credentials } from '../api/credentials.js';
+import { loginHint, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
+import { resolveSettings, type ResolvedSettings, type SettingName } from '../config/settings.js';
+import { ConfigStore } from '../config/store.js';
+import { formatElapsed } from '../util/time.js';
+
+export type OutStream = NodeJS.WritableStream & { isTTY?: boolean };
+export type InStream = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
+
+export interface Io {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: InStream;
+  env: NodeJS.ProcessEnv;
+  /** aborted on Ctrl-C / SIGTERM */
+  signal: AbortSignal;
+}
+
+/** Options every command accepts (CLI.md, global options). */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  timeout?: string;
+  retries?: string;
+  verbose?: boolean;
+  quiet?: boolean;
+  /** false with --no-color */
+  color?: boolean;
+}
+
+export interface ClientExtras {
+  connections?: number;
+  /** aborts this client's requests; default: the run's Ctrl-C signal */
+  signal?: AbortSignal;
+  requestsPerSecond?: number;
+  onAttempt?: (log: AttemptLog) => void;
+}
+
+function colorEnabled(stream: OutStream, env: NodeJS.ProcessEnv, flag: boolean | undefined): boolean {
+  if (flag === false) return false;
+  // NO_COLOR: any non-empty value turns colour off (chalk does not read it).
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  return stream.isTTY === true;
+}
+
+export class Context {
+  readonly profile: string;
+  readonly store: ConfigStore;
+  /** colours for stdout and stderr, each off unless that stream may have them */
+  readonly out: ChalkInstance;
+  readonly err: ChalkInstance;
+  private resolvedSettings: ResolvedSettings | undefined;
+  private readonly clients: SwapxClient[] = [];
+
+  constructor(
+    readonly io: Io,
+    readonly globals: GlobalOptions,
+  ) {
+    this.profile = globals.profile ?? io.env.SWAPX_PROFILE ?? 'default';
+    this.store = new ConfigStore(io.env, (message) => this.warn(message));
+    this.out = new Chalk({ level: colorEnabled(io.stdout, io.env, globals.color) ? 1 : 0 });
+    this.err = new Chalk({ level: colorEnabled(io.stderr, io.env, globals.color) ? 1 : 0 });
+  }
+
+  get quiet(): boolean {
+    return this.globals.quiet === true;
+  }
+
+  /** Settings after flag > environment > profile > default; checked on first use. */
+  settings(): ResolvedSettings {
+    if (!this.resolvedSettings) {
+      const flags: Partial<Record<SettingName, string>> = {
+        'base-url': this.globals.baseUrl,
+        timeout: this.globals.timeout,
+        retries: this.globals.retries,
+      };
+      this.resolvedSettings = resolveSettings({ flags, env: this.io.env, profile: this.store.profile(this.profile).settings ?? {} });
+    }
+    return this.resolvedSettings;
+  }
+
+  credentials(): ResolvedCredentials | undefined {
+    return resolveCredentials(this.io.env, this.store, this.profile);
+  }
+
+  /** An API client with the resolved settings and credentials; exit 3 with a hint when there are none. */
+  client(extras: ClientExtras = {}): SwapxClient {
+    this.settings();
+    const resolved = this.credentials();
+    if (!resolved) throw new AuthError(loginHint(this.profile));
+    return this.clientFor(resolved.credentials, extras);
+  }
+
+  /** A client for given credentials (auth login checks them before storing). */
+  clientFor(credentials: Credentials, extras: ClientExtras = {}): SwapxClient {
+    const settings = this.settings();
+    const verbose = this.globals.verbose ? (log: AttemptLog) => this.verboseLine(log) : undefined;
+    const options: HttpCoreOptions = {
+      baseUrl: settings.baseUrl.value,
+      credentials,
+      timeoutMs: settings.timeoutMs.value,
+      retries: settings.retries.value,
+      connections: extras.connections,
+      requestsPerSecond: extras.requestsPerSecond,
+      signal: extras.signal ?? this.io.signal,
+      onAttempt:
+        verbose || extras.onAttempt
+          ? (log) => {
+              verbose?.(log);
+              extras.onAttempt?.(log);
+            }
+          : undefined,
+    };
+    const client = createClient(options);
+    this.clients.push(client);
+    return client;
+  }
+
+  private verboseLine(log: AttemptLog): void {
+    const parts = [log.method, log.path, String(log.status), `${Math.round(log.ms)}ms`];
+    if (log.attempts > 1 && (log.attempt > 1 || log.retryInMs !== undefined)) parts.push(`attempt ${log.attempt}/${log.attempts}`);
+    if (log.retryInMs !== undefined) parts.push(`retry in ${formatElapsed(log.retryInMs)}`);
+    this.io.stderr.write(`${this.err.dim(parts.join(' '))}\n`);
+  }
+
+  /** A people-facing note on stderr; silent with --quiet. */
+  info(message: string): void {
+    if (!this.quiet) this.io.stderr.write(`${message}\n`);
+  }
+
+  warn(message: string): void {
+    this.io.stderr.write(`${this.err.yellow('warning:')} ${message}\n`);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.clients.map((client) => client.close()));
+  }
+}

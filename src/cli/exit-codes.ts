@@ -1,0 +1,56 @@
+/** The one place errors become exit codes (CLI.md) and one-line messages. */
+import { CommanderError } from 'commander';
+import {
+  AbortedError,
+  AuthError,
+  NoMatchError,
+  NotFoundError,
+  PermissionDeniedError,
+  SwapxError,
+  UsageError,
+  ValidationError,
+  WrappedError,
+} from '../api/errors.js';
+
+export const EXIT = {
+  ok: 0,
+  failed: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  interrupted: 130,
+} as const;
+
+export function exitCodeFor(error: unknown): number {
+  while (error instanceof WrappedError && error.cause !== undefined) error = error.cause;
+  if (error instanceof AbortedError) return EXIT.interrupted;
+  if (error instanceof UsageError || error instanceof CommanderError) return EXIT.usage;
+  if (error instanceof AuthError || error instanceof PermissionDeniedError) return EXIT.auth;
+  if (error instanceof NotFoundError || error instanceof NoMatchError) return EXIT.notFound;
+  // A 400 means swapx sent something the API refused: the input was bad, even if our checks missed it.
+  if (error instanceof ValidationError) return EXIT.usage;
+  return EXIT.failed;
+}
+
+const FS_MESSAGES: Record<string, string> = {
+  ENOSPC: 'no space left on device',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOENT: 'no such file or directory',
+  ENOTDIR: 'not a directory',
+  EISDIR: 'is a directory',
+  EEXIST: 'file already exists',
+  EDQUOT: 'disk quota exceeded',
+};
+
+/** One line for stderr; never a stack trace, never a credential. */
+export function messageFor(error: unknown): string {
+  if (error instanceof SwapxError) return error.message;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (typeof code === 'string' && FS_MESSAGES[code]) {
+    const file = (error as { path?: unknown }).path;
+    return `${FS_MESSAGES[code]}${typeof file === 'string' ? `: ${file}` : ''}`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,109 @@
+/** The swapx program: global options, the commands, and the one place a run becomes an exit code. */
+import { Command, CommanderError, Option } from 'commander';
+import { UsageError } from '../api/errors.js';
+import { VERSION } from '../version.js';
+import type { Handler } from './command.js';
+import { Context, type GlobalOptions, type Io } from './context.js';
+import { EXIT, exitCodeFor, messageFor } from './exit-codes.js';
+import { COMMANDS } from '../commands/index.js';
+
+/** Flags that would put a secret into argv (ps, shell history): refused with what to use instead. */
+const SECRET_FLAGS: Record<string, string> = {
+  '--api-key': "use 'swapx auth login' (hidden prompt), '--api-key-stdin', or the SWAPX_API_KEY environment variable",
+  '--token': "use 'swapx auth login --token-stdin' or the SWAPX_TOKEN environment variable",
+  '--password': "use 'swapx auth login' (hidden prompt), '--api-key-stdin', or the SWAPX_API_KEY environment variable",
+  '--secret': "use 'swapx auth login' (hidden prompt), '--api-key-stdin', or the SWAPX_API_KEY environment variable",
+};
+
+function refuseSecretFlags(argv: readonly string[]): void {
+  for (const arg of argv) {
+    if (arg === '--') return;
+    const name = arg.split('=')[0]!;
+    const advice = SECRET_FLAGS[name];
+    if (advice) throw new UsageError(`${name} is not accepted: a secret on the command line leaks into ps and shell history; ${advice}`);
+  }
+}
+
+export function buildProgram(io: Io, onExit: (code: number) => void): Command {
+  const program = new Command('swapx')
+    .description('Query and bulk-export cross-chain swaps from the XFlow swap export API')
+    .version(VERSION, '-V, --version')
+    .addOption(new Option('--profile <name>', 'stored profile (credentials + settings) [env: SWAPX_PROFILE] (default: "default")'))
+    .addOption(new Option('--base-url <url>', 'API base address [env: SWAPX_BASE_URL] (default: "https://api.pulsy.app")'))
+    .addOption(new Option('--timeout <duration>', 'per-request timeout, e.g. 30s (default: "30s")'))
+    .addOption(new Option('--retries <n>', 'retries per request on 429, 5xx, timeouts, resets (default: 5)'))
+    .option('-v, --verbose', 'one stderr line per HTTP request (credentials redacted)')
+    .option('-q, --quiet', 'no progress, no summary (errors still go to stderr)')
+    .option('--no-color', 'no colour [env: NO_COLOR]')
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(text.replace(/^error: /, 'swapx: ')),
+    });
+
+  const run = async (handler: Handler): Promise<void> => {
+    const ctx = new Context(io, program.opts<GlobalOptions>());
+    try {
+      onExit(await handler(ctx));
+    } catch (error) {
+      const code = exitCodeFor(error);
+      if (code === EXIT.interrupted) io.stderr.write(`swapx: ${messageFor(error)}\n`);
+      else io.stderr.write(`swapx: ${ctx.err.red('error:')} ${messageFor(error)}\n`);
+      onExit(code);
+    } finally {
+      await ctx.close();
+    }
+  };
+  for (const register of COMMANDS) register(program, run);
+  return program;
+}
+
+/** Runs swapx with these arguments (without node and the script) and returns the exit code. */
+export async function run(argv: readonly string[], io: Partial<Io> = {}): Promise<number> {
+  const fullIo: Io = {
+    stdout: io.stdout ?? process.stdout,
+    stderr: io.stderr ?? process.stderr,
+    stdin: io.stdin ?? process.stdin,
+    env: io.env ?? process.env,
+    signal: io.signal ?? new AbortController().signal,
+  };
+  let exitCode: number = EXIT.ok;
+  try {
+    refuseSecretFlags(argv);
+    const program = buildProgram(fullIo, (code) => (exitCode = code));
+    if (argv.length === 0) {
+      program.outputHelp({ error: true });
+      return EXIT.usage;
+    }
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    fullIo.stderr.write(`swapx: ${messageFor(error)}\n`);
+    return exitCodeFor(error);
+  }
+  return exitCode;
+}
+
+/** For the bin: Ctrl-C / SIGTERM abort the run (it saves what it can); a second one exits at once. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const controller = new AbortController();
+  const onSignal = () => {
+    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    controller.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // `swapx ... | head` closes the pipe early: that is the reader's choice, not an error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(EXIT.ok);
+    throw error;
+  });
+  try {
+    return await run(argv, { signal: controller.signal });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}

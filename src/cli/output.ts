@@ -1,0 +1,62 @@
+/**
+ * The output options of CLI.md, shared by every command that prints data:
+ * checked before any request, then used to write the result to stdout or
+ * atomically to -o FILE.
+ */
+import type { Command } from 'commander';
+import { UsageError } from '../api/errors.js';
+import { encodeAll, type MachineFormat } from '../output/encode.js';
+import { writeFileAtomic } from '../output/atomic-file.js';
+import { selectFields } from '../output/fields.js';
+import { resolveFormat, type Format, type FormatFlags } from '../output/format.js';
+import type { Context } from './context.js';
+
+export interface OutputFlags extends FormatFlags {
+  fields?: string;
+  excelSafe?: boolean;
+}
+
+export function addOutputOptions(command: Command): Command {
+  return command
+    .option('-f, --format <format>', 'table, json, jsonl or csv (default: table on a terminal, jsonl otherwise)')
+    .option('--json', 'shorthand for --format json')
+    .option('--jsonl', 'shorthand for --format jsonl')
+    .option('--csv', 'shorthand for --format csv')
+    .option('--fields <list>', 'only these fields, in this order (comma-separated)')
+    .option('-o, --output <file>', 'write to a file (atomically); format from .json/.jsonl/.ndjson/.csv, .gz gzips')
+    .option('--excel-safe', 'CSV: prefix cells starting with = + - @ with a quote so spreadsheets do not run them');
+}
+
+export interface OutputPlan {
+  format: Format;
+  gzip: boolean;
+  fields: string[];
+  output: string | undefined;
+  excelSafe: boolean;
+}
+
+/** Checks the output options; throws UsageError before any request is sent. */
+export function planOutput(ctx: Context, flags: OutputFlags, allFields: readonly string[]): OutputPlan {
+  const { format, gzip } = resolveFormat(flags, { stdoutIsTTY: ctx.io.stdout.isTTY === true, configured: ctx.settings().format.value });
+  if (flags.output !== undefined && flags.output.trim() === '') throw new UsageError('--output needs a file name');
+  if (flags.excelSafe && format !== 'csv') throw new UsageError('--excel-safe applies to CSV output only');
+  return { format, gzip, fields: selectFields(flags.fields, allFields), output: flags.output, excelSafe: flags.excelSafe === true };
+}
+
+/** Writes a whole result: `table` renders for people, other formats encode the records as sent. */
+export async function writeResult<T extends object>(
+  ctx: Context,
+  plan: OutputPlan,
+  records: readonly T[],
+  allFields: readonly string[],
+  table: (records: readonly T[], fields: readonly string[]) => string,
+): Promise<void> {
+  let text: string;
+  if (plan.format === 'table') text = table(records, plan.fields);
+  else {
+    const rows = records as unknown as readonly Record<string, unknown>[];
+    text = encodeAll(plan.format as MachineFormat, rows, { fields: plan.fields, allFields, excelSafe: plan.excelSafe });
+  }
+  if (plan.output) await writeFileAtomic(plan.output, text, { gzip: plan.gzip });
+  else ctx.io.stdout.write(text);
+}

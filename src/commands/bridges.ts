@@ -1,0 +1,43 @@
+/** `swapx bridges [--include-delisted]`: GET /v1/external/bridges */
+import { BRIDGE_FIELDS, type Bridge } from '../api/types.js';
+import type { Register } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';
+import { compactUsd, renderTable } from '../output/table.js';
+import { fieldColumns } from './columns.js';
+
+interface BridgesFlags extends OutputFlags {
+  includeDelisted?: boolean;
+}
+
+/** The default table view: what people compare bridges by. */
+const TABLE_FIELDS = ['name', 'key', 'status', 'allTimeSwapsVolume', 'allTimeSwapsCount', 'latestSwapTimestamp', 'supportedChains'];
+
+export const register: Register = (program, run) => {
+  addOutputOptions(program.command('bridges').description('list the bridges the API tracks, by volume'))
+    .option('--include-delisted', 'include bridges delisted for inactivity')
+    .addHelpText('after', '\nExamples:\n  swapx bridges\n  swapx bridges --include-delisted --json')
+    .action((flags: BridgesFlags) => run((ctx) => bridges(ctx, flags)));
+};
+
+export async function bridges(ctx: Context, flags: BridgesFlags): Promise<number> {
+  const plan = planOutput(ctx, flags, BRIDGE_FIELDS);
+  const rows = await ctx.client().listBridges({ includeDelisted: flags.includeDelisted === true });
+  const c = ctx.out;
+  const statusColor: Record<string, (text: string) => string> = { Operational: c.green, Warning: c.yellow, Malfunction: c.red };
+  await writeResult(ctx, plan, rows, BRIDGE_FIELDS, (records, fields) =>
+    renderTable(
+      fieldColumns<Bridge>(flags.fields ? fields : TABLE_FIELDS, {
+        status: { style: (padded, raw) => (statusColor[raw] ?? ((t: string) => t))(padded) },
+        allTimeSwapsVolume: { header: 'volume', value: (b) => compactUsd(b.allTimeSwapsVolume), align: 'right' },
+        allTimeSwapsCount: { header: 'swaps', value: (b) => (b.allTimeSwapsCount ?? 0).toLocaleString('en-US'), align: 'right' },
+        latestSwapTimestamp: { header: 'latest swap' },
+        supportedChains: { header: 'chains', value: (b) => (b.supportedChains ?? []).join(',') },
+        name: { value: (b) => `${b.name ?? ''}${b.delisted ? ' (delisted)' : ''}` },
+      }),
+      records,
+      { header: c.bold },
+    ),
+  );
+  return 0;
+}

@@ -1,0 +1,71 @@
+/** The people view of one swap: both legs side by side, times, bridge, status, tags, balance changes. */
+import type { ChalkInstance } from 'chalk';
+import type { Swap } from '../api/types.js';
+import { renderPairs, renderTable } from '../output/table.js';
+import { stripControl } from '../output/sanitize.js';
+
+function text(value: unknown): string {
+  return value === null || value === undefined ? '—' : String(value);
+}
+
+function usd(value: number | null): string {
+  return value === null ? '—' : `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+export function swapDetail(swap: Swap, c: ChalkInstance): string {
+  const status: Record<string, (t: string) => string> = { OK: c.green, MismatchDetected: c.red, NotFound: c.yellow, Unprocessed: c.dim };
+  const head = `${c.bold('Swap')} ${stripControl(text(swap.id))}  ${stripControl(text(swap.bridge))}${swap.bridgeKey ? c.dim(` (${stripControl(swap.bridgeKey)})`) : ''}\n`;
+
+  type Leg = { label: string; source: string; destination: string };
+  const legs: Leg[] = [
+    { label: 'chain', source: text(swap.sourceChain), destination: text(swap.destinationChain) },
+    { label: 'account', source: text(swap.sourceAccount), destination: text(swap.destinationAccount) },
+    { label: 'transaction', source: text(swap.sourceTransaction), destination: text(swap.destinationTransaction) },
+    { label: 'token', source: text(swap.sourceToken), destination: text(swap.destinationToken) },
+    { label: 'contract', source: text(swap.sourceTokenContract), destination: text(swap.destinationTokenContract) },
+    { label: 'amount', source: text(swap.depositAmount), destination: text(swap.withdrawnAmount) },
+    { label: 'USD', source: usd(swap.depositUsdAmount), destination: usd(swap.withdrawnUsdAmount) },
+    { label: 'protocol', source: text(swap.sourceProtocolAddress), destination: text(swap.destinationProtocolAddress) },
+  ];
+  const legTable = renderTable(
+    [
+      { header: '', value: (l: Leg) => l.label, style: (p: string) => c.dim(p) },
+      { header: 'source (deposit)', value: (l: Leg) => l.source },
+      { header: 'destination (withdrawal)', value: (l: Leg) => l.destination },
+    ],
+    legs,
+    { header: c.bold },
+  );
+
+  const mismatch = swap.usdMismatchStatus;
+  const pairs: [string, string][] = [
+    ['deposited', text(swap.depositedAt)],
+    ['withdrawn', text(swap.withdrawnAt)],
+    ['detected', text(swap.detectedAt)],
+    ['completed', text(swap.completedAt)],
+    ['updated', text(swap.updatedAt)],
+    ['protocol', text(swap.protocolKey)],
+    ['interacted with', text(swap.sourceInteractedWith)],
+    ['USD check', text(mismatch)],
+    ['tags', swap.tags && swap.tags.length ? swap.tags.map((t) => `${text(t.type)}=${text(t.value)}`).join(', ') : '—'],
+  ];
+  let details = renderPairs(pairs, (label) => c.dim(label));
+  const colour = status[mismatch];
+  if (colour) details = details.replace(`  ${mismatch}\n`, `  ${colour(mismatch)}\n`);
+
+  let balances = '';
+  if (swap.balanceChanges && swap.balanceChanges.length) {
+    balances = `\n${c.bold('Balance changes')}\n${renderTable(
+      [
+        { header: 'account', value: (b) => b.account },
+        { header: 'chain', value: (b) => b.chain },
+        { header: 'token', value: (b) => b.token },
+        { header: 'direction', value: (b) => b.direction },
+        { header: 'amount', value: (b) => b.amount, align: 'right' },
+      ],
+      swap.balanceChanges,
+      { header: c.bold },
+    )}`;
+  }
+  return `${head}\n${legTable}\n${details}${balances}`;
+}

@@ -1,0 +1,26 @@
+/** `swapx swap <identifier>`: GET /v1/external/swaps/{identifier} — support's "what happened to this tx?" */
+import { NoMatchError } from '../api/errors.js';
+import { SWAP_FIELDS, type Swap } from '../api/types.js';
+import { checkPathIdentifier } from '../cli/args.js';
+import type { Register } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';
+import { swapDetail } from './swap-view.js';
+
+export const register: Register = (program, run) => {
+  addOutputOptions(program.command('swap').description('look a swap up by transaction hash (either side) or swap id'))
+    .argument('<identifier>', 'a source or destination transaction hash, or a swap id')
+    .addHelpText('after', '\nExamples:\n  swapx swap 0x5f1c…e2a9\n  swapx swap 0x5f1c…e2a9 --json')
+    .action((identifier: string, flags: OutputFlags) => run((ctx) => swap(ctx, identifier, flags)));
+};
+
+export async function swap(ctx: Context, identifierArg: string, flags: OutputFlags): Promise<number> {
+  const identifier = checkPathIdentifier(identifierArg, 'identifier');
+  const plan = planOutput(ctx, flags, SWAP_FIELDS);
+  const swaps = await ctx.client().getSwaps(identifier);
+  if (swaps.length === 0) {
+    throw new NoMatchError(`no swap matches '${identifier}' (looked up as a transaction hash and as a swap id)`);
+  }
+  await writeResult(ctx, plan, swaps, SWAP_FIELDS, (records) => records.map((s: Swap) => swapDetail(s, ctx.out)).join('\n'));
+  return 0;
+}

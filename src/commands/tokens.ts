@@ -1,0 +1,63 @@
+/** `swapx tokens <blockchainId> [--take] [--offset] [--all]`: GET /v1/external/chains/{id}/tokens */
+import { NoMatchError, NotFoundError, UsageError } from '../api/errors.js';
+import { OFFSET_MAX, TAKE_MAX, TOKEN_FIELDS, type Token } from '../api/types.js';
+import { checkPathIdentifier, parseIntInRange } from '../cli/args.js';
+import type { Register } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';
+import { renderTable } from '../output/table.js';
+import { fieldColumns } from './columns.js';
+import type { SwapxClient } from '../api/client.js';
+
+interface TokensFlags extends OutputFlags {
+  take?: string;
+  offset?: string;
+  all?: boolean;
+}
+
+export const register: Register = (program, run) => {
+  addOutputOptions(program.command('tokens').description('list the tokens tracked on one chain (paged)'))
+    .argument('<blockchainId>', "a chain's blockchainId, as 'swapx chains' lists them")
+    .option('--take <n>', `tokens per page, 0 to ${TAKE_MAX} (server default when omitted)`)
+    .option('--offset <n>', `tokens to skip, 0 to ${OFFSET_MAX}`)
+    .option('--all', `page through every token (Take=${TAKE_MAX})`)
+    .addHelpText('after', '\nExamples:\n  swapx tokens ethereum --take 20\n  swapx tokens ethereum --all --csv -o ethereum-tokens.csv')
+    .action((blockchainId: string, flags: TokensFlags) => run((ctx) => tokens(ctx, blockchainId, flags)));
+};
+
+export async function tokens(ctx: Context, blockchainIdArg: string, flags: TokensFlags): Promise<number> {
+  const blockchainId = checkPathIdentifier(blockchainIdArg, 'blockchainId');
+  const take = parseIntInRange(flags.take, '--take', 0, TAKE_MAX);
+  const offset = parseIntInRange(flags.offset, '--offset', 0, OFFSET_MAX);
+  if (flags.all && take !== undefined) throw new UsageError('--all pages with the largest page size: drop --take');
+  const plan = planOutput(ctx, flags, TOKEN_FIELDS);
+  const client = ctx.client();
+  let items: Token[];
+  try {
+    items = flags.all ? await allTokens(ctx, client, blockchainId, offset ?? 0) : ((await client.listTokens(blockchainId, { take, offset })).items ?? []);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw new NoMatchError(`unknown chain '${blockchainId}': see 'swapx chains' for the ids`, { cause: error });
+    }
+    throw error;
+  }
+  await writeResult(ctx, plan, items, TOKEN_FIELDS, (records, fields) => renderTable(fieldColumns<Token>(fields), records, { header: ctx.out.bold }));
+  return 0;
+}
+
+async function allTokens(ctx: Context, client: SwapxClient, blockchainId: string, start: number): Promise<Token[]> {
+  const items: Token[] = [];
+  let offset = start;
+  for (;;) {
+    const page = await client.listTokens(blockchainId, { take: TAKE_MAX, offset });
+    const pageItems = page.items ?? [];
+    items.push(...pageItems);
+    offset += pageItems.length;
+    if (pageItems.length === 0 || offset >= page.totalCount) break;
+    if (offset > OFFSET_MAX) {
+      ctx.warn(`${blockchainId} has ${page.totalCount} tokens but the API pages only up to Offset ${OFFSET_MAX}: ${page.totalCount - offset} tokens cannot be listed`);
+      break;
+    }
+  }
+  return items;
+}

@@ -1,0 +1,143 @@
+/**
+ * Profile settings: the keys `swapx config` knows, how each is checked, and
+ * where each effective value comes from (flag > environment > profile > default).
+ */
+import { UsageError } from '../api/errors.js';
+import { checkBaseUrl } from '../api/http.js';
+import { DURATION_FORMS, parseDuration } from '../util/time.js';
+import { FORMATS, type Format } from '../output/format.js';
+
+export type Source = 'flag' | 'env' | 'profile' | 'default';
+
+export interface Settings {
+  /** API base address */
+  baseUrl: string;
+  /** default output format; undefined = table on a TTY, jsonl otherwise */
+  format: Format | undefined;
+  /** bulk export workers */
+  concurrency: number;
+  /** per-request timeout, ms */
+  timeoutMs: number;
+  /** retries per request */
+  retries: number;
+}
+
+interface SettingSpec<K extends keyof Settings> {
+  key: K;
+  /** the name in `swapx config` and the flag name */
+  name: string;
+  env?: string;
+  default: Settings[K];
+  /** shown when the default is computed */
+  defaultText?: string;
+  parse(text: string, from: string): Settings[K];
+}
+
+function positiveInt(name: string, max: number) {
+  return (text: string, from: string): number => {
+    const n = Number(text);
+    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1 || n > max) {
+      throw new UsageError(`${from} must be a whole number from 1 to ${max}, not '${text}'`);
+    }
+    return n;
+  };
+}
+
+export const SETTINGS = {
+  'base-url': {
+    key: 'baseUrl',
+    name: 'base-url',
+    env: 'SWAPX_BASE_URL',
+    default: 'https://api.pulsy.app',
+    parse: (text: string, from: string) => {
+      try {
+        checkBaseUrl(text, false);
+      } catch {
+        throw new UsageError(`${from} is not an http(s) URL: '${text}'`);
+      }
+      return text.replace(/\/+$/, '');
+    },
+  } satisfies SettingSpec<'baseUrl'>,
+  format: {
+    key: 'format',
+    name: 'format',
+    default: undefined,
+    defaultText: 'table on a terminal, jsonl otherwise',
+    parse: (text: string, from: string) => {
+      const format = text.trim().toLowerCase();
+      if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`${from}: unknown format '${text}' (use one of ${FORMATS.join(', ')})`);
+      return format as Format;
+    },
+  } satisfies SettingSpec<'format'>,
+  concurrency: {
+    key: 'concurrency',
+    name: 'concurrency',
+    default: 4,
+    parse: positiveInt('concurrency', 32),
+  } satisfies SettingSpec<'concurrency'>,
+  timeout: {
+    key: 'timeoutMs',
+    name: 'timeout',
+    default: 30_000,
+    defaultText: '30s',
+    parse: (text: string, from: string) => {
+      const ms = /^\d+$/.test(text.trim()) ? Number(text) * 1000 : parseDuration(text);
+      if (ms === undefined || ms <= 0 || ms > 3_600_000) throw new UsageError(`${from} must be a positive duration up to 1h, such as 30s or 2m (${DURATION_FORMS}), not '${text}'`);
+      return ms;
+    },
+  } satisfies SettingSpec<'timeoutMs'>,
+  retries: {
+    key: 'retries',
+    name: 'retries',
+    default: 5,
+    parse: (text: string, from: string) => {
+      const n = Number(text);
+      if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n > 100) throw new UsageError(`${from} must be a whole number from 0 to 100, not '${text}'`);
+      return n;
+    },
+  } satisfies SettingSpec<'retries'>,
+} as const;
+
+export type SettingName = keyof typeof SETTINGS;
+export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[];
+
+export function isSettingName(name: string): name is SettingName {
+  return Object.hasOwn(SETTINGS, name);
+}
+
+export interface Resolved<T> {
+  value: T;
+  source: Source;
+}
+
+export type ResolvedSettings = { [K in keyof Settings]: Resolved<Settings[K]> };
+
+/** Raw textual values from each layer, by setting name. */
+export interface SettingLayers {
+  flags: Partial<Record<SettingName, string>>;
+  env: NodeJS.ProcessEnv;
+  profile: Partial<Record<string, string>>;
+}
+
+export function resolveSettings(layers: SettingLayers): ResolvedSettings {
+  const out: Partial<Record<keyof Settings, Resolved<unknown>>> = {};
+  for (const name of SETTING_NAMES) {
+    const spec = SETTINGS[name] as SettingSpec<keyof Settings>;
+    const flag = layers.flags[name];
+    const envValue = spec.env ? layers.env[spec.env] : undefined;
+    const profileValue = layers.profile[name];
+    let resolved: Resolved<unknown>;
+    if (flag !== undefined) resolved = { value: spec.parse(flag, `--${name}`), source: 'flag' };
+    else if (envValue !== undefined && envValue !== '') resolved = { value: spec.parse(envValue, spec.env!), source: 'env' };
+    else if (profileValue !== undefined) resolved = { value: spec.parse(profileValue, `the profile setting ${name}`), source: 'profile' };
+    else resolved = { value: spec.default, source: 'default' };
+    out[spec.key] = resolved;
+  }
+  return out as ResolvedSettings;
+}
+
+/** Checks a value before `swapx config set` stores it; returns it normalised. */
+export function checkSettingValue(name: SettingName, text: string): string {
+  SETTINGS[name].parse(text, name);
+  return text.trim();
+}

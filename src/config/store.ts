@@ -1,0 +1,142 @@
+/**
+ * The credential store and profile settings, on conf. One file holds every
+ * profile; it is created 0600 in a 0700 folder because it holds secrets.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Conf from 'conf';
+import envPaths from 'env-paths';
+import type { Credentials } from '../api/credentials.js';
+
+export interface StoredProfile {
+  clientId?: string;
+  apiKey?: string;
+  token?: string;
+  settings?: Record<string, string>;
+}
+
+interface StoreShape {
+  profiles: Record<string, StoredProfile>;
+}
+
+export const CONFIG_FILE_NAME = 'config';
+
+/** Where profiles live: SWAPX_CONFIG_DIR, else the OS config folder. */
+export function configDir(env: NodeJS.ProcessEnv): string {
+  return env.SWAPX_CONFIG_DIR || envPaths('swapx', { suffix: '' }).config;
+}
+
+export class ConfigStore {
+  private conf: Conf<StoreShape> | undefined;
+  readonly dir: string;
+  readonly file: string;
+
+  constructor(
+    env: NodeJS.ProcessEnv,
+    private readonly warn: (message: string) => void = () => {},
+  ) {
+    this.dir = configDir(env);
+    this.file = path.join(this.dir, `${CONFIG_FILE_NAME}.json`);
+  }
+
+  /** Opened on first use, so commands that never touch it never create it. */
+  private open(): Conf<StoreShape> {
+    if (this.conf) return this.conf;
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    this.tighten(this.file, 0o600);
+    this.conf = new Conf<StoreShape>({
+      cwd: this.dir,
+      configName: CONFIG_FILE_NAME,
+      projectName: 'swapx',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+      defaults: { profiles: {} },
+      clearInvalidConfig: false,
+    });
+    return this.conf;
+  }
+
+  /** A store file readable by group or others is fixed to `mode`, with a warning. */
+  private tighten(file: string, mode: number): void {
+    let stat: fs.Stats;
+    try {
+      stat = fs.statSync(file);
+    } catch {
+      return;
+    }
+    if ((stat.mode & 0o077) !== 0) {
+      fs.chmodSync(file, mode);
+      this.warn(`${file} was readable by other users; its mode is now ${mode.toString(8).padStart(4, '0')}`);
+    }
+  }
+
+  /** A profile's stored values; empty when there is no store yet. */
+  profile(name: string): StoredProfile {
+    if (!this.conf && !fs.existsSync(this.file)) return {};
+    return this.open().get('profiles')[name] ?? {};
+  }
+
+  profileNames(): string[] {
+    if (!this.conf && !fs.existsSync(this.file)) return [];
+    return Object.keys(this.open().get('profiles'));
+  }
+
+  private update(name: string, change: (profile: StoredProfile) => StoredProfile): void {
+    const conf = this.open();
+    const profiles = { ...conf.get('profiles') };
+    const next = change({ ...(profiles[name] ?? {}) });
+    profiles[name] = next;
+    conf.set('profiles', profiles);
+  }
+
+  saveCredentials(name: string, credentials: Credentials): void {
+    this.update(name, (profile) => {
+      delete profile.clientId;
+      delete profile.apiKey;
+      delete profile.token;
+      return credentials.kind === 'basic'
+        ? { ...profile, clientId: credentials.clientId, apiKey: credentials.apiKey }
+        : { ...profile, token: credentials.token };
+    });
+  }
+
+  /** Returns whether the profile had credentials. */
+  forgetCredentials(name: string): boolean {
+    const had = this.storedCredentials(name) !== undefined;
+    if (had) {
+      this.update(name, (profile) => {
+        delete profile.clientId;
+        delete profile.apiKey;
+        delete profile.token;
+        return profile;
+      });
+    }
+    return had;
+  }
+
+  storedCredentials(name: string): Credentials | undefined {
+    const profile = this.profile(name);
+    if (profile.clientId && profile.apiKey) return { kind: 'basic', clientId: profile.clientId, apiKey: profile.apiKey };
+    if (profile.token) return { kind: 'bearer', token: profile.token };
+    return undefined;
+  }
+
+  setting(name: string, key: string): string | undefined {
+    return this.profile(name).settings?.[key];
+  }
+
+  setSetting(name: string, key: string, value: string): void {
+    this.update(name, (profile) => ({ ...profile, settings: { ...profile.settings, [key]: value } }));
+  }
+
+  /** Returns whether the key was set. */
+  unsetSetting(name: string, key: string): boolean {
+    if (this.setting(name, key) === undefined) return false;
+    this.update(name, (profile) => {
+      const settings = { ...profile.settings };
+      delete settings[key];
+      return { ...profile, settings };
+    });
+    return true;
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Machine formats as text, a batch of records at a time: JSON Lines, one
+ * JSON array, and CSV (csv-stringify, RFC 4180). The exporter writes each
+ * window as one batch; the lookup commands write one batch.
+ */
+import { stringify } from 'csv-stringify/sync';
+import type { Format } from './format.js';
+
+export type MachineFormat = Exclude<Format, 'table'>;
+type Row = Record<string, unknown>;
+
+export interface Encoder {
+  /** text before the first batch (CSV header, JSON '[') */
+  header(): string;
+  /** `first` tells whether any record came before this batch */
+  batch(records: readonly Row[], first: boolean): string;
+  footer(wroteAny: boolean): string;
+}
+
+export interface EncodeOptions {
+  /** the fields to keep, in order */
+  fields: readonly string[];
+  /** every field the resource has, in the spec's order: when `fields` is all of them, records pass through as sent */
+  allFields: readonly string[];
+  /** CSV: neutralise cells that a spreadsheet would run as a formula */
+  excelSafe?: boolean;
+}
+
+function project(record: Row, fields: readonly string[]): Row {
+  const out: Row = {};
+  for (const field of fields) if (field in record) out[field] = record[field];
+  return out;
+}
+
+function sameFields(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((field, i) => field === b[i]);
+}
+
+/** A CSV cell: null as empty, arrays and objects as compact JSON, numbers as JSON writes them. */
+export function cellText(value: unknown, excelSafe = false): string {
+  let text: string;
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
+  else text = JSON.stringify(value);
+  // OWASP's advice for CSV injection: a leading quote makes the cell text.
+  if (excelSafe && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return text;
+}
+
+export function createEncoder(format: MachineFormat, options: EncodeOptions): Encoder {
+  const passThrough = sameFields(options.fields, options.allFields);
+  const shape = passThrough ? (record: Row) => record : (record: Row) => project(record, options.fields);
+  switch (format) {
+    case 'jsonl':
+      return {
+        header: () => '',
+        batch: (records) => records.map((record) => `${JSON.stringify(shape(record))}\n`).join(''),
+        footer: () => '',
+      };
+    case 'json':
+      return {
+        header: () => '[',
+        batch: (records, first) => records.map((record, i) => `${first && i === 0 ? '\n' : ',\n'}${JSON.stringify(shape(record))}`).join(''),
+        footer: (wroteAny) => (wroteAny ? '\n]\n' : ']\n'),
+      };
+    case 'csv': {
+      const fields = options.fields;
+      const excelSafe = options.excelSafe ?? false;
+      return {
+        header: () => stringify([fields as string[]]),
+        batch: (records) =>
+          records.length === 0 ? '' : stringify(records.map((record) => fields.map((field) => cellText(record[field], excelSafe)))),
+        footer: () => '',
+      };
+    }
+  }
+}
+
+/** The whole of a small result as text. */
+export function encodeAll(format: MachineFormat, records: readonly Row[], options: EncodeOptions): string {
+  const encoder = createEncoder(format, options);
+  return encoder.header() + encoder.batch(records, true) + encoder.footer(records.length > 0);
+}

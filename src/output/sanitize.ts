@@ -1,0 +1,9 @@
+/** Terminal safety: API strings must not move the cursor, recolour or retitle the user's terminal. */
+
+// ANSI escape sequences (CSI, OSC, and two-character escapes), then any other C0/C1 control.
+const ESCAPE_RE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]|\u009b[0-?]*[ -/]*[@-~]/g;
+const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+export function stripControl(text: string): string {
+  return text.replace(ESCAPE_RE, '').replace(CONTROL_RE, '').replace(/[\n\t]/g, ' ');
+}
