@@ -1,0 +1,37 @@
+/**
+ * Fetching one window. A window whose request keeps timing out after its
+ * retries is split in halves, down to one minute, before it counts as failed:
+ * a dense window can be too slow to serve whole.
+ */
+import type { SwapxClient } from '../api/client.js';
+import { TimeoutError } from '../api/errors.js';
+import type { DateRangeFilter, Swap } from '../api/types.js';
+import { keepWindow, type Kept } from './order.js';
+import { MIN_WINDOW_MS, type Window } from './plan.js';
+
+export interface FetchStats {
+  /** windows split after timing out */
+  splits: number;
+}
+
+export async function fetchWindow(
+  client: SwapxClient,
+  window: Pick<Window, 'from' | 'to'>,
+  filter: DateRangeFilter | undefined,
+  stats: FetchStats = { splits: 0 },
+): Promise<Kept> {
+  let swaps: Swap[];
+  try {
+    swaps = await client.listSwaps({ from: window.from, to: window.to, filter });
+  } catch (error) {
+    const span = window.to - window.from;
+    if (!(error instanceof TimeoutError) || span < 2 * MIN_WINDOW_MS) throw error;
+    stats.splits += 1;
+    // Halves on whole seconds, so the sub-windows' edges stay exact in the query.
+    const mid = window.from + Math.max(MIN_WINDOW_MS, Math.floor(span / 2 / 1000) * 1000);
+    const first = await fetchWindow(client, { from: window.from, to: mid }, filter, stats);
+    const second = await fetchWindow(client, { from: mid, to: window.to }, filter, stats);
+    return { swaps: [...first.swaps, ...second.swaps], dropped: first.dropped + second.dropped };
+  }
+  return keepWindow(swaps, window.from, window.to, filter);
+}

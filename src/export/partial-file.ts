@@ -1,0 +1,111 @@
+/**
+ * An export to a file: appended under `<file>.partial`, checkpointed in
+ * `<file>.partial.manifest.json` after every window (data synced first),
+ * and renamed to `<file>` only when complete. With gzip each window is its
+ * own gzip member, so a resume can cut the file at any checkpoint.
+ */
+import fs from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { UsageError } from '../api/errors.js';
+import { describeDifference, fingerprint, readManifest, writeManifest, type ExportQuery, type Manifest } from './manifest.js';
+
+export interface PartialState {
+  windowsDone: number;
+  swaps: number;
+  dropped: number;
+  bytes: number;
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+export function partialPaths(target: string): { partial: string; manifest: string } {
+  return { partial: `${target}.partial`, manifest: `${target}.partial.manifest.json` };
+}
+
+export class PartialFile {
+  private constructor(
+    readonly target: string,
+    private readonly handle: fs.FileHandle,
+    private manifest: Manifest,
+    private readonly paths: { partial: string; manifest: string },
+  ) {}
+
+  get state(): PartialState {
+    const { windowsDone, swaps, dropped, bytes } = this.manifest;
+    return { windowsDone, swaps, dropped, bytes };
+  }
+
+  /**
+   * Opens for a new export or a resume. Refuses (exit 2, before any request) to overwrite a finished
+   * file without `force`, to ignore an unfinished one without `resume` or `force`, and to resume a different query.
+   */
+  static async open(
+    target: string,
+    query: ExportQuery,
+    windowsTotal: number,
+    options: { resume: boolean; force: boolean; resumeCommand: string },
+  ): Promise<{ file: PartialFile; resumed: boolean }> {
+    const paths = partialPaths(target);
+    const id = fingerprint(query);
+    const saved = await readManifest(paths.manifest);
+    if (saved && !options.force) {
+      if (!options.resume) {
+        throw new UsageError(
+          `an unfinished export to ${target} exists (${saved.windowsDone}/${saved.windowsTotal} windows done); resume it with: ${options.resumeCommand} — or add --force to start over`,
+        );
+      }
+      if (saved.fingerprint !== id) {
+        throw new UsageError(`the unfinished export to ${target} is of a different query (${describeDifference(saved.query, query)}); repeat its query to resume, or add --force to start over`);
+      }
+    }
+    if (!saved && (await exists(target)) && !options.force) {
+      throw new UsageError(`${target} exists; add --force to overwrite it`);
+    }
+    const resumed = saved !== undefined && options.resume && !options.force && (await exists(paths.partial));
+    const manifest: Manifest = resumed
+      ? saved
+      : { version: 1, fingerprint: id, query, windowsTotal, windowsDone: 0, bytes: 0, swaps: 0, dropped: 0, updatedAt: new Date().toISOString() };
+    const handle = await fs.open(paths.partial, resumed ? 'r+' : 'w', 0o644);
+    // What lies past the last checkpoint was written by a run that died before recording it.
+    await handle.truncate(manifest.bytes);
+    const file = new PartialFile(target, handle, manifest, paths);
+    if (!resumed) await writeManifest(paths.manifest, manifest);
+    return { file, resumed };
+  }
+
+  /** Appends a window's text and records it done; the data is synced before the manifest says so. */
+  async append(text: string, done: { windowsDone: number; swaps: number; dropped: number }): Promise<void> {
+    if (text.length > 0) {
+      const bytes = this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
+      await this.handle.write(bytes, 0, bytes.length, this.manifest.bytes);
+      await this.handle.datasync();
+      this.manifest = { ...this.manifest, bytes: this.manifest.bytes + bytes.length };
+    }
+    this.manifest = { ...this.manifest, ...done, updatedAt: new Date().toISOString() };
+    await writeManifest(this.paths.manifest, this.manifest);
+  }
+
+  /** Writes the closing text, renames to the final name and removes the manifest. */
+  async complete(text: string): Promise<void> {
+    // An empty export is still a valid (empty) gzip file.
+    const emptyGzip = this.manifest.query.gzip && this.manifest.bytes === 0;
+    if (text.length > 0 || emptyGzip) {
+      const bytes = this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
+      await this.handle.write(bytes, 0, bytes.length, this.manifest.bytes);
+    }
+    await this.handle.sync();
+    await this.handle.close();
+    await fs.rename(this.paths.partial, this.target);
+    await fs.rm(this.paths.manifest, { force: true });
+  }
+
+  /** Leaves the partial file and manifest for a resume. */
+  async close(): Promise<void> {
+    await this.handle.close().catch(() => {});
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Runs the windows with bounded concurrency (p-limit) and hands results to
+ * `consume` strictly in window order. Workers never run further ahead of the
+ * writer than `maxAhead` windows, so memory grows with concurrency, never
+ * with the range.
+ */
+import pLimit from 'p-limit';
+import { AbortedError, WrappedError } from '../api/errors.js';
+import type { Window } from './plan.js';
+
+export class WindowFailedError extends WrappedError {
+  override name = 'WindowFailedError';
+  constructor(
+    readonly window: Window,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
+export interface RunWindowsOptions<T> {
+  windows: readonly Window[];
+  concurrency: number;
+  /** windows fetched but not yet consumed, at most; default 4 × concurrency */
+  maxAhead?: number;
+  fetch: (window: Window) => Promise<T>;
+  /** called once per window, in window order, never concurrently */
+  consume: (window: Window, result: T) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+/** Resolves when every window is consumed; rejects with the first failure (a WindowFailedError or AbortedError). */
+export function runWindows<T>(options: RunWindowsOptions<T>): Promise<void> {
+  const { windows, signal } = options;
+  const limit = pLimit(options.concurrency);
+  const maxAhead = Math.max(options.concurrency, options.maxAhead ?? options.concurrency * 4);
+  const ready = new Map<number, T>();
+  let next = 0;
+  let scheduled = 0;
+  let draining = false;
+  let failed = false;
+  let failure: unknown;
+
+  return new Promise<void>((resolve, reject) => {
+    // Settles only once no consume is running, so the caller never races a half-done write.
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      failure = error;
+      limit.clearQueue();
+      signal?.removeEventListener('abort', onAbort);
+      if (!draining) reject(failure);
+    };
+    const onAbort = () => fail(new AbortedError('interrupted'));
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    };
+
+    const schedule = () => {
+      while (!failed && scheduled < windows.length && scheduled - next < maxAhead) {
+        const window = windows[scheduled]!;
+        scheduled += 1;
+        limit(() => (failed ? Promise.resolve(undefined) : options.fetch(window))).then(
+          (result) => {
+            if (failed) return;
+            ready.set(window.index, result as T);
+            void drain();
+          },
+          (error) => fail(error instanceof AbortedError ? error : new WindowFailedError(window, error)),
+        );
+      }
+    };
+
+    const drain = async () => {
+      if (draining) return;
+      draining = true;
+      try {
+        while (!failed && ready.has(windows[next]?.index ?? -1)) {
+          const window = windows[next]!;
+          const result = ready.get(window.index) as T;
+          ready.delete(window.index);
+          await options.consume(window, result);
+          next += 1;
+          schedule();
+        }
+      } catch (error) {
+        fail(error);
+      } finally {
+        draining = false;
+      }
+      if (failed) reject(failure);
+      else if (next === windows.length) done();
+      // A result may have landed while consume ran.
+      else if (ready.has(windows[next]?.index ?? -1)) void drain();
+    };
+
+    if (windows.length === 0) return done();
+    schedule();
+  });
+}

@@ -1,0 +1,50 @@
+/** Where an export's text goes: stdout as it comes, or a checkpointed partial file. */
+import type { OutStream } from '../cli/context.js';
+import type { PartialFile, PartialState } from './partial-file.js';
+
+export interface ExportSink {
+  /** where a resumed export starts */
+  readonly state: PartialState;
+  append(text: string, done: { windowsDone: number; swaps: number; dropped: number }): Promise<void>;
+  complete(text: string): Promise<void>;
+  /** after a failure or interrupt: keep what is durable */
+  close(): Promise<void>;
+}
+
+/** Writes with backpressure: waits for 'drain' when the pipe is full. */
+export class StdoutSink implements ExportSink {
+  readonly state: PartialState = { windowsDone: 0, swaps: 0, dropped: 0, bytes: 0 };
+
+  constructor(private readonly stream: OutStream) {}
+
+  private write(text: string): Promise<void> {
+    if (text.length === 0 || this.stream.write(text)) return Promise.resolve();
+    return new Promise((resolve) => this.stream.once('drain', resolve));
+  }
+
+  append(text: string): Promise<void> {
+    return this.write(text);
+  }
+
+  complete(text: string): Promise<void> {
+    return this.write(text);
+  }
+
+  async close(): Promise<void> {}
+}
+
+export class FileSink implements ExportSink {
+  constructor(private readonly file: PartialFile) {}
+  get state(): PartialState {
+    return this.file.state;
+  }
+  append(text: string, done: { windowsDone: number; swaps: number; dropped: number }): Promise<void> {
+    return this.file.append(text, done);
+  }
+  complete(text: string): Promise<void> {
+    return this.file.complete(text);
+  }
+  close(): Promise<void> {
+    return this.file.close();
+  }
+}
