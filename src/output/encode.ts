@@ -43,8 +43,8 @@ export function cellText(value: unknown, excelSafe = false): string {
   if (typeof value === 'string') text = value;
   else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
   else text = JSON.stringify(value);
-  // OWASP's advice for CSV injection: a leading quote makes the cell text.
-  if (excelSafe && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  // OWASP's advice for CSV injection: a leading quote makes the cell text. Numbers stay numbers.
+  if (excelSafe && typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return text;
 }
 

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import type { Swap } from '../../src/api/types.js';
+import { keepWindow } from '../../src/export/order.js';
+
+const swap = (id: string, withdrawnAt: string, completedAt = withdrawnAt) => ({ id, withdrawnAt, completedAt }) as unknown as Swap;
+const from = Date.parse('2026-11-01T00:00:00Z');
+const to = Date.parse('2026-11-01T00:30:00Z');
+
+describe('keepWindow', () => {
+  it('keeps [from, to): a swap on the end edge belongs to the next window', () => {
+    const kept = keepWindow([swap('b', '2026-11-01T00:30:00Z'), swap('a', '2026-11-01T00:00:00Z'), swap('c', '2026-11-01T00:29:59.999Z')], from, to, undefined);
+    expect(kept.swaps.map((s) => s.id)).toEqual(['a', 'c']);
+    expect(kept.dropped).toBe(1);
+  });
+  it('orders by the filter time, then id', () => {
+    const list = [swap('z', '2026-11-01T00:10:00Z', '2026-11-01T00:01:00Z'), swap('y', '2026-11-01T00:05:00Z', '2026-11-01T00:20:00Z'), swap('x', '2026-11-01T00:05:00Z', '2026-11-01T00:02:00Z')];
+    expect(keepWindow(list, from, to, 'Withdrawn').swaps.map((s) => s.id)).toEqual(['x', 'y', 'z']);
+    expect(keepWindow(list, from, to, 'Completed').swaps.map((s) => s.id)).toEqual(['z', 'x', 'y']);
+  });
+  it('drops a repeated id', () => {
+    const kept = keepWindow([swap('a', '2026-11-01T00:01:00Z'), swap('a', '2026-11-01T00:01:00Z')], from, to, undefined);
+    expect(kept.swaps).toHaveLength(1);
+    expect(kept.dropped).toBe(1);
+  });
+  it('is independent of input order', () => {
+    const list = Array.from({ length: 50 }, (_, i) => swap(`id${(i * 7) % 50}`, `2026-11-01T00:${String(i % 30).padStart(2, '0')}:00Z`));
+    const a = keepWindow(list, from, to, undefined).swaps;
+    const b = keepWindow([...list].reverse(), from, to, undefined).swaps;
+    expect(b).toEqual(a);
+  });
+});

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AbortedError } from '../../src/api/errors.js';
+import { planWindows } from '../../src/export/plan.js';
+import { WindowFailedError, runWindows } from '../../src/export/run-windows.js';
+
+const windows = planWindows(0, 40 * 60_000, 60_000);
+
+describe('runWindows', () => {
+  it('consumes in window order whatever order fetches finish in', async () => {
+    const order: number[] = [];
+    await runWindows({
+      windows,
+      concurrency: 8,
+      fetch: async (w) => {
+        await sleep((w.index * 7919) % 13);
+        return w.index;
+      },
+      consume: async (w, result) => {
+        expect(result).toBe(w.index);
+        order.push(w.index);
+      },
+    });
+    expect(order).toEqual(windows.map((w) => w.index));
+  });
+
+  it('never runs more than maxAhead windows past the writer', async () => {
+    let started = 0;
+    let consumed = 0;
+    let worst = 0;
+    await runWindows({
+      windows,
+      concurrency: 4,
+      maxAhead: 6,
+      fetch: async (w) => {
+        started += 1;
+        worst = Math.max(worst, started - consumed);
+        // The first window is slow: everything else piles up behind it.
+        await sleep(w.index === 0 ? 30 : 1);
+      },
+      consume: async () => {
+        consumed += 1;
+      },
+    });
+    expect(worst).toBeLessThanOrEqual(6);
+    expect(consumed).toBe(windows.length);
+  });
+
+  it('stops at the first failure and names the window', async () => {
+    const consumed: number[] = [];
+    const error = await runWindows({
+      windows,
+      concurrency: 2,
+      fetch: async (w) => {
+        if (w.index === 5) throw new Error('boom');
+      },
+      consume: async (w) => {
+        consumed.push(w.index);
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WindowFailedError);
+    expect((error as WindowFailedError).window.index).toBe(5);
+    expect(consumed).toEqual([0, 1, 2, 3, 4]);
+  });
+
+  it('rejects with AbortedError when the signal fires, after the running consume finished', async () => {
+    const controller = new AbortController();
+    let inConsume = false;
+    const error = await runWindows({
+      windows,
+      concurrency: 2,
+      signal: controller.signal,
+      fetch: async () => {},
+      consume: async (w) => {
+        inConsume = true;
+        if (w.index === 3) controller.abort();
+        await sleep(5);
+        inConsume = false;
+      },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AbortedError);
+    expect(inConsume).toBe(false);
+  });
+});
