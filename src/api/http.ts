@@ -3,7 +3,7 @@
  * per-attempt timeouts, retries, a shared throttle and redacted logging.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { authorizationHeader, type Credentials } from './credentials.js';
 import {
   AbortedError,
@@ -93,8 +93,8 @@ function headerRecord(headers: Record<string, string | string[] | undefined>): R
 export class HttpCore {
   readonly baseUrl: URL;
   private readonly basePath: string;
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private dispatcher: Dispatcher | undefined;
+  private undici: Promise<typeof import('undici')> | undefined;
   private readonly headers: Record<string, string>;
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
@@ -104,8 +104,7 @@ export class HttpCore {
   constructor(private readonly options: HttpCoreOptions) {
     this.baseUrl = checkBaseUrl(options.baseUrl, options.credentials !== undefined);
     this.basePath = this.baseUrl.pathname.replace(/\/+$/, '');
-    this.ownsDispatcher = options.dispatcher === undefined;
-    this.dispatcher = options.dispatcher ?? new Agent({ connections: options.connections ?? 8, keepAliveTimeout: 10_000, pipelining: 1 });
+    this.dispatcher = options.dispatcher;
     this.headers = { accept: 'application/json', 'user-agent': `swapx/${VERSION}` };
     if (options.credentials) this.headers.authorization = authorizationHeader(options.credentials);
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy, ...(options.retries === undefined ? {} : { retries: options.retries }) };
@@ -161,7 +160,16 @@ export class HttpCore {
     throw error;
   }
 
+  /** undici loads on the first request: commands that send none start faster. */
+  private async transport(): Promise<{ request: (typeof import('undici'))['request']; dispatcher: Dispatcher }> {
+    this.undici ??= import('undici');
+    const undici = await this.undici;
+    this.dispatcher ??= new undici.Agent({ connections: this.options.connections ?? 8, keepAliveTimeout: 10_000, pipelining: 1 });
+    return { request: undici.request, dispatcher: this.dispatcher };
+  }
+
   private async attempt<T>(info: RequestInfo): Promise<T> {
+    const { request, dispatcher } = await this.transport();
     const url = new URL(this.basePath + info.path, this.baseUrl);
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
@@ -176,7 +184,7 @@ export class HttpCore {
     try {
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(url, { method: 'GET', headers: this.headers, dispatcher: this.dispatcher, signal });
+        response = await request(url, { method: 'GET', headers: this.headers, dispatcher, signal });
       } catch (error) {
         return fail(error);
       }
@@ -255,6 +263,7 @@ export class HttpCore {
   }
 
   async close(): Promise<void> {
-    if (this.ownsDispatcher) await this.dispatcher.close();
+    // A dispatcher passed in belongs to the caller.
+    if (this.dispatcher && this.options.dispatcher === undefined) await this.dispatcher.close();
   }
 }

@@ -151,7 +151,7 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   });
   const progress = new Progress(ctx.io.stderr, counters, { quiet: ctx.quiet, color: ctx.err.level > 0 });
   const startSwaps = sink.state.swaps;
-  progress.start();
+  await progress.start();
   try {
     await exportSwaps({ client, query, windows, concurrency, encoder: encoderFor(ctx, prepared), sink, counters, signal: ctx.io.signal, onWindow: () => progress.update() });
   } catch (error) {

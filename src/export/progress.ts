@@ -2,7 +2,7 @@
  * Progress on stderr while an export runs — an ora spinner on a terminal, a
  * plain line every 10 s otherwise — and the summary at the end.
  */
-import ora, { type Ora } from 'ora';
+import type { Ora } from 'ora';
 import type { OutStream } from '../cli/context.js';
 import { formatElapsed } from '../util/time.js';
 
@@ -38,9 +38,11 @@ export class Progress {
     this.baseSwaps = counters.swaps;
   }
 
-  start(): void {
+  async start(): Promise<void> {
     if (this.options.quiet) return;
     if (this.stream.isTTY) {
+      // ora loads only for people watching a terminal.
+      const { default: ora } = await import('ora');
       this.spinner = ora({ text: this.line(), stream: this.stream as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
       if (!this.options.color) this.spinner.color = 'white';
       this.timer = setInterval(() => this.update(), 250);

@@ -1,0 +1,115 @@
+/** `swapx sandbox`: serve the local copy of the API (src/sandbox) until Ctrl-C. */
+import { UsageError } from '../api/errors.js';
+import { isLoopbackHost } from '../api/http.js';
+import { parseIntInRange } from '../cli/args.js';
+import type { Register } from '../cli/command.js';
+import type { Context } from '../cli/context.js';
+import { startSandbox, type SandboxOptions } from '../sandbox/index.js';
+import { DURATION_FORMS, TIME_FORMS, formatUtc, parseDuration, parseTime } from '../util/time.js';
+
+interface SandboxFlags {
+  port?: string;
+  host?: string;
+  seed?: string;
+  latency?: string;
+  faultRate?: string;
+  swapsPerHour?: string;
+  client?: string[];
+  token?: string[];
+  lateShare?: string;
+  lateBy?: string;
+  now?: string;
+  retryAfter?: string;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export const register: Register = (program, run) => {
+  program
+    .command('sandbox')
+    .description('serve a faithful local copy of the API with synthetic data (default 127.0.0.1:8787)')
+    .option('--port <n>', 'port, 0 for any free one (default: 8787)')
+    .option('--host <addr>', 'address to bind (default: 127.0.0.1)')
+    .option('--seed <n>', 'seed of the synthetic data (default: 1)')
+    .option('--latency <ms>', 'mean added latency per request, jittered (default: 0)')
+    .option('--fault-rate <p>', 'share 0..1 of requests answered with 429, 500, 503, a reset or a truncated body (default: 0)')
+    .option('--swaps-per-hour <n>', 'density of the synthetic swaps (default: 2000)')
+    .option('--client <id:key>', 'accepted Basic credentials, repeatable (default: demo:demo)', collect)
+    .option('--bearer <token>', 'accepted Bearer token, repeatable (default: demo-token)', collect)
+    .option('--late-share <p>', 'share 0..1 of swaps that become visible only --late-by after completedAt (default: 0)')
+    .option('--late-by <duration>', 'how late those swaps show up, e.g. 3h (default: 0)')
+    .option('--now <time>', "the sandbox's clock: swaps not yet visible then are not served (default: the real clock)")
+    .option('--retry-after <s>', 'Retry-After seconds on injected 429s (default: 1)')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  swapx sandbox',
+        '  swapx sandbox --port 9000 --latency 50 --fault-rate 0.1',
+        '  SWAPX_BASE_URL=http://127.0.0.1:8787 SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo swapx chains',
+      ].join('\n'),
+    )
+    .action((flags: SandboxFlags & { bearer?: string[] }) => run((ctx) => sandbox(ctx, flags)));
+};
+
+function share(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined;
+  const p = Number(text);
+  if (text.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1) throw new UsageError(`${name} must be a number from 0 to 1, not '${text}'`);
+  return p;
+}
+
+function parseOptions(flags: SandboxFlags & { bearer?: string[] }): SandboxOptions {
+  const lateBy = flags.lateBy === undefined ? undefined : parseDuration(flags.lateBy);
+  if (flags.lateBy !== undefined && lateBy === undefined) throw new UsageError(`--late-by: '${flags.lateBy}' is not a duration (${DURATION_FORMS})`);
+  let now: (() => number) | undefined;
+  if (flags.now !== undefined) {
+    const fixed = parseTime(flags.now);
+    if (fixed === undefined) throw new UsageError(`--now: cannot read '${flags.now}' as a time; use ${TIME_FORMS}`);
+    now = () => fixed;
+  }
+  for (const client of flags.client ?? []) {
+    if (!/^[^:\s]+:\S+$/.test(client)) throw new UsageError(`--client must be id:key, not '${client}'`);
+  }
+  return {
+    port: parseIntInRange(flags.port, '--port', 0, 65535) ?? 8787,
+    host: flags.host ?? '127.0.0.1',
+    seed: parseIntInRange(flags.seed, '--seed', 0, 2 ** 31 - 1),
+    latencyMs: parseIntInRange(flags.latency, '--latency', 0, 600_000),
+    faultRate: share(flags.faultRate, '--fault-rate'),
+    swapsPerHour: parseIntInRange(flags.swapsPerHour, '--swaps-per-hour', 0, 1_000_000),
+    clients: flags.client,
+    bearerTokens: flags.bearer,
+    lateShare: share(flags.lateShare, '--late-share'),
+    lateByMs: lateBy,
+    now,
+    retryAfterSeconds: parseIntInRange(flags.retryAfter, '--retry-after', 0, 3600),
+  };
+}
+
+async function sandbox(ctx: Context, flags: SandboxFlags & { bearer?: string[] }): Promise<number> {
+  const options = parseOptions(flags);
+  if (!isLoopbackHost(options.host!)) {
+    ctx.warn(`binding to ${options.host}: the sandbox is reachable from other machines, with the demo credentials`);
+  }
+  if (ctx.globals.verbose) {
+    options.onRequest = ({ method, url, status, fault }) => ctx.io.stderr.write(`${method} ${url} ${status}${fault ? ` (fault: ${fault})` : ''}\n`);
+  }
+  const server = await startSandbox(options);
+  const clients = (options.clients ?? ['demo:demo']).join(', ');
+  ctx.io.stdout.write(`${server.url}\n`);
+  ctx.info(
+    [
+      `swapx sandbox listening on ${server.url} (clients: ${clients}; clock: ${options.now ? formatUtc(options.now()) : 'real'})`,
+      `  try: SWAPX_BASE_URL=${server.url} SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo swapx chains`,
+      '  Ctrl-C stops it',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    if (ctx.io.signal.aborted) resolve();
+    ctx.io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,66 @@
+/** Spawning the built CLI as a user would, with a throw-away config dir. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+export const BIN = path.resolve(import.meta.dirname, '../../bin/swapx.js');
+
+export interface CliResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function tempDir(prefix = 'swapx-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** An environment with nothing of the caller's swapx settings in it. */
+export function cliEnv(extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, NO_COLOR: '1' };
+  for (const [key, value] of Object.entries(extra)) if (value !== undefined) env[key] = value;
+  return env;
+}
+
+/** Env for a sandbox with the default demo:demo client. */
+export function sandboxEnv(baseUrl: string, configDir: string, extra: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  return cliEnv({ SWAPX_BASE_URL: baseUrl, SWAPX_CONFIG_DIR: configDir, SWAPX_CLIENT_ID: 'demo', SWAPX_API_KEY: 'demo', ...extra });
+}
+
+export function spawnCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
+  return spawn(process.execPath, [BIN, ...args], { env: options.env ?? cliEnv(), cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+}
+
+export function collect(child: ChildProcess, input?: string): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  if (input !== undefined) child.stdin!.end(input);
+  else child.stdin!.end();
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {}): Promise<CliResult> {
+  return collect(spawnCli(args, options), options.input);
+}
+
+/** Resolves once `text` appears on the child's stderr. */
+export function waitForStderr(child: ChildProcess, pattern: RegExp): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = '';
+    const onData = (chunk: Buffer | string) => {
+      seen += chunk.toString();
+      if (pattern.test(seen)) {
+        child.stderr!.off('data', onData);
+        resolve();
+      }
+    };
+    child.stderr!.on('data', onData);
+  });
+}
