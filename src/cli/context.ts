@@ -4,7 +4,7 @@
  * process.* themselves, so tests can run them with captured streams.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
-import { AuthError } from '../api/errors.js';
+import { AuthError, UsageError } from '../api/errors.js';
 import { createClient, type SwapxClient } from '../api/client.js';
 import type { AttemptLog, HttpCoreOptions } from '../api/http.js';
 import type { Credentials } from '../api/credentials.js';
@@ -53,6 +53,14 @@ function colorEnabled(stream: OutStream, env: NodeJS.ProcessEnv, flag: boolean |
   return stream.isTTY === true;
 }
 
+/** Profile names are keys in the store and words in printed commands: keep them plain. */
+function checkProfileName(name: string): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
+    throw new UsageError(`--profile must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit, not '${name}'`);
+  }
+  return name;
+}
+
 export class Context {
   readonly profile: string;
   readonly store: ConfigStore;
@@ -66,7 +74,7 @@ export class Context {
     readonly io: Io,
     readonly globals: GlobalOptions,
   ) {
-    this.profile = globals.profile ?? io.env.SWAPX_PROFILE ?? 'default';
+    this.profile = checkProfileName(globals.profile ?? (io.env.SWAPX_PROFILE || 'default'));
     this.store = new ConfigStore(io.env, (message) => this.warn(message));
     this.out = new Chalk({ level: colorEnabled(io.stdout, io.env, globals.color) ? 1 : 0 });
     this.err = new Chalk({ level: colorEnabled(io.stderr, io.env, globals.color) ? 1 : 0 });

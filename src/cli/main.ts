@@ -40,20 +40,22 @@ export function buildProgram(io: Io, onExit: (code: number) => void): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      outputError: (text, write) => write(text.replace(/^error: /, 'swapx: ')),
+      // One line: commander puts its suggestion on a second one.
+      outputError: (text, write) => write(`${text.replace(/^error: /, 'swapx: ').trim().replace(/\s*\n\s*/g, ' ')}\n`),
     });
 
   const run = async (handler: Handler): Promise<void> => {
-    const ctx = new Context(io, program.opts<GlobalOptions>());
+    let ctx: Context | undefined;
     try {
+      ctx = new Context(io, program.opts<GlobalOptions>());
       onExit(await handler(ctx));
     } catch (error) {
       const code = exitCodeFor(error);
-      if (code === EXIT.interrupted) io.stderr.write(`swapx: ${messageFor(error)}\n`);
-      else io.stderr.write(`swapx: ${ctx.err.red('error:')} ${messageFor(error)}\n`);
+      const label = code === EXIT.interrupted ? '' : `${ctx ? ctx.err.red('error:') : 'error:'} `;
+      io.stderr.write(`swapx: ${label}${messageFor(error)}\n`);
       onExit(code);
     } finally {
-      await ctx.close();
+      await ctx?.close();
     }
   };
   for (const register of COMMANDS) register(program, run);

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../api/errors.js';
 import { checkBaseUrl } from '../api/http.js';
-import { DURATION_FORMS, parseDuration } from '../util/time.js';
+import { parseDuration } from '../util/time.js';
 import { FORMATS, type Format } from '../output/format.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -82,7 +82,7 @@ export const SETTINGS = {
     defaultText: '30s',
     parse: (text: string, from: string) => {
       const ms = /^\d+$/.test(text.trim()) ? Number(text) * 1000 : parseDuration(text);
-      if (ms === undefined || ms <= 0 || ms > 3_600_000) throw new UsageError(`${from} must be a positive duration up to 1h, such as 30s or 2m (${DURATION_FORMS}), not '${text}'`);
+      if (ms === undefined || ms <= 0 || ms > 3_600_000) throw new UsageError(`${from} must be a positive duration up to 1h, such as 30s or 2m, not '${text}'`);
       return ms;
     },
   } satisfies SettingSpec<'timeoutMs'>,

@@ -66,7 +66,8 @@ export function parseRange(flags: RangeFlags, now: number): { from: number; to: 
   if (flags.last !== undefined) {
     if (flags.from !== undefined || flags.to !== undefined) throw new UsageError('--last covers the range ending now: give either --last or --from/--to');
     const ms = parseDuration(flags.last);
-    if (ms === undefined || ms <= 0) throw new UsageError(`--last: '${flags.last}' is not a duration (${DURATION_FORMS})`);
+    if (ms === undefined) throw new UsageError(`--last: '${flags.last}' is not a duration (${DURATION_FORMS})`);
+    if (ms <= 0) throw new UsageError(`--last must be longer than 0, not '${flags.last}'`);
     return { from: now - ms, to: now };
   }
   if (flags.from === undefined) {
