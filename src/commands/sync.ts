@@ -56,7 +56,6 @@ export const register: Register = (program, run) => {
 };
 
 interface Prepared {
-  options: SyncOptions;
   query: SyncQuery;
   since: number;
 }
@@ -68,7 +67,7 @@ function prepare(ctx: Context, options: SyncOptions, saved: SyncState | undefine
   if (ignoredSince && notes) {
     ctx.warn(`--since ignored: ${options.dir} syncs from ${formatUtc(saved!.since)} and continues from its cursor ${formatUtc(saved!.cursor)} (a new start needs a new --out dir)`);
   }
-  return { options, query, since };
+  return { query, since };
 }
 
 export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
@@ -136,7 +135,7 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
       if (error instanceof AbortedError || ctx.io.signal.aborted) {
         throw new AbortedError(`interrupted; synced up to ${formatUtc(result.cursor)}; run the same command again to continue`);
       }
-      if (error) throw describeFailure(error, result.cursor);
+      if (error) throw describeFailure(error, result.cursor, 'run again to continue');
       return EXIT.ok;
     }
 
@@ -148,10 +147,10 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
       step: async () => {
         const { result, error } = await step();
         if (!error) return;
-        const failure = describeFailure(error, result.cursor);
         // An outage is waited out (the next step retries); credentials or bad input are not.
+        const failure = describeFailure(error, result.cursor, `trying again in ${formatElapsed(options.intervalMs)}`);
         if (exitCodeFor(failure) !== EXIT.failed) throw failure;
-        ctx.warn(`${messageFor(failure)}; trying again in ${formatElapsed(options.intervalMs)}`);
+        ctx.warn(messageFor(failure));
       },
     });
     ctx.info(`Stopped; synced up to ${formatUtc(state.cursor)}`);
@@ -161,10 +160,12 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
   }
 }
 
-function describeFailure(error: WindowFailedError | AbortedError, cursor: number): Error {
+/** Names the window and how far the sync got; `next` (what happens now) only for failures a retry can outlast. */
+function describeFailure(error: WindowFailedError | AbortedError, cursor: number, next: string): Error {
   if (error instanceof WindowFailedError) {
     const w = error.window;
-    error.message = `window ${formatUtc(w.from)} → ${formatUtc(w.to)} failed: ${error.message}; synced up to ${formatUtc(cursor)}, run again to continue`;
+    const then = exitCodeFor(error) === EXIT.failed ? `; ${next}` : '';
+    error.message = `window ${formatUtc(w.from)} → ${formatUtc(w.to)} failed: ${error.message}; synced up to ${formatUtc(cursor)}${then}`;
   }
   return error;
 }

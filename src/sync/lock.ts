@@ -1,0 +1,142 @@
+/**
+ * One sync per directory: `<dir>/.swapx-sync.lock` holds {pid, host,
+ * startedAt}. It is created whole (written to a temporary file, then
+ * hard-linked into place, which fails if a lock exists), so a reader never
+ * sees a half-written lock. A lock whose process is gone on this host is
+ * stale and taken over; one held by a live process, or by another host,
+ * refuses the second sync (exit 1).
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { SwapxError } from '../api/errors.js';
+
+export const LOCK_FILE = '.swapx-sync.lock';
+
+export interface LockInfo {
+  pid: number;
+  host: string;
+  startedAt: string;
+}
+
+/** Another sync holds the directory (exit 1: the work could not be done now). */
+export class SyncLockedError extends SwapxError {
+  override name = 'SyncLockedError';
+}
+
+export interface HeldLock {
+  file: string;
+  release(): Promise<void>;
+}
+
+/** Whether a process with this pid exists on this host. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function parseLock(text: string): LockInfo | undefined {
+  try {
+    const info = JSON.parse(text) as Partial<LockInfo>;
+    if (typeof info.pid === 'number' && Number.isSafeInteger(info.pid) && info.pid > 0 && typeof info.host === 'string') {
+      return { pid: info.pid, host: info.host, startedAt: String(info.startedAt ?? '?') };
+    }
+  } catch {
+    // unreadable: treated as stale below
+  }
+  return undefined;
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function ageMs(file: string): Promise<number> {
+  const stat = await fs.stat(file).catch(() => undefined);
+  return stat ? Date.now() - stat.mtimeMs : Number.POSITIVE_INFINITY;
+}
+
+/** Why a held lock is stale, or undefined while its holder may be running. */
+function staleReason(info: LockInfo | undefined): string | undefined {
+  if (!info) return 'an unreadable lock';
+  if (info.host !== os.hostname()) return undefined;
+  // Our own pid in someone else's lock: a container restarted with the same pid.
+  if (info.pid === process.pid) return `a lock of pid ${info.pid} (this process's pid, reused)`;
+  return isAlive(info.pid) ? undefined : `a lock left by pid ${info.pid} (since ${info.startedAt}), which is no longer running`;
+}
+
+export async function acquireLock(dir: string, options: { onTakeOver?: (reason: string) => void } = {}): Promise<HeldLock> {
+  const file = path.join(dir, LOCK_FILE);
+  const mine: LockInfo = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() };
+  const text = `${JSON.stringify(mine)}\n`;
+  const temp = path.join(dir, `${LOCK_FILE}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  await fs.writeFile(temp, text, { mode: 0o644, flag: 'wx' });
+  try {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      try {
+        await createWhole(temp, file, text);
+        return { file, release: () => releaseLock(file, text) };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      }
+      const held = await readText(file);
+      if (held === undefined) continue;
+      const info = parseLock(held);
+      if (!info && (await ageMs(file)) < 10_000) throw new SyncLockedError(`another swapx sync is starting on ${dir} (${file} is being written)`);
+      const reason = staleReason(info);
+      if (reason === undefined) {
+        const where = info!.host === os.hostname() ? '' : ` on host ${info!.host}`;
+        throw new SyncLockedError(
+          `another swapx sync (pid ${info!.pid}${where}, since ${info!.startedAt}) is running on ${dir}; if it is not, delete ${file}`,
+        );
+      }
+      // Take over by moving the stale lock aside; if what moved is not what we judged stale, another sync won the race: put it back.
+      const aside = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.stale`;
+      try {
+        await fs.rename(file, aside);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw error;
+      }
+      const moved = await readText(aside);
+      if (moved !== held) {
+        await fs.link(aside, file).catch(() => {});
+        await fs.rm(aside, { force: true });
+        continue;
+      }
+      await fs.rm(aside, { force: true });
+      options.onTakeOver?.(reason);
+    }
+    throw new SyncLockedError(`could not take the lock ${file}: other syncs keep taking it`);
+  } finally {
+    await fs.rm(temp, { force: true });
+  }
+}
+
+/** Creates `file` with `text`, failing with EEXIST if it exists. */
+async function createWhole(temp: string, file: string, text: string): Promise<void> {
+  try {
+    await fs.link(temp, file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // A file system without hard links: an exclusive create (a reader may briefly see it empty).
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw error;
+    await fs.writeFile(file, text, { mode: 0o644, flag: 'wx' });
+  }
+}
+
+/** Removes the lock if it is still ours. */
+async function releaseLock(file: string, text: string): Promise<void> {
+  if ((await readText(file).catch(() => undefined)) === text) await fs.rm(file, { force: true });
+}

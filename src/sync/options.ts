@@ -1,0 +1,168 @@
+/**
+ * The options of `swapx sync`, checked before any request or file change:
+ * each bad input is a one-line UsageError (exit 2). Options a later run
+ * leaves out (format, gzip, fields) come from the directory's state; one
+ * given that differs from it is refused.
+ */
+import { UsageError } from '../api/errors.js';
+import { SWAP_FIELDS } from '../api/types.js';
+import { parseIntInRange } from '../cli/args.js';
+import { selectFields } from '../output/fields.js';
+import { TIME_FORMS, formatUtc, parseDuration, parseTime } from '../util/time.js';
+import { describeDifference, SYNC_FORMATS, type SyncFormat, type SyncQuery, type SyncState } from './state.js';
+
+export interface SyncFlags {
+  out?: string;
+  since?: string;
+  until?: string;
+  format?: string;
+  gzip?: boolean;
+  fields?: string;
+  lag?: string;
+  rescanEvery?: string;
+  follow?: boolean;
+  interval?: string;
+  summaryJson?: boolean;
+  concurrency?: string;
+}
+
+export interface SyncOptions {
+  dir: string;
+  since: number | undefined;
+  /** explicit --until; undefined: now − settle at each step */
+  until: number | undefined;
+  format: SyncFormat | undefined;
+  gzip: boolean | undefined;
+  fields: string[] | undefined;
+  lagMs: number;
+  rescanEveryMs: number;
+  follow: boolean;
+  intervalMs: number;
+  summaryJson: boolean;
+  concurrency: number | undefined;
+}
+
+export const DEFAULT_LAG_MS = 48 * 3_600_000;
+export const DEFAULT_INTERVAL_MS = 60_000;
+/** --follow re-scans the trailing lag at most this often by default (a 48 h re-scan is 96 requests) */
+export const DEFAULT_FOLLOW_RESCAN_MS = 15 * 60_000;
+/** swaps completing right now may not be visible yet: the default --until stays this far behind */
+export const SETTLE_MS = 2 * 60_000;
+
+/** The default --until: now minus the settle margin, down to a whole second. */
+export function defaultUntil(now: number): number {
+  return Math.floor((now - SETTLE_MS) / 1000) * 1000;
+}
+
+function duration(text: string, name: string, options: { min: number; max: number; zero?: boolean }): number {
+  const ms = options.zero && text.trim() === '0' ? 0 : parseDuration(text);
+  if (ms === undefined) throw new UsageError(`${name}: '${text}' is not a duration (such as 90s, 15m, 48h${options.zero ? ', or 0' : ''})`);
+  if (ms < options.min || ms > options.max) throw new UsageError(`${name} must be from ${formatSpan(options.min)} to ${formatSpan(options.max)}, not ${text}`);
+  return ms;
+}
+
+function formatSpan(ms: number): string {
+  if (ms === 0) return '0';
+  if (ms % 86_400_000 === 0) return `${ms / 86_400_000}d`;
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  return `${ms / 1000}s`;
+}
+
+/** A `<time>`, down to a whole second (`--since 7d` keeps the cursor and the query times readable). */
+function time(text: string, name: string, now: number): number {
+  const ms = parseTime(text, now);
+  if (ms === undefined) throw new UsageError(`${name}: cannot read '${text}' as a time; use ${TIME_FORMS}`);
+  return Math.floor(ms / 1000) * 1000;
+}
+
+function parseFormat(text: string): { format: SyncFormat; gzip: boolean } {
+  const lower = text.trim().toLowerCase();
+  const gzip = lower.endsWith('.gz');
+  const base = gzip ? lower.slice(0, -3) : lower;
+  const format = base === 'ndjson' ? 'jsonl' : base;
+  if (!(SYNC_FORMATS as readonly string[]).includes(format)) {
+    throw new UsageError(`--format: sync writes jsonl or csv (optionally .gz, e.g. jsonl.gz), not '${text}'`);
+  }
+  return { format: format as SyncFormat, gzip };
+}
+
+/** Checks of the flags alone. */
+export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
+  if (flags.out === undefined || flags.out.trim() === '') {
+    throw new UsageError('--out <dir> is missing: the directory that holds the partitions and the sync state');
+  }
+  const format = flags.format === undefined ? undefined : parseFormat(flags.format);
+  let fields: string[] | undefined;
+  if (flags.fields !== undefined) {
+    fields = selectFields(flags.fields, SWAP_FIELDS);
+    const missing = ['id', 'completedAt'].filter((field) => !fields!.includes(field));
+    if (missing.length) throw new UsageError(`--fields must include ${missing.join(' and ')}: sync records ids by completedAt to never write a swap twice`);
+  }
+  const since = flags.since === undefined ? undefined : time(flags.since, '--since', now);
+  if (since !== undefined && since > now) throw new UsageError(`--since ${formatUtc(since)} is in the future`);
+  const until = flags.until === undefined ? undefined : time(flags.until, '--until', now);
+  if (until !== undefined && until > now) {
+    throw new UsageError(`--until ${formatUtc(until)} is in the future: the cursor would pass swaps that have not completed yet`);
+  }
+  if (since !== undefined && until !== undefined && until < since) {
+    throw new UsageError(`--until (${formatUtc(until)}) is before --since (${formatUtc(since)})`);
+  }
+  const follow = flags.follow === true;
+  if (follow && flags.until !== undefined) throw new UsageError('--follow keeps up with now: give --until or --follow, not both');
+  if (!follow && flags.interval !== undefined) throw new UsageError('--interval applies to --follow only');
+  return {
+    dir: flags.out,
+    since,
+    until,
+    format: format?.format,
+    gzip: flags.gzip === true || format?.gzip === true ? true : undefined,
+    fields,
+    lagMs: flags.lag === undefined ? DEFAULT_LAG_MS : duration(flags.lag, '--lag', { min: 0, max: 30 * 86_400_000, zero: true }),
+    rescanEveryMs:
+      flags.rescanEvery === undefined
+        ? follow
+          ? DEFAULT_FOLLOW_RESCAN_MS
+          : 0
+        : duration(flags.rescanEvery, '--rescan-every', { min: 0, max: 30 * 86_400_000, zero: true }),
+    follow,
+    intervalMs: flags.interval === undefined ? DEFAULT_INTERVAL_MS : duration(flags.interval, '--interval', { min: 1000, max: 86_400_000 }),
+    summaryJson: flags.summaryJson === true,
+    concurrency: parseIntInRange(flags.concurrency, '--concurrency', 1, 32),
+  };
+}
+
+/** The query of this run: the flags given, else the state's, else the defaults; a flag that contradicts the state is refused. */
+export function resolveQuery(options: SyncOptions, baseUrl: string, saved: SyncQuery | undefined): SyncQuery {
+  const query: SyncQuery = {
+    baseUrl,
+    filter: 'Completed',
+    format: options.format ?? saved?.format ?? 'jsonl',
+    fields: options.fields ?? saved?.fields ?? [...SWAP_FIELDS],
+    gzip: options.gzip ?? saved?.gzip ?? false,
+  };
+  if (saved) {
+    const difference = describeDifference(saved, query);
+    if (difference) {
+      throw new UsageError(`${options.dir} holds a sync of another query (${difference}); sync this one into a new --out dir`);
+    }
+  }
+  return query;
+}
+
+/**
+ * Where the run starts, checked against the state: the first run needs --since; later runs continue
+ * from the cursor, and a --since that differs from the state's start is ignored (the caller warns).
+ */
+export function checkStart(options: SyncOptions, saved: SyncState | undefined): { since: number; ignoredSince: boolean } {
+  if (!saved) {
+    if (options.since === undefined) {
+      throw new UsageError(`${options.dir} has no sync state yet: the first run needs --since <time>, where the sync starts (e.g. --since 2026-11-01)`);
+    }
+    return { since: options.since, ignoredSince: false };
+  }
+  if (options.until !== undefined && options.until < saved.cursor) {
+    throw new UsageError(`--until ${formatUtc(options.until)} is before the cursor of ${options.dir} (${formatUtc(saved.cursor)}): those swaps are synced already`);
+  }
+  return { since: saved.since, ignoredSince: options.since !== undefined && options.since !== saved.since };
+}

@@ -1,0 +1,164 @@
+/**
+ * The state of a sync directory, `<dir>/.swapx-sync.json`: the query it
+ * belongs to (fingerprinted), the cursor, and the ids written over the
+ * re-scan horizon. Written atomically, and only after the data it describes
+ * is durable. A state that cannot be read is refused, never overwritten.
+ * It holds no secret: the base URL cannot carry one.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../api/errors.js';
+import { writeFileAtomic } from '../output/atomic-file.js';
+import { formatUtc } from '../util/time.js';
+import { IdSet, hourKeyStart } from './ids.js';
+
+export const STATE_FILE = '.swapx-sync.json';
+export const SYNC_FORMATS = ['jsonl', 'csv'] as const;
+export type SyncFormat = (typeof SYNC_FORMATS)[number];
+
+/** What the data in a sync directory is: a different query needs a different directory. */
+export interface SyncQuery {
+  baseUrl: string;
+  filter: 'Completed';
+  format: SyncFormat;
+  fields: string[];
+  gzip: boolean;
+}
+
+export interface SyncState {
+  query: SyncQuery;
+  /** the first run's --since, epoch ms */
+  since: number;
+  /** every window in [since, cursor) was fetched and its swaps written: the next run's new swaps start here */
+  cursor: number;
+  /** the ids of every swap written with completedAt ≥ idsFrom are in `ids` (an hour boundary, or since) */
+  idsFrom: number;
+  /** the cursor at the end of the last step whose re-scan completed; the next re-scan starts at rescanBase − lag */
+  rescanBase: number;
+  /** wall clock of that step, epoch ms */
+  rescannedAt: number | undefined;
+  ids: IdSet;
+  /** part files (relative to the dir) of dates ≥ date(idsFrom) whose ids are in `ids` */
+  parts: string[];
+}
+
+export function statePath(dir: string): string {
+  return path.join(dir, STATE_FILE);
+}
+
+export function fingerprint(query: SyncQuery): string {
+  const canonical = JSON.stringify(Object.keys(query).sort().map((key) => [key, query[key as keyof SyncQuery]]));
+  return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
+}
+
+const LABELS: Record<keyof SyncQuery, string> = { baseUrl: 'base URL', filter: 'filter', format: 'format', fields: '--fields', gzip: 'gzip' };
+
+/** "format was "jsonl", now "csv"; gzip was false, now true" */
+export function describeDifference(saved: SyncQuery, wanted: SyncQuery): string {
+  return (Object.keys(LABELS) as (keyof SyncQuery)[])
+    .filter((key) => JSON.stringify(saved[key]) !== JSON.stringify(wanted[key]))
+    .map((key) => `${LABELS[key]} was ${JSON.stringify(saved[key])}, now ${JSON.stringify(wanted[key])}`)
+    .join('; ');
+}
+
+export function newState(query: SyncQuery, since: number): SyncState {
+  return { query, since, cursor: since, idsFrom: since, rescanBase: since, rescannedAt: undefined, ids: new IdSet(), parts: [] };
+}
+
+const FIELDS_MARK = '\u0000fields';
+
+/** One line per hour of ids, so the file stays readable and diffable. */
+export function serializeState(state: SyncState, updatedAt = Date.now()): string {
+  const head = {
+    version: 1,
+    fingerprint: fingerprint(state.query),
+    query: { ...state.query, fields: FIELDS_MARK },
+    since: formatUtc(state.since),
+    cursor: formatUtc(state.cursor),
+    idsFrom: formatUtc(state.idsFrom),
+    rescanBase: formatUtc(state.rescanBase),
+    rescannedAt: state.rescannedAt === undefined ? null : formatUtc(state.rescannedAt),
+    updatedAt: formatUtc(updatedAt),
+    parts: [...state.parts].sort(),
+  };
+  const ids = Object.entries(state.ids.toJSON()).map(([hour, list]) => `    ${JSON.stringify(hour)}: ${JSON.stringify(list)}`);
+  const body = JSON.stringify(head, null, 2)
+    .replace(JSON.stringify(FIELDS_MARK), JSON.stringify(state.query.fields))
+    .replace(/\n}$/, '');
+  return `${body},\n  "ids": {${ids.length ? `\n${ids.join(',\n')}\n  ` : ''}}\n}\n`;
+}
+
+const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+function time(value: unknown, name: string): number {
+  if (typeof value !== 'string' || !ISO_RE.test(value)) throw new Error(`${name} is not a UTC time`);
+  return Date.parse(value);
+}
+
+function stringArray(value: unknown, name: string): string[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new Error(`${name} is not a list of strings`);
+  return value as string[];
+}
+
+function parseQuery(value: unknown): SyncQuery {
+  const q = value as Partial<SyncQuery> | null;
+  if (!q || typeof q !== 'object') throw new Error('query is missing');
+  if (typeof q.baseUrl !== 'string') throw new Error('query.baseUrl is missing');
+  if (q.filter !== 'Completed') throw new Error('query.filter is not Completed');
+  if (!(SYNC_FORMATS as readonly unknown[]).includes(q.format)) throw new Error('query.format is not jsonl or csv');
+  if (typeof q.gzip !== 'boolean') throw new Error('query.gzip is missing');
+  return { baseUrl: q.baseUrl, filter: 'Completed', format: q.format as SyncFormat, fields: stringArray(q.fields, 'query.fields'), gzip: q.gzip };
+}
+
+/** Checks every field; throws a plain Error naming the first problem. */
+export function parseState(text: string): SyncState {
+  const raw = JSON.parse(text) as Record<string, unknown> | null;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('not a JSON object');
+  if (raw.version !== 1) throw new Error(`version ${JSON.stringify(raw.version)} is not 1`);
+  const query = parseQuery(raw.query);
+  if (raw.fingerprint !== fingerprint(query)) throw new Error('the fingerprint does not match the query (edited by hand?)');
+  const state: SyncState = {
+    query,
+    since: time(raw.since, 'since'),
+    cursor: time(raw.cursor, 'cursor'),
+    idsFrom: time(raw.idsFrom, 'idsFrom'),
+    rescanBase: time(raw.rescanBase, 'rescanBase'),
+    rescannedAt: raw.rescannedAt === null ? undefined : time(raw.rescannedAt, 'rescannedAt'),
+    ids: new IdSet(),
+    parts: stringArray(raw.parts, 'parts'),
+  };
+  if (!(state.since <= state.idsFrom && state.idsFrom <= state.cursor && state.rescanBase <= state.cursor)) throw new Error('since ≤ idsFrom ≤ cursor does not hold');
+  const ids = raw.ids as Record<string, unknown> | null;
+  if (!ids || typeof ids !== 'object' || Array.isArray(ids)) throw new Error('ids is not an object');
+  for (const [hour, list] of Object.entries(ids)) {
+    if (Number.isNaN(hourKeyStart(hour))) throw new Error(`ids has a key '${hour}' that is not an hour`);
+    for (const id of stringArray(list, `ids["${hour}"]`)) state.ids.add(id, hourKeyStart(hour));
+  }
+  return state;
+}
+
+/** The saved state, or undefined when the directory has none. Unreadable or invalid: UsageError, file untouched. */
+export async function readState(dir: string): Promise<SyncState | undefined> {
+  const file = statePath(dir);
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new UsageError(`cannot read the sync state ${file} (${code ?? String(error)}); fix its permissions, or sync into a new --out dir`);
+  }
+  try {
+    return parseState(text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new UsageError(
+      `the sync state ${file} is corrupt (${why}); it was left untouched: restore it from a backup, or sync into a new --out dir`,
+    );
+  }
+}
+
+export async function writeState(dir: string, state: SyncState): Promise<void> {
+  await writeFileAtomic(statePath(dir), serializeState(state), { mode: 0o644 });
+}

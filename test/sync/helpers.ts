@@ -1,0 +1,102 @@
+/** Reading a sync directory back, and what the sandbox says it should hold. */
+import { expect } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import { swapsInWindow, type DataOptions } from '../../src/sandbox/index.js';
+import { sandboxEnv, tempDir, type CliResult } from '../helpers/cli.js';
+
+export interface PartFile {
+  /** date=YYYY-MM-DD/part-… */
+  relative: string;
+  date: string;
+  rows: Record<string, unknown>[];
+  /** first line of the (decompressed) text */
+  firstLine: string;
+}
+
+export function readParts(dir: string): PartFile[] {
+  const parts: PartFile[] = [];
+  for (const partition of fs.readdirSync(dir).sort()) {
+    const date = /^date=(\d{4}-\d{2}-\d{2})$/.exec(partition)?.[1];
+    if (!date) continue;
+    for (const name of fs.readdirSync(path.join(dir, partition)).sort()) {
+      const bytes = fs.readFileSync(path.join(dir, partition, name));
+      const text = (name.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+      const rows = /\.csv(\.gz)?$/.test(name)
+        ? (parse(text, { columns: true }) as Record<string, unknown>[])
+        : text
+            .split('\n')
+            .filter((line) => line !== '')
+            .map((line) => JSON.parse(line) as Record<string, unknown>);
+      parts.push({ relative: `${partition}/${name}`, date, rows, firstLine: text.slice(0, text.indexOf('\n')) });
+    }
+  }
+  return parts;
+}
+
+/** Every id written, in part order (duplicates kept, so a test can count them). */
+export function writtenIds(dir: string): string[] {
+  return readParts(dir).flatMap((part) => part.rows.map((row) => String(row.id)));
+}
+
+/** Every part holds only rows of its date, and no temporary file or lock is left. */
+export function expectTidy(dir: string): void {
+  for (const part of readParts(dir)) {
+    expect(part.relative).toMatch(/^date=\d{4}-\d{2}-\d{2}\/part-\d{8}T\d{6}Z-[0-9a-f]{6}(-\d+)?\.(jsonl|csv)(\.gz)?$/);
+    for (const row of part.rows) expect(new Date(Date.parse(String(row.completedAt))).toISOString().slice(0, 10)).toBe(part.date);
+  }
+  const hidden = fs.readdirSync(dir, { recursive: true }).map(String).filter((name) => path.basename(name).startsWith('.') && name !== '.swapx-sync.json');
+  expect(hidden).toEqual([]);
+}
+
+/** The ids a clean sync of [from, to) holds when the sandbox clock reads `now`, sorted. */
+export function expectedIds(data: DataOptions, from: string, to: string, now: number): string[] {
+  return swapsInWindow({ from, to, filter: 'Completed', now }, data)
+    .filter((swap) => Date.parse(swap.completedAt) < Date.parse(to))
+    .map((swap) => swap.id!)
+    .sort();
+}
+
+export function sorted(ids: readonly string[]): string[] {
+  return [...ids].sort();
+}
+
+export function syncEnv(sandbox: RunningSandbox): NodeJS.ProcessEnv {
+  return sandboxEnv(sandbox.url, path.join(tempDir('swapx-cfg-'), 'cfg'));
+}
+
+export interface StepLine {
+  event: 'sync-step';
+  newSwaps: number;
+  lateSwaps: number;
+  cursor: string;
+  windows: number;
+  retries: number;
+  elapsedMs: number;
+  parts: string[];
+  complete: boolean;
+}
+
+/** The --summary-json lines of a run's stderr. */
+export function stepLines(result: Pick<CliResult, 'stderr'>): StepLine[] {
+  return result.stderr
+    .split('\n')
+    .filter((line) => line.startsWith('{"event":"sync-step"'))
+    .map((line) => JSON.parse(line) as StepLine);
+}
+
+export function readState(dir: string): Record<string, unknown> & { cursor: string; ids: Record<string, string[]>; parts: string[] } {
+  return JSON.parse(fs.readFileSync(path.join(dir, '.swapx-sync.json'), 'utf8'));
+}
+
+/** Waits until `check` holds, polling every few ms. */
+export async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 3));
+  }
+}
