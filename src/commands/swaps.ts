@@ -117,7 +117,8 @@ function encoderFor(ctx: Context, prepared: Prepared): Encoder {
 }
 
 export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
-  const now = Date.now();
+  // Whole seconds: plans and resume commands stay readable for --last and relative times.
+  const now = Math.floor(Date.now() / 1000) * 1000;
   const prepared = prepare(ctx, flags, now);
   const { query, output, concurrency } = prepared;
   const windows = planWindows(query.from, query.to, query.windowMs);
