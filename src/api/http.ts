@@ -47,7 +47,7 @@ export interface HttpCoreOptions {
   connections?: number;
   /** requests per second across all callers; default unlimited */
   requestsPerSecond?: number;
-  /** the largest body accepted, in bytes; default 256 MiB */
+  /** the largest body accepted, in bytes; default 64 MiB */
   maxBodyBytes?: number;
   /** aborts every request and backoff sleep at once */
   signal?: AbortSignal;
@@ -58,7 +58,8 @@ export interface HttpCoreOptions {
 
 const JSON_TYPE_RE = /^(application\/json|text\/json|text\/plain|application\/[\w.+-]*\+json)$/i;
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-export const DEFAULT_MAX_BODY_BYTES = 256 * 1024 * 1024;
+/** Far above any real window (a dense 30 minutes is a few MB), far below what would hurt the machine. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
 export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');

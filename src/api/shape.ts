@@ -1,0 +1,117 @@
+/**
+ * Checks that a 2xx body has the shape the spec promises before anything is
+ * written: a wrong type must become a clear error, never a silently wrong row.
+ * Unknown extra properties pass (the API may grow); missing or mistyped
+ * fields do not.
+ */
+import { ResponseFormatError, type RequestInfo } from './errors.js';
+import type { Swap, TokenPage } from './types.js';
+
+type Kind = 'string' | 'string?' | 'date' | 'number?' | 'strings?' | 'tags?' | 'changes!';
+
+const SWAP_SHAPE: Record<string, Kind> = {
+  id: 'string?',
+  timestamp: 'date',
+  depositedAt: 'date',
+  withdrawnAt: 'date',
+  detectedAt: 'date',
+  completedAt: 'date',
+  updatedAt: 'date',
+  bridge: 'string?',
+  bridgeKey: 'string?',
+  sourceChain: 'string?',
+  destinationChain: 'string?',
+  sourceAccount: 'string?',
+  destinationAccount: 'string?',
+  sourceInteractedWith: 'string?',
+  protocolKey: 'string?',
+  sourceProtocolAddress: 'string?',
+  destinationProtocolAddress: 'string?',
+  intermediateSwapId: 'string?',
+  sourceOtherProtocolAddresses: 'strings?',
+  destinationOtherProtocolAddresses: 'strings?',
+  sourceTransaction: 'string?',
+  destinationTransaction: 'string?',
+  sourceToken: 'string?',
+  destinationToken: 'string?',
+  sourceTokenContract: 'string?',
+  destinationTokenContract: 'string?',
+  depositAmount: 'number?',
+  withdrawnAmount: 'number?',
+  depositUsdAmount: 'number?',
+  withdrawnUsdAmount: 'number?',
+  usdMismatchStatus: 'string',
+  tags: 'tags?',
+};
+
+const EXPECTED: Record<Kind, string> = {
+  string: 'a string',
+  'string?': 'a string or null',
+  date: 'an ISO 8601 date-time string',
+  'number?': 'a number or null',
+  'strings?': 'an array of strings or null',
+  'tags?': 'an array of {type, value} or null',
+  'changes!': 'an array of balance changes',
+};
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+function fits(kind: Kind, value: unknown): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof value === 'string';
+    case 'string?':
+      return value === null || typeof value === 'string';
+    case 'date':
+      return typeof value === 'string' && !Number.isNaN(Date.parse(value));
+    case 'number?':
+      return value === null || (typeof value === 'number' && Number.isFinite(value));
+    case 'strings?':
+      return value === null || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
+    case 'tags?':
+      return value === null || (Array.isArray(value) && value.every((t) => t !== null && typeof t === 'object' && !Array.isArray(t)));
+    case 'changes!':
+      return Array.isArray(value) && value.every((c) => c !== null && typeof c === 'object' && !Array.isArray(c));
+  }
+}
+
+function wrongShape(message: string, request: RequestInfo): ResponseFormatError {
+  return new ResponseFormatError(`the API sent data of the wrong shape: ${message} (${request.method} ${request.path})`, 200, {}, undefined, request);
+}
+
+export function checkSwaps(body: unknown, request: RequestInfo): Swap[] {
+  if (!Array.isArray(body)) throw wrongShape(`expected an array of swaps, got ${typeName(body)}`, request);
+  body.forEach((swap: unknown, i) => {
+    if (swap === null || typeof swap !== 'object' || Array.isArray(swap)) throw wrongShape(`swap ${i} is ${typeName(swap)}, not an object`, request);
+    const record = swap as Record<string, unknown>;
+    for (const field in SWAP_SHAPE) {
+      const kind = SWAP_SHAPE[field]!;
+      if (!(field in record)) throw wrongShape(`swap ${i} has no ${field}`, request);
+      if (!fits(kind, record[field])) throw wrongShape(`swap ${i} ${field} is ${typeName(record[field])}, expected ${EXPECTED[kind]}`, request);
+    }
+    if ('balanceChanges' in record && !fits('changes!', record.balanceChanges)) {
+      throw wrongShape(`swap ${i} balanceChanges is ${typeName(record.balanceChanges)}, expected ${EXPECTED['changes!']}`, request);
+    }
+  });
+  return body as Swap[];
+}
+
+/** Chains and bridges: an array of objects. */
+export function checkObjects<T>(body: unknown, what: string, request: RequestInfo): T[] {
+  if (!Array.isArray(body)) throw wrongShape(`expected an array of ${what}, got ${typeName(body)}`, request);
+  const bad = body.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item));
+  if (bad >= 0) throw wrongShape(`${what} ${bad} is ${typeName(body[bad])}, not an object`, request);
+  return body as T[];
+}
+
+export function checkTokenPage(body: unknown, request: RequestInfo): TokenPage {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw wrongShape(`expected a token page, got ${typeName(body)}`, request);
+  const page = body as Record<string, unknown>;
+  if (typeof page.totalCount !== 'number' || !Number.isInteger(page.totalCount)) throw wrongShape(`totalCount is ${typeName(page.totalCount)}, expected an integer`, request);
+  if (page.items !== null) checkObjects(page.items, 'tokens', request);
+  return body as TokenPage;
+}

@@ -1,0 +1,158 @@
+/**
+ * A hostile or broken server: every answer gives a clear one-line error (or a
+ * retry where one can help), never a stack trace, never a silently wrong row.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { runCli, sandboxEnv, tempDir } from '../helpers/cli.js';
+
+const swap = {
+  id: 'a1', timestamp: '2026-11-01T00:01:00Z', depositedAt: '2026-11-01T00:00:00Z', withdrawnAt: '2026-11-01T00:01:00Z', detectedAt: '2026-11-01T00:01:00Z',
+  completedAt: '2026-11-01T00:02:00Z', updatedAt: '2026-11-01T00:02:00Z', bridge: 'B', bridgeKey: 'b', sourceChain: 'ethereum', destinationChain: 'base',
+  sourceAccount: '0x1', destinationAccount: '0x2', sourceInteractedWith: null, protocolKey: null, sourceProtocolAddress: null, destinationProtocolAddress: null,
+  intermediateSwapId: null, sourceOtherProtocolAddresses: null, destinationOtherProtocolAddresses: null, sourceTransaction: '0xa', destinationTransaction: '0xb',
+  sourceToken: 'USDC', destinationToken: 'USDC', sourceTokenContract: null, destinationTokenContract: null, depositAmount: 1, withdrawnAmount: 1,
+  depositUsdAmount: 1, withdrawnUsdAmount: 1, usdMismatchStatus: 'OK', tags: null,
+};
+
+const ROUTES: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {
+  '/not-json': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('hello'),
+  '/html': (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Service temporarily unavailable</body></html>'),
+  '/object': (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'),
+  '/null-entry': (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[null]'),
+  '/wrong-type': (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ ...swap, depositAmount: '12.5' }])),
+  '/missing-field': (_q, res) => {
+    const { withdrawnAt: _w, ...rest } = swap;
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([rest]));
+  },
+  '/bad-date': (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ ...swap, completedAt: 'yesterday-ish' }])),
+  '/huge-declared': (_q, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(200 * 1024 * 1024) });
+    res.write('[');
+  },
+  '/huge-streamed': (_q, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    let sent = 0;
+    const pump = () => {
+      while (sent < 80 && res.write(chunk)) sent += 1;
+      if (sent < 80) res.once('drain', pump);
+      else res.end();
+    };
+    pump();
+  },
+  '/slow-loris': (_q, res) => {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+    const timer = setInterval(() => res.write(' '), 100);
+    res.on('close', () => clearInterval(timer));
+  },
+  '/redirect': (req, res) => res.writeHead(302, { location: req.url }).end(),
+  '/html-500': (_q, res) => res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Internal Server Error</h1>'),
+  '/retry-later': (_q, res) => res.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' }).end('{}'),
+};
+
+let server: http.Server;
+let base: string;
+const counts: Record<string, number> = {};
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const prefix = `/${(req.url ?? '').split('/')[1]}`;
+    counts[prefix] = (counts[prefix] ?? 0) + 1;
+    const route = ROUTES[prefix];
+    if (route) route(req, res);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const dir = tempDir();
+const run = (route: string, args: string[], extra: string[] = []) =>
+  runCli([...extra, '--base-url', `${base}${route}`, ...args], { env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }) });
+const export1 = ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T00:10:00Z', '--jsonl', '-q'];
+
+describe('hostile server responses', () => {
+  it.each([
+    ['/not-json', /^swapx: error: window .* failed: the API answered HTTP 200 with a body that is not JSON \(content type text\/plain, GET \/v1\/external\/swaps\?From=.*\)$/],
+    ['/html', /^swapx: error: window .* failed: the API answered HTTP 200 with a body that is not JSON \(content type text\/html, GET /],
+    ['/object', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: expected an array of swaps, got an object \(GET \/v1\/external\/swaps\?/],
+    ['/null-entry', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 is null, not an object/],
+    ['/wrong-type', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 depositAmount is a string, expected a number or null/],
+    ['/missing-field', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 has no withdrawnAt/],
+    ['/bad-date', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 completedAt is a string, expected an ISO 8601 date-time string/],
+    ['/huge-declared', /^swapx: error: .*response body larger than 64 MiB \(HTTP 200, GET \/v1\/external\/swaps\?.*\); refusing to read it/],
+    ['/huge-streamed', /^swapx: error: .*response body larger than 64 MiB/],
+    ['/redirect', /^swapx: error: .*the API answered with a redirect \(HTTP 302 to \/redirect\/v1\/external\/swaps\?.*\); swapx does not follow redirects: set --base-url to the final address/],
+    ['/retry-later', /^swapx: error: .*the server asks to wait 3600s before the next request \(Retry-After\), longer than swapx waits on its own; try again later/],
+  ])('%s: exit 1, one clear line, no stack trace, nothing written', async (route, message) => {
+    const r = await run(route, export1);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(r.stderr.trimEnd()).toMatch(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('a slow-loris body times out per attempt, is retried, split in halves, then fails', async () => {
+    const before = counts['/slow-loris'] ?? 0;
+    const twoMinutes = ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T00:02:00Z', '--jsonl', '-q'];
+    const r = await run('/slow-loris', twoMinutes, ['--timeout', '1s', '--retries', '1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trimEnd()).toMatch(/^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:02:00Z failed: request timed out after 1s: GET \/v1\/external\/swaps\?From=2026-11-01T00%3A00%3A00Z&To=2026-11-01T00%3A01%3A00Z$/);
+    // Two attempts at the 2-minute window, then two at its first 1-minute half.
+    expect((counts['/slow-loris'] ?? 0) - before).toBe(4);
+  });
+
+  it('an HTML 500 is retried, then reported with its status', async () => {
+    const before = counts['/html-500'] ?? 0;
+    const r = await run('/html-500', ['chains'], ['--retries', '2']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('swapx: error: server error HTTP 500 on GET /v1/external/chains: HTTP 500\n');
+    expect((counts['/html-500'] ?? 0) - before).toBe(3);
+  });
+
+  it('the lookup commands check shapes too', async () => {
+    const r = await run('/object', ['chains']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('swapx: error: the API sent data of the wrong shape: expected an array of chains, got an object (GET /v1/external/chains)\n');
+  });
+});
+
+describe('TLS', () => {
+  let tls: https.Server | undefined;
+  let url = '';
+  beforeAll(async () => {
+    const certDir = tempDir('swapx-tls-');
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${certDir}/key.pem`, '-out', `${certDir}/cert.pem`, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+    } catch {
+      return;
+    }
+    tls = https.createServer({ key: fs.readFileSync(`${certDir}/key.pem`), cert: fs.readFileSync(`${certDir}/cert.pem`) }, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    await new Promise<void>((resolve) => tls!.listen(0, '127.0.0.1', resolve));
+    url = `https://localhost:${(tls.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    tls?.closeAllConnections();
+    await new Promise((resolve) => (tls ? tls.close(resolve) : resolve(undefined)));
+  });
+  it('a self-signed certificate is an error, not retried, never ignored', async (ctx) => {
+    if (!tls) ctx.skip();
+    const r = await runCli(['chains', '-v', '--base-url', url], { env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }) });
+    expect(r.code).toBe(1);
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^GET \/v1\/external\/chains DEPTH_ZERO_SELF_SIGNED_CERT \d+ms$/);
+    expect(lines[1]).toMatch(/^swapx: error: connection to localhost:\d+ failed \(DEPTH_ZERO_SELF_SIGNED_CERT\): self[- ]signed certificate$/);
+  });
+});
