@@ -33,7 +33,9 @@ export interface SwapsFlags extends OutputFlags {
 }
 
 export const register: Register = (program, run) => {
-  addOutputOptions(program.command('swaps').description('export every swap in a time range (any length), in windows of at most 30 minutes'))
+  const command = program
+    .command('swaps')
+    .description('export every swap in a time range (any length), in windows of at most 30 minutes')
     .option('--from <time>', 'start of the range, included (ISO 8601, now, today, yesterday, or a duration ago such as 7d)')
     .option('--to <time>', 'end of the range, excluded (default: now)')
     .option('--last <duration>', 'the range ending now, e.g. 24h or 7d')
@@ -43,7 +45,8 @@ export const register: Register = (program, run) => {
     .option('--rps <n>', 'at most this many requests per second across all workers')
     .option('--resume', 'continue the unfinished export to -o FILE')
     .option('--force', 'overwrite -o FILE, or discard its unfinished export')
-    .option('--dry-run', 'print the plan and exit without a request')
+    .option('--dry-run', 'print the plan and exit without a request');
+  addOutputOptions(command)
     .addHelpText(
       'after',
       [

@@ -177,3 +177,22 @@ describe('swapx config', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 });
+
+describe('secrets never land in files', () => {
+  it('not in export files, manifests, sync state, parts or the lock', async () => {
+    const { env, dir } = freshEnv({ SWAPX_CLIENT_ID: 'acme', SWAPX_API_KEY: SECRET });
+    const out = path.join(dir, 'out');
+    fs.mkdirSync(out);
+    const range = ['--from', '2026-11-03T00:00:00Z', '--to', '2026-11-03T01:00:00Z'];
+    expect((await runCli(['swaps', ...range, '-o', path.join(out, 'x.csv'), '-q'], { env })).code).toBe(0);
+    expect((await runCli(['sync', '--out', path.join(out, 'sync'), '--since', '2026-11-03T00:00:00Z', '--until', '2026-11-03T01:00:00Z', '-q'], { env })).code).toBe(0);
+    const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+    const files = walk(out);
+    expect(files.length).toBeGreaterThan(2);
+    for (const file of files) {
+      const text = fs.readFileSync(file, 'latin1');
+      expect(text).not.toContain(SECRET);
+      expect(text).not.toContain(basic);
+    }
+  });
+});
