@@ -40,7 +40,8 @@ export class Progress {
 
   async start(): Promise<void> {
     if (this.options.quiet) return;
-    if (this.stream.isTTY) {
+    // A terminal of zero columns (a pty nobody sized) would make ora clear lines forever.
+    if (this.stream.isTTY && ((this.stream as NodeJS.WriteStream).columns ?? 0) > 0) {
       // ora loads only for people watching a terminal.
       const { default: ora } = await import('ora');
       this.spinner = ora({ text: this.line(), stream: this.stream as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();

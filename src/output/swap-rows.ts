@@ -38,7 +38,7 @@ export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkIns
               cell(`${s.sourceChain ?? '?'} → ${s.destinationChain ?? '?'}`, widths[2]!),
               cell(amount(s.depositAmount, s.sourceToken), widths[3]!, 'right'),
               cell(amount(s.withdrawnAmount, s.destinationToken), widths[4]!, 'right'),
-              cell(usd === null ? '—' : `$${usd.toFixed(2)}`, widths[5]!, 'right'),
+              cell(usd === null ? '—' : `$${usd.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`, widths[5]!, 'right'),
               (mismatch[s.usdMismatchStatus] ?? ((t: string) => t))(status),
             ]
               .join(' ')
