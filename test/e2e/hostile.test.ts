@@ -53,6 +53,14 @@ const ROUTES: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
   },
   '/redirect': (req, res) => res.writeHead(302, { location: req.url }).end(),
   '/html-500': (_q, res) => res.writeHead(500, { 'content-type': 'text/html' }).end('<h1>Internal Server Error</h1>'),
+  '/many-tokens': (req, res) => {
+    // A chain with more tokens than Offset ≤ 100000 can reach.
+    const query = new URL(req.url ?? '', 'http://x').searchParams;
+    const offset = Number(query.get('Offset'));
+    const take = Number(query.get('Take'));
+    const items = Array.from({ length: Math.min(take, 150_000 - offset) }, (_, i) => ({ symbol: `T${offset + i}`, name: null, contract: null, url: null }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items, totalCount: 150_000 }));
+  },
   '/retry-later': (_q, res) => res.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' }).end('{}'),
 };
 
@@ -119,6 +127,13 @@ describe('hostile server responses', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('swapx: error: server error HTTP 500 on GET /v1/external/chains: HTTP 500\n');
     expect((counts['/html-500'] ?? 0) - before).toBe(3);
+  });
+
+  it('tokens --all says when totalCount is beyond what Offset can reach', async () => {
+    const r = await run('/many-tokens', ['tokens', 'big', '--all', '--jsonl']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trimEnd().split('\n')).toHaveLength(101_000);
+    expect(r.stderr).toBe('warning: big has 150000 tokens but the API pages only up to Offset 100000: 49000 tokens cannot be listed\n');
   });
 
   it('the lookup commands check shapes too', async () => {
