@@ -44,13 +44,19 @@ const FS_MESSAGES: Record<string, string> = {
   EDQUOT: 'disk quota exceeded',
 };
 
+/** "no space left on device" for a file-system error, without the file; undefined for anything else. */
+export function fsReason(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' ? FS_MESSAGES[code] : undefined;
+}
+
 /** One line for stderr; never a stack trace, never a credential. */
 export function messageFor(error: unknown): string {
   if (error instanceof SwapxError) return error.message;
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string' && FS_MESSAGES[code]) {
+  const reason = fsReason(error);
+  if (reason) {
     const file = (error as { path?: unknown }).path;
-    return `${FS_MESSAGES[code]}${typeof file === 'string' ? `: ${file}` : ''}`;
+    return `${reason}${typeof file === 'string' ? `: ${file}` : ''}`;
   }
   return error instanceof Error ? error.message : String(error);
 }

@@ -1,6 +1,7 @@
 /** `swapx swaps`: the bulk export over any range, in windows of at most 30 minutes. */
 import { Chalk } from 'chalk';
-import { AbortedError, UsageError } from '../api/errors.js';
+import { AbortedError, UsageError, WrappedError } from '../api/errors.js';
+import { fsReason, messageFor } from '../cli/exit-codes.js';
 import { DEFAULT_FILTER, SWAP_FIELDS } from '../api/types.js';
 import { parseIntInRange } from '../cli/args.js';
 import type { Register } from '../cli/command.js';
@@ -167,8 +168,11 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     if (error instanceof WindowFailedError) {
       const w = error.window;
       error.message = `window ${formatUtc(w.from)} → ${formatUtc(w.to)} failed: ${error.message}${saved}`;
+      throw error;
     }
-    throw error;
+    // Writing failed (a full disk, a read-only dir): what is checkpointed is intact and resumable.
+    const writing = output.output && fsReason(error) ? `writing ${output.output}: ${fsReason(error)}` : messageFor(error);
+    throw new WrappedError(`${writing}${saved}`, { cause: error });
   }
   progress.stop();
   if (!ctx.quiet) {

@@ -5,16 +5,16 @@
  * to kill at any moment.
  */
 import fs from 'node:fs/promises';
-import { AbortedError } from '../api/errors.js';
+import { AbortedError, WrappedError } from '../api/errors.js';
 import { SWAP_FIELDS } from '../api/types.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { EXIT, exitCodeFor, messageFor } from '../cli/exit-codes.js';
+import { EXIT, exitCodeFor, fsReason, messageFor } from '../cli/exit-codes.js';
 import { WindowFailedError } from '../export/run-windows.js';
 import { createEncoder } from '../output/encode.js';
 import { formatElapsed, formatUtc } from '../util/time.js';
 import { followLoop } from '../sync/follow.js';
-import { acquireLock } from '../sync/lock.js';
+import { acquireLock, type HeldLock } from '../sync/lock.js';
 import { checkStart, defaultUntil, parseSyncFlags, resolveQuery, type SyncFlags, type SyncOptions } from '../sync/options.js';
 import { runStamp, type PartFormat } from '../sync/partitions.js';
 import { recover } from '../sync/recovery.js';
@@ -85,8 +85,7 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
     },
   });
 
-  await fs.mkdir(dir, { recursive: true });
-  const lock = await acquireLock(dir, { onTakeOver: (reason) => ctx.warn(`took over ${reason} on ${dir}`) });
+  const lock = await lockDir(ctx, dir);
   try {
     // Again under the lock: a sync that ended meanwhile may have moved the cursor.
     const saved = await readState(dir);
@@ -107,19 +106,27 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
       const now = Date.now();
       const until = options.until ?? Math.max(state.cursor, defaultUntil(now));
       const rescan = options.rescanEveryMs === 0 || state.rescannedAt === undefined || now - state.rescannedAt >= options.rescanEveryMs;
-      const outcome = await runStep({
-        dir,
-        client,
-        state,
-        until,
-        lagMs: options.lagMs,
-        rescan,
-        concurrency: options.concurrency ?? ctx.settings().concurrency.value,
-        part,
-        stamp: runStamp(now),
-        signal: options.follow ? undefined : ctx.io.signal,
-        retries: () => retries,
-      });
+      let outcome: StepOutcome;
+      try {
+        outcome = await runStep({
+          dir,
+          client,
+          state,
+          until,
+          lagMs: options.lagMs,
+          rescan,
+          concurrency: options.concurrency ?? ctx.settings().concurrency.value,
+          part,
+          stamp: runStamp(now),
+          signal: options.follow ? undefined : ctx.io.signal,
+          retries: () => retries,
+        });
+      } catch (error) {
+        // Writing failed (a full disk, a read-only dir): parts and state on disk are consistent up to the cursor.
+        const reason = fsReason(error);
+        if (reason) throw new WrappedError(`writing ${dir}: ${reason}; synced up to ${formatUtc(state.cursor)}; run the same command again to continue`, { cause: error });
+        throw error;
+      }
       const { result } = outcome;
       if (result.rescanClippedAt !== undefined) {
         ctx.warn(`the re-scan starts at ${formatUtc(result.rescanClippedAt)}: ids before it are no longer recorded (an earlier run used a shorter --lag)`);
@@ -157,6 +164,18 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
     return EXIT.ok;
   } finally {
     await lock.release();
+  }
+}
+
+/** Creates the dir and takes its lock; a file-system refusal says which dir, not which temporary file. */
+async function lockDir(ctx: Context, dir: string): Promise<HeldLock> {
+  try {
+    await fs.mkdir(dir, { recursive: true });
+    return await acquireLock(dir, { onTakeOver: (reason) => ctx.warn(`took over ${reason} on ${dir}`) });
+  } catch (error) {
+    const reason = fsReason(error);
+    if (reason) throw new WrappedError(`cannot take the lock in ${dir}: ${reason}`, { cause: error });
+    throw error;
   }
 }
 

@@ -7,6 +7,7 @@
 import fs from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { UsageError } from '../api/errors.js';
+import { writeAll } from '../util/write-all.js';
 import { describeDifference, fingerprint, readManifest, writeManifest, type ExportQuery, type Manifest } from './manifest.js';
 
 export interface PartialState {
@@ -82,7 +83,7 @@ export class PartialFile {
   async append(text: string, done: { windowsDone: number; swaps: number; dropped: number }): Promise<void> {
     if (text.length > 0) {
       const bytes = this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
-      await this.handle.write(bytes, 0, bytes.length, this.manifest.bytes);
+      await writeAll(this.handle, bytes, this.manifest.bytes);
       await this.handle.datasync();
       this.manifest = { ...this.manifest, bytes: this.manifest.bytes + bytes.length };
     }
@@ -96,7 +97,7 @@ export class PartialFile {
     const emptyGzip = this.manifest.query.gzip && this.manifest.bytes === 0;
     if (text.length > 0 || emptyGzip) {
       const bytes = this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
-      await this.handle.write(bytes, 0, bytes.length, this.manifest.bytes);
+      await writeAll(this.handle, bytes, this.manifest.bytes);
     }
     await this.handle.sync();
     await this.handle.close();

@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { tempPathFor } from '../output/atomic-file.js';
 import type { Encoder } from '../output/encode.js';
 import type { SyncFormat } from './state.js';
+import { writeAll } from '../util/write-all.js';
 
 /** A final part file's name; its temporary sibling starts with a dot and ends in `.tmp`. */
 export const PART_RE = /^part-[0-9A-Za-z-]+\.(jsonl|csv)(\.gz)?$/;
@@ -95,7 +96,7 @@ export class PartWriter {
     const text = (part.rows === 0 ? encoder.header() : '') + encoder.batch(rows, part.rows === 0);
     // With gzip each batch is its own gzip member: a concatenation of members is one valid gzip stream.
     const bytes = gzip ? gzipSync(text) : Buffer.from(text);
-    await part.handle.write(bytes, 0, bytes.length);
+    await writeAll(part.handle, bytes);
     part.rows += rows.length;
   }
 
@@ -106,7 +107,7 @@ export class PartWriter {
     this.open = undefined;
     try {
       const footer = this.format.encoder.footer(true);
-      if (footer) await part.handle.write(this.format.gzip ? gzipSync(footer) : Buffer.from(footer));
+      if (footer) await writeAll(part.handle, this.format.gzip ? gzipSync(footer) : Buffer.from(footer));
       await part.handle.sync();
     } catch (error) {
       await part.handle.close().catch(() => {});
