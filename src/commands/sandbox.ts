@@ -4,6 +4,7 @@ import { isLoopbackHost } from '../api/http.js';
 import { parseIntInRange } from '../cli/args.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
+import { checkFaultKinds } from '../sandbox/faults.js';
 import { startSandbox, type SandboxOptions } from '../sandbox/index.js';
 import { DURATION_FORMS, TIME_FORMS, formatUtc, parseDuration, parseTime } from '../util/time.js';
 
@@ -13,6 +14,8 @@ interface SandboxFlags {
   seed?: string;
   latency?: string;
   faultRate?: string;
+  faultKinds?: string;
+  slowMs?: string;
   swapsPerHour?: string;
   client?: string[];
   token?: string[];
@@ -33,6 +36,8 @@ export const register: Register = (program, run) => {
     .option('--seed <n>', 'seed of the synthetic data (default: 1)')
     .option('--latency <ms>', 'mean added latency per request, jittered (default: 0)')
     .option('--fault-rate <p>', 'share 0..1 of requests answered with 429, 500, 503, a reset or a truncated body (default: 0)')
+    .option('--fault-kinds <list>', 'which faults --fault-rate draws from, of 429,500,503,reset,truncated,slow (default: all but slow)')
+    .option('--slow-ms <ms>', "how long a 'slow' fault holds back its answer (default: 5000)")
     .option('--swaps-per-hour <n>', 'density of the synthetic swaps (default: 2000)')
     .option('--client <id:key>', 'accepted Basic credentials, repeatable (default: demo:demo)', collect)
     .option('--bearer <token>', 'accepted Bearer token, repeatable (default: demo-token)', collect)
@@ -47,6 +52,7 @@ export const register: Register = (program, run) => {
         'Examples:',
         '  swapx sandbox',
         '  swapx sandbox --port 9000 --latency 50 --fault-rate 0.1',
+        '  swapx sandbox --fault-rate 0.3 --fault-kinds 429,slow --slow-ms 3000   # then: swapx --timeout 1s ...',
         '  SWAPX_BASE_URL=http://127.0.0.1:8787 SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo swapx chains',
       ].join('\n'),
     )
@@ -69,6 +75,14 @@ function parseOptions(flags: SandboxFlags & { bearer?: string[] }): SandboxOptio
     if (fixed === undefined) throw new UsageError(`--now: cannot read '${flags.now}' as a time; use ${TIME_FORMS}`);
     now = () => fixed;
   }
+  let faultKinds: SandboxOptions['faultKinds'];
+  if (flags.faultKinds !== undefined) {
+    try {
+      faultKinds = checkFaultKinds(flags.faultKinds.split(',').map((kind) => kind.trim()).filter((kind) => kind !== ''));
+    } catch (error) {
+      throw new UsageError(`--fault-kinds: ${(error as Error).message}`);
+    }
+  }
   for (const client of flags.client ?? []) {
     if (!/^[^:\s]+:\S+$/.test(client)) throw new UsageError(`--client must be id:key, not '${client}'`);
   }
@@ -78,6 +92,8 @@ function parseOptions(flags: SandboxFlags & { bearer?: string[] }): SandboxOptio
     seed: parseIntInRange(flags.seed, '--seed', 0, 2 ** 31 - 1),
     latencyMs: parseIntInRange(flags.latency, '--latency', 0, 600_000),
     faultRate: share(flags.faultRate, '--fault-rate'),
+    faultKinds,
+    slowMs: parseIntInRange(flags.slowMs, '--slow-ms', 0, 600_000),
     swapsPerHour: parseIntInRange(flags.swapsPerHour, '--swaps-per-hour', 0, 1_000_000),
     clients: flags.client,
     bearerTokens: flags.bearer,

@@ -5,19 +5,36 @@
  */
 import { hash4, Rng } from './random.js';
 
-export const FAULT_KINDS = ['429', '500', '503', 'reset', 'truncated'] as const;
-/** 429/500/503: that status with a problem body; reset: socket destroyed, no response; truncated: partial body, then reset. */
+/**
+ * 429/500/503: that status with a problem body; reset: socket destroyed, no response; truncated: partial body,
+ * then reset; slow: the normal answer, but only after slowMs (long enough to outlast a client's timeout).
+ */
+export const FAULT_KINDS = ['429', '500', '503', 'reset', 'truncated', 'slow'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+
+/** The kinds drawn when none are chosen: every kind but `slow`, which is drawn only when listed. */
+export const DEFAULT_FAULT_KINDS: readonly FaultKind[] = ['429', '500', '503', 'reset', 'truncated'];
 
 const TAG_FAULT = 0xfa;
 const TAG_LATENCY = 0x1a7;
 const TAG_TRACE = 0x7ace;
 
-/** The fault for request `n` (0-based), or undefined for a normal answer. */
-export function pickFault(seed: number, n: number, rate: number): FaultKind | undefined {
-  if (!(rate > 0)) return undefined;
+/**
+ * The fault for request `n` (0-based), or undefined for a normal answer. Which requests fault depends
+ * only on (seed, n, rate); `kinds` only decides what each of those faults is.
+ */
+export function pickFault(seed: number, n: number, rate: number, kinds: readonly FaultKind[] = DEFAULT_FAULT_KINDS): FaultKind | undefined {
+  if (!(rate > 0) || kinds.length === 0) return undefined;
   if (hash4(seed, n, 0, TAG_FAULT) / 4294967296 >= rate) return undefined;
-  return FAULT_KINDS[hash4(seed, n, 1, TAG_FAULT) % FAULT_KINDS.length];
+  return kinds[hash4(seed, n, 1, TAG_FAULT) % kinds.length];
+}
+
+/** Checks a list of fault kinds: known names, at least one; duplicates removed, order kept. */
+export function checkFaultKinds(kinds: readonly string[]): FaultKind[] {
+  const unknown = kinds.filter((kind) => !(FAULT_KINDS as readonly string[]).includes(kind));
+  if (unknown.length > 0) throw new RangeError(`unknown fault kind ${unknown.map((k) => `'${k}'`).join(', ')} (known: ${FAULT_KINDS.join(', ')})`);
+  if (kinds.length === 0) throw new RangeError(`no fault kind given (known: ${FAULT_KINDS.join(', ')})`);
+  return [...new Set(kinds as readonly FaultKind[])];
 }
 
 /** Delay for request `n`: the mean ±20 %, uniformly. */

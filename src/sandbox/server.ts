@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { formatUtc } from '../util/time.js';
 import { datasetFor } from './dataset.js';
-import { FAULT_KINDS, latencyFor, pickFault, traceIdFor, type FaultKind } from './faults.js';
+import { checkFaultKinds, DEFAULT_FAULT_KINDS, FAULT_KINDS, latencyFor, pickFault, traceIdFor, type FaultKind } from './faults.js';
 import { answer, type AppContext, type Reply } from './handler.js';
 import { contentTypeFor } from './negotiate.js';
 import { requestUrl } from './router.js';
@@ -23,6 +23,13 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** Share (0..1) of authenticated, valid requests answered with a fault. Default 0. */
   faultRate?: number;
+  /**
+   * The kinds a fault is drawn from, uniformly. Default every kind but 'slow' (429, 500, 503, reset,
+   * truncated). Which requests fault does not depend on it, only what their fault is.
+   */
+  faultKinds?: readonly FaultKind[];
+  /** How long a 'slow' fault holds back its (otherwise normal) answer, ms. Default 5000. */
+  slowMs?: number;
   /** Mean swaps per hour. Default 2000. */
   swapsPerHour?: number;
   /** Accepted Basic credentials, 'client_id:api_key'. Default ['demo:demo']. */
@@ -67,6 +74,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     },
   };
   const faultRate = options.faultRate ?? 0;
+  const faultKinds = options.faultKinds === undefined ? DEFAULT_FAULT_KINDS : checkFaultKinds(options.faultKinds);
+  const slowMs = options.slowMs ?? 5000;
   const latencyMs = options.latencyMs ?? 0;
   const retryAfter = options.retryAfterSeconds ?? 1;
   const counters: Counters = {
@@ -99,13 +108,24 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       reply = { status: 500, body: () => JSON.stringify({ ...body, detail: String(error) }), faultable: false };
     }
     const type = contentTypeFor(req.headers.accept);
-    const fault = reply.faultable ? pickFault(dataset.seed, n, faultRate) : undefined;
+    const fault = reply.faultable ? pickFault(dataset.seed, n, faultRate, faultKinds) : undefined;
     if (fault) counters.faults[fault]++;
     const instance = requestUrl(req.url ?? '/').pathname;
     switch (fault) {
       case undefined:
         send(res, reply.status, type, reply.body(), reply.headers);
         break;
+      case 'slow': {
+        // The right answer, too late: a client with a shorter timeout has given up (and closed the socket) by then.
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (req.socket.destroyed) return report(req, 0, fault);
+          send(res, reply.status, type, reply.body(), reply.headers);
+          report(req, reply.status, fault);
+        }, slowMs);
+        timers.add(timer);
+        return;
+      }
       case 'reset':
         req.socket.destroy();
         report(req, 0, fault);

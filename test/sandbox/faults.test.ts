@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_FAULT_KINDS, checkFaultKinds, pickFault } from '../../src/sandbox/faults.js';
 import { FAULT_KINDS, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/cli.js';
 import { DAY, DEMO_AUTH, NOW, swapsPath } from './helpers.js';
 
 type Outcome = { kind: 'ok'; status: number; text: string } | { kind: 'status'; status: number; headers: Headers; json: unknown } | { kind: 'error'; stage: 'fetch' | 'body' };
@@ -110,5 +112,63 @@ describe('sandbox fault injection', () => {
       expect(outcome.kind).toBe('ok');
       expect(performance.now() - started).toBeGreaterThanOrEqual(30);
     });
+  });
+
+  it('draws only the kinds listed in faultKinds, at the same requests as the default kinds', () => {
+    const defaults = Array.from({ length: 400 }, (_, n) => pickFault(5, n, 0.3));
+    expect(new Set(defaults.filter(Boolean))).toEqual(new Set(DEFAULT_FAULT_KINDS));
+    expect(DEFAULT_FAULT_KINDS).not.toContain('slow');
+    const chosen = Array.from({ length: 400 }, (_, n) => pickFault(5, n, 0.3, ['slow', '429']));
+    expect(new Set(chosen.filter(Boolean))).toEqual(new Set(['slow', '429']));
+    // Which requests fault depends on (seed, n, rate) only.
+    expect(chosen.map((k) => k !== undefined)).toEqual(defaults.map((k) => k !== undefined));
+    expect(checkFaultKinds(['slow', 'reset', 'slow'])).toEqual(['slow', 'reset']);
+    expect(() => checkFaultKinds(['slow', 'timeout'])).toThrow("unknown fault kind 'timeout'");
+    expect(() => checkFaultKinds([])).toThrow('no fault kind given');
+  });
+
+  it("a 'slow' fault answers normally, but only after slowMs", async () => {
+    const info: { status: number; fault?: string }[] = [];
+    await withSandbox({ faultRate: 1, faultKinds: ['slow'], slowMs: 300, onRequest: (i) => info.push(i) }, async (sandbox) => {
+      const clean = await withSandbox({}, (plain) => attempt(plain, PATHS[0]!));
+      const started = performance.now();
+      const outcome = await attempt(sandbox, PATHS[0]!);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(280);
+      expect(outcome).toEqual(clean);
+      // A client that gives up first sees a timeout; the sandbox later finds the socket gone.
+      const aborted = await fetch(`${sandbox.url}${PATHS[1]!}`, { headers: { authorization: DEMO_AUTH }, signal: AbortSignal.timeout(50) }).then(
+        () => 'answered',
+        (error: Error) => error.name,
+      );
+      expect(aborted).toBe('TimeoutError');
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(sandbox.stats().faults).toMatchObject({ slow: 2, '429': 0, reset: 0 });
+      expect(info).toEqual([
+        { method: 'GET', url: PATHS[0], status: 200, fault: 'slow' },
+        { method: 'GET', url: PATHS[1], status: 0, fault: 'slow' },
+      ]);
+    });
+  });
+
+  it('close() does not wait for a slow answer still pending', async () => {
+    const sandbox = await startSandbox({ port: 0, now: () => NOW, faultRate: 1, faultKinds: ['slow'], slowMs: 60_000 });
+    const pending = attempt(sandbox, PATHS[1]!);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    await sandbox.close();
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(await pending).toEqual({ kind: 'error', stage: 'fetch' });
+  });
+
+  it('swapx sandbox --fault-kinds and --slow-ms are checked before the sandbox starts', async () => {
+    const bad = await runCli(['sandbox', '--port', '0', '--fault-kinds', '429,timeout']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe("swapx: error: --fault-kinds: unknown fault kind 'timeout' (known: 429, 500, 503, reset, truncated, slow)\n");
+    const empty = await runCli(['sandbox', '--port', '0', '--fault-kinds', ' , ']);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('--fault-kinds: no fault kind given');
+    const slow = await runCli(['sandbox', '--port', '0', '--slow-ms', '-1']);
+    expect(slow.code).toBe(2);
+    expect(slow.stderr).toBe('swapx: error: --slow-ms must be from 0 to 600000, not -1\n');
   });
 });

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// `npm run chaos`: the full chaos run against in-process sandboxes, with the built CLI (dist/). Every case
+// is compared with a clean run of the same query (same data, no fault): exports byte for byte, syncs as a
+// set of ids. Prints the table (case, faults injected, retries, rows compared, differences) and exits 1 if
+// any case differs or misbehaves. Takes several minutes; a reduced run is part of `npm test` (test/chaos).
+//
+//   node scripts/chaos.js [--seed N] [--kills N] [--concurrency N] [--keep]
+//     --seed         seed of the kill moments (default: 1; the run prints it, so a failure can be replayed)
+//     --kills        SIGKILL moments for exports and for syncs, each (default: 20)
+//     --concurrency  cases run at once (default: 3)
+//     --keep         keep the scratch directory (kept anyway when a case fails)
+import { parseArgs } from 'node:util';
+import { Chaos, formatNotes, formatTable, mountSupport, passed, randomMoments, runCases } from './chaos-lib.js';
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: process.env.CHAOS_SEED ?? '1' },
+    kills: { type: 'string', default: '20' },
+    concurrency: { type: 'string', default: '3' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const seed = Number(values.seed);
+const kills = Number(values.kills);
+const concurrency = Number(values.concurrency);
+if (![seed, kills, concurrency].every(Number.isSafeInteger) || kills < 0 || concurrency < 1) {
+  console.error('chaos: --seed, --kills and --concurrency take whole numbers (--concurrency at least 1)');
+  process.exit(2);
+}
+
+const started = performance.now();
+const log = (line) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+const chaos = new Chaos({ seed: 7, swapsPerHour: 600, log });
+
+const ALL_KINDS = ['429', '500', '503', 'reset', 'truncated', 'slow'];
+// 72 windows of 10 min over 12 h, four at a time (about 7,000 swaps, 10 MB).
+const LONG = { ...chaos.range(6, 12), window: '10m', concurrency: 4 };
+// 48 windows of 5 min, two at a time: with 25 ms of latency a run takes a couple of seconds to kill into.
+const EXPORT = { ...chaos.range(1, 4), window: '5m', concurrency: 2 };
+// 12 h across midnight, one window at a time: two dates, so two parts and a state commit between them.
+const SYNC = { ...chaos.range(18, 12), concurrency: 1 };
+
+const noMount = mountSupport();
+console.error(`chaos: seed ${seed}, ${kills} kill moments each, ${concurrency} cases at once, scratch ${chaos.root}`);
+if (noMount) console.error(`chaos: the full-disk and read-only cases are skipped: ${noMount}`);
+
+let rows = [];
+let failed = true;
+try {
+  // First the clean runs with latency, one at a time: the baseline, and how long the work takes to spread the kills over.
+  const exportClean = await chaos.exportClean({ name: 'export, latency only', query: EXPORT });
+  const syncClean = await chaos.syncClean({ name: 'sync, latency only', query: SYNC });
+  // Over what a clean run takes, counted from its first answer, stretched by what the cases running beside
+  // cost it (measured: an export, two windows at a time, about 1.2×; a sync, one window at a time, about 2×).
+  const span = (row, stretch) => Math.max(500, Math.round(row.runMs * stretch));
+  const exportSpan = span(exportClean, 1.2);
+  const syncSpan = span(syncClean, 2);
+  const exportMoments = randomMoments(seed, kills, 0, exportSpan);
+  const syncMoments = randomMoments(seed + 1, kills, 0, syncSpan);
+  log(`kill moments after the first answer: export 0-${exportSpan} ms, sync 0-${syncSpan} ms`);
+
+  const cases = [
+    ...[0.1, 0.3, 0.5].map((rate) => () =>
+      chaos.faultRate({ name: `export, fault rate ${rate}`, query: LONG, rate, kinds: ALL_KINDS, slowMs: 5000, timeout: '1s', retries: 15 }),
+    ),
+    () => chaos.faultRate({ name: 'export, 429 storm (rate 0.5, 429 only)', query: EXPORT, rate: 0.5, kinds: ['429'], timeout: '1s', retries: 15 }),
+    () => chaos.syncFaultRate({ name: 'sync, fault rate 0.3', query: SYNC, rate: 0.3, kinds: ALL_KINDS, slowMs: 5000, timeout: '1s', retries: 15 }),
+    ...exportMoments.map((moment, i) => () => chaos.exportKill({ name: `export, SIGKILL #${i + 1} at +${moment} ms`, query: EXPORT, moment })),
+    ...syncMoments.map((moment, i) => () => chaos.syncKill({ name: `sync, SIGKILL #${i + 1} at +${moment} ms`, query: SYNC, moment })),
+    () => chaos.sandboxRestart({ name: 'export, sandbox restart (--retries 10)', query: EXPORT, retries: 10, outageMs: 2000 }),
+    () => chaos.sandboxRestart({ name: 'export, sandbox restart (--retries 0)', query: EXPORT, retries: 0, outageMs: 2000 }),
+  ];
+  if (!noMount) {
+    cases.push(
+      () => chaos.exportFullDisk({ name: 'export, full disk', query: LONG, sizeShare: 0.4 }),
+      () => chaos.exportReadOnly({ name: 'export, read-only dir', query: EXPORT }),
+      () => chaos.syncFullDisk({ name: 'sync, full disk', query: SYNC, sizeShare: 0.6 }),
+      () => chaos.syncReadOnly({ name: 'sync, read-only dir', query: SYNC }),
+    );
+  }
+  rows = [exportClean, syncClean, ...(await runCases(cases, concurrency))];
+  failed = !rows.every(passed);
+} finally {
+  await chaos.close({ keep: failed || values.keep });
+}
+
+console.log(formatTable(rows));
+const notes = formatNotes(rows);
+if (notes) console.log(`\n${notes}`);
+if (noMount) console.log(`\nskipped: full disk and read-only dir (${noMount})`);
+console.log(`\n${rows.filter(passed).length}/${rows.length} cases identical to a clean run in ${((performance.now() - started) / 1000).toFixed(0)} s (seed ${seed})`);
+if (failed) {
+  console.log(`scratch directory kept: ${chaos.root}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,89 @@
+/**
+ * The reduced chaos run inside `npm test` (the full one is `npm run chaos`), with the same harness
+ * (scripts/chaos-lib.js, against dist/): every case is compared with a clean run of the same query
+ * against a sandbox with the same data and no fault — exports byte for byte, syncs as a set of ids.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { Chaos, formatNotes, formatTable, mountSupport, randomMoments, type CaseRow } from '../../scripts/chaos-lib.js';
+
+const noMount = mountSupport();
+const chaos = new Chaos({ seed: 7, swapsPerHour: 600 });
+const rows: CaseRow[] = [];
+
+// 24 windows of 5 min, two at a time: with 25 ms of latency a run takes one to two seconds.
+const EXPORT = { ...chaos.range(1, 2), window: '5m', concurrency: 2 };
+// Across midnight, so the sync writes two parts and commits its state between them.
+const SYNC = { ...chaos.range(21, 6), concurrency: 1 };
+const KILL_SEED = 20261121;
+// Counted from the sandbox's first answer (a process start slowed by the other tests would skew them), over about a run's length.
+const exportMoments = randomMoments(KILL_SEED, 3, 0, 1500);
+const syncMoments = randomMoments(KILL_SEED + 1, 3, 0, 2500);
+const CASE_MS = 60_000;
+
+function expectClean(row: CaseRow): void {
+  rows.push(row);
+  expect(row.problems, `${row.case}: ${row.faults}`).toEqual([]);
+  expect(row.differences, `${row.case}: ${row.faults}`).toBe(0);
+}
+
+afterAll(async () => {
+  if (rows.length > 0) console.log(`${formatTable(rows)}\n${formatNotes(rows)}`);
+  await chaos.close();
+});
+
+describe.concurrent('chaos, reduced: every case ends identical to a clean run', () => {
+  it(
+    'an export through fault rate 0.3 of every kind, slow answers past --timeout 1s included',
+    async () => {
+      const row = await chaos.faultRate({
+        name: 'export, fault rate 0.3',
+        query: EXPORT,
+        rate: 0.3,
+        kinds: ['429', '500', '503', 'reset', 'truncated', 'slow'],
+        slowMs: 3000,
+        timeout: '1s',
+        retries: 10,
+      });
+      expectClean(row);
+      expect(row.faults).toMatch(/slow×\d/);
+      expect(row.retries).toBeGreaterThan(0);
+    },
+    CASE_MS,
+  );
+
+  it.each(exportMoments)('an export killed with SIGKILL %i ms into its requests, then resumed', async (moment) =>
+    expectClean(await chaos.exportKill({ name: `export, SIGKILL at +${moment} ms`, query: EXPORT, moment })), CASE_MS);
+
+  it.each(syncMoments)('a sync killed with SIGKILL %i ms into its requests, then run again', async (moment) =>
+    expectClean(await chaos.syncKill({ name: `sync, SIGKILL at +${moment} ms`, query: SYNC, moment })), CASE_MS);
+
+  it(
+    'a sandbox stopped mid-export and started again on the same port: the export rides through on retries',
+    async () => {
+      const row = await chaos.sandboxRestart({ name: 'export, sandbox restart', query: EXPORT, retries: 10, outageMs: 1500 });
+      expectClean(row);
+      expect(row.retries).toBeGreaterThan(0);
+    },
+    CASE_MS,
+  );
+
+  it.skipIf(noMount !== undefined)(
+    `a full disk: exit 1 with a clear message, nothing under the final name; --resume completes it once there is room${noMount ? ` (skipped: ${noMount})` : ''}`,
+    async () => {
+      const row = await chaos.exportFullDisk({ name: 'export, full disk', query: EXPORT, sizeShare: 0.4 });
+      expectClean(row);
+      expect(row.notes.join('\n')).toMatch(/^exit 1: swapx: error: writing \S+x\.jsonl: no space left on device; \d+\/\d+ windows saved in /m);
+    },
+    CASE_MS,
+  );
+
+  it.skipIf(noMount !== undefined)(
+    `a read-only output dir: exit 1 with a clear message; --resume completes it once writable${noMount ? ` (skipped: ${noMount})` : ''}`,
+    async () => {
+      const row = await chaos.exportReadOnly({ name: 'export, read-only dir', query: EXPORT });
+      expectClean(row);
+      expect(row.notes.join('\n')).toMatch(/^exit 1: swapx: error: read-only file system: \S+x\.jsonl\.partial$/m);
+    },
+    CASE_MS,
+  );
+});
