@@ -2,6 +2,7 @@
  * The HTTP core: one keep-alive undici dispatcher, GET JSON with
  * per-attempt timeouts, retries, a shared throttle and redacted logging.
  */
+import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { authorizationHeader, type Credentials } from './credentials.js';
@@ -218,7 +219,9 @@ export class HttpCore {
       response.body.destroy();
       throw tooLarge();
     }
-    const chunks: Buffer[] = [];
+    // Decoded as it arrives: no array of chunks and no concatenated copy held next to the text.
+    const decoder = new StringDecoder('utf8');
+    let text = '';
     let size = 0;
     for await (const chunk of response.body) {
       size += (chunk as Buffer).length;
@@ -226,9 +229,9 @@ export class HttpCore {
         response.body.destroy();
         throw tooLarge();
       }
-      chunks.push(chunk as Buffer);
+      text += decoder.write(chunk as Buffer);
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return text + decoder.end();
   }
 
   private interpret<T>(status: number, headers: Record<string, string>, text: string, info: RequestInfo): T {

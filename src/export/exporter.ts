@@ -16,23 +16,34 @@ export interface ExportJob {
   sink: ExportSink;
   counters: ExportCounters;
   signal?: AbortSignal;
-  /** after each window is durable */
+  /** after each window is written */
   onWindow?: () => void;
+}
+
+/** A window as it waits for its turn: already encoded, so the parsed swaps are garbage at once. */
+interface EncodedWindow {
+  text: string;
+  swaps: number;
+  dropped: number;
 }
 
 export async function exportSwaps(job: ExportJob): Promise<void> {
   const { encoder, sink, counters } = job;
   const start = sink.state;
   Object.assign(counters, { windowsDone: start.windowsDone, swaps: start.swaps, dropped: start.dropped });
-  await runWindows({
+  await runWindows<EncodedWindow>({
     windows: job.windows.slice(start.windowsDone),
     concurrency: job.concurrency,
     signal: job.signal,
-    fetch: (window) => fetchWindow(job.client, window, job.query.filter, counters),
-    consume: async (window, kept) => {
+    fetch: async (window) => {
+      const kept = await fetchWindow(job.client, window, job.query.filter, counters);
       const rows = kept.swaps as unknown as Record<string, unknown>[];
-      const text = (window.index === 0 ? encoder.header() : '') + encoder.batch(rows, counters.swaps === 0);
-      const done = { windowsDone: window.index + 1, swaps: counters.swaps + rows.length, dropped: counters.dropped + kept.dropped };
+      return { text: encoder.batch(rows, true), swaps: rows.length, dropped: kept.dropped };
+    },
+    consume: async (window, encoded) => {
+      const joiner = encoded.swaps > 0 && counters.swaps > 0 ? encoder.between : '';
+      const text = (window.index === 0 ? encoder.header() : '') + joiner + encoded.text;
+      const done = { windowsDone: window.index + 1, swaps: counters.swaps + encoded.swaps, dropped: counters.dropped + encoded.dropped };
       await sink.append(text, done);
       Object.assign(counters, done);
       job.onWindow?.();

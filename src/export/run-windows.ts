@@ -21,7 +21,7 @@ export class WindowFailedError extends WrappedError {
 export interface RunWindowsOptions<T> {
   windows: readonly Window[];
   concurrency: number;
-  /** windows fetched but not yet consumed, at most; default 4 × concurrency */
+  /** windows fetched or being fetched but not yet consumed, at most; default 2 × concurrency */
   maxAhead?: number;
   fetch: (window: Window) => Promise<T>;
   /** called once per window, in window order, never concurrently */
@@ -33,7 +33,7 @@ export interface RunWindowsOptions<T> {
 export function runWindows<T>(options: RunWindowsOptions<T>): Promise<void> {
   const { windows, signal } = options;
   const limit = pLimit(options.concurrency);
-  const maxAhead = Math.max(options.concurrency, options.maxAhead ?? options.concurrency * 4);
+  const maxAhead = Math.max(options.concurrency, options.maxAhead ?? options.concurrency * 2);
   const ready = new Map<number, T>();
   let next = 0;
   let scheduled = 0;

@@ -12,8 +12,13 @@ type Row = Record<string, unknown>;
 export interface Encoder {
   /** text before the first batch (CSV header, JSON '[') */
   header(): string;
-  /** `first` tells whether any record came before this batch */
+  /** `first`: no record came before this batch */
   batch(records: readonly Row[], first: boolean): string;
+  /**
+   * What to put before a batch encoded with `first` when records came before it (JSON's comma):
+   * lets a batch be encoded before it is known whether it will be the first.
+   */
+  between: string;
   footer(wroteAny: boolean): string;
 }
 
@@ -56,12 +61,14 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
       return {
         header: () => '',
         batch: (records) => records.map((record) => `${JSON.stringify(shape(record))}\n`).join(''),
+        between: '',
         footer: () => '',
       };
     case 'json':
       return {
         header: () => '[',
         batch: (records, first) => records.map((record, i) => `${first && i === 0 ? '\n' : ',\n'}${JSON.stringify(shape(record))}`).join(''),
+        between: ',',
         footer: (wroteAny) => (wroteAny ? '\n]\n' : ']\n'),
       };
     case 'csv': {
@@ -71,6 +78,7 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
         header: () => stringify([fields as string[]]),
         batch: (records) =>
           records.length === 0 ? '' : stringify(records.map((record) => fields.map((field) => cellText(record[field], excelSafe)))),
+        between: '',
         footer: () => '',
       };
     }

@@ -46,6 +46,7 @@ export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkIns
           );
         })
         .join(''),
+    between: '',
     footer: () => '',
   };
 }
