@@ -163,7 +163,7 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     stop.abort();
     progress.stop();
     await sink.close();
-    const saved = output.output ? `; ${counters.windowsDone}/${windows.length} windows saved in ${partialPaths(output.output).partial}; resume with: ${resume}` : '';
+    const saved = output.output ? `; ${sink.state.windowsDone}/${windows.length} windows saved in ${partialPaths(output.output).partial}; resume with: ${resume}` : '';
     if (error instanceof AbortedError || ctx.io.signal.aborted) throw new AbortedError(`interrupted${saved}`);
     if (error instanceof WindowFailedError) {
       const w = error.window;

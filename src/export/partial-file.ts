@@ -1,8 +1,10 @@
 /**
  * An export to a file: appended under `<file>.partial`, checkpointed in
- * `<file>.partial.manifest.json` after every window (data synced first),
- * and renamed to `<file>` only when complete. With gzip each window is its
- * own gzip member, so a resume can cut the file at any checkpoint.
+ * `<file>.partial.manifest.json` (data synced first) at most every
+ * CHECKPOINT_MS and whenever the export stops, and renamed to `<file>` only
+ * when complete. A resume cuts the file back to the last checkpoint, so
+ * windows written after it are simply fetched again. With gzip each window
+ * is its own gzip member, so the file can be cut at any window.
  */
 import fs from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -28,16 +30,27 @@ export function partialPaths(target: string): { partial: string; manifest: strin
   return { partial: `${target}.partial`, manifest: `${target}.partial.manifest.json` };
 }
 
+/** A checkpoint costs two syncs and a rename: a few per second keep a resume cheap and the export fast. */
+export const CHECKPOINT_MS = 250;
+
 export class PartialFile {
+  /** what the manifest on disk says */
+  private saved: Manifest;
+  private lastCheckpoint = 0;
+
   private constructor(
     readonly target: string,
     private readonly handle: fs.FileHandle,
+    /** what is written, ahead of the checkpoint */
     private manifest: Manifest,
     private readonly paths: { partial: string; manifest: string },
-  ) {}
+  ) {
+    this.saved = manifest;
+  }
 
+  /** What is checkpointed: where a resume starts. */
   get state(): PartialState {
-    const { windowsDone, swaps, dropped, bytes } = this.manifest;
+    const { windowsDone, swaps, dropped, bytes } = this.saved;
     return { windowsDone, swaps, dropped, bytes };
   }
 
@@ -79,16 +92,24 @@ export class PartialFile {
     return { file, resumed };
   }
 
-  /** Appends a window's text and records it done; the data is synced before the manifest says so. */
+  /** Appends a window's text; checkpoints when the last checkpoint is CHECKPOINT_MS old. */
   async append(text: string, done: { windowsDone: number; swaps: number; dropped: number }): Promise<void> {
     if (text.length > 0) {
       const bytes = this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
       await writeAll(this.handle, bytes, this.manifest.bytes);
-      await this.handle.datasync();
       this.manifest = { ...this.manifest, bytes: this.manifest.bytes + bytes.length };
     }
-    this.manifest = { ...this.manifest, ...done, updatedAt: new Date().toISOString() };
-    await writeManifest(this.paths.manifest, this.manifest);
+    this.manifest = { ...this.manifest, ...done };
+    if (performance.now() - this.lastCheckpoint >= CHECKPOINT_MS) await this.checkpoint();
+  }
+
+  /** Records what is written: the data is synced before the manifest says so. */
+  async checkpoint(): Promise<void> {
+    await this.handle.datasync();
+    const manifest = { ...this.manifest, updatedAt: new Date().toISOString() };
+    await writeManifest(this.paths.manifest, manifest);
+    this.saved = manifest;
+    this.lastCheckpoint = performance.now();
   }
 
   /** Writes the closing text, renames to the final name and removes the manifest. */
@@ -105,8 +126,9 @@ export class PartialFile {
     await fs.rm(this.paths.manifest, { force: true });
   }
 
-  /** Leaves the partial file and manifest for a resume. */
+  /** Checkpoints what is written (if it can: a full disk may refuse) and leaves the files for a resume. */
   async close(): Promise<void> {
+    await this.checkpoint().catch(() => {});
     await this.handle.close().catch(() => {});
   }
 }
