@@ -1,0 +1,80 @@
+// Part 3: peak RSS of a 1-day and a 10-day export: memory must grow with concurrency, never with the range.
+import fs from 'node:fs';
+import path from 'node:path';
+import { check, countLines, startSandboxProcess } from './proc.js';
+import { fixed, grouped, kibToMB, table, verdict } from './report.js';
+
+const SWAPS_PER_HOUR = 2000;
+const CONCURRENCY = 4;
+const RANGES = [
+  // Before the sandbox's first swap (2020-01-01): one request, no data; what the process needs before any swap.
+  { label: 'empty window', from: '2019-12-31T00:00:00Z', to: '2019-12-31T00:30:00Z', reference: true },
+  { label: '1 day', from: '2026-10-01T00:00:00Z', to: '2026-10-02T00:00:00Z' },
+  { label: '10 days', from: '2026-10-01T00:00:00Z', to: '2026-10-11T00:00:00Z' },
+];
+const MAX_MB = 150;
+const MAX_GROWTH = 1.1;
+
+export async function memoryPart(ctx) {
+  const sandbox = await startSandboxProcess({ ...ctx, latencyMs: 0, swapsPerHour: SWAPS_PER_HOUR });
+  const runs = [];
+  try {
+    for (const range of RANGES) {
+      ctx.log(`memory: ${range.label}`);
+      const out = path.join(ctx.tmp, 'memory.jsonl');
+      const result = check(
+        await ctx.swapx(sandbox.url, ['swaps', '--from', range.from, '--to', range.to, '--jsonl', '-o', out, '--force', '--concurrency', String(CONCURRENCY), '-q']),
+        `${range.label} export`,
+      );
+      const swaps = countLines(out);
+      const bytes = fs.statSync(out).size;
+      fs.rmSync(out, { force: true });
+      runs.push({ ...range, windows: ctx.windowsBetween(range.from, range.to).length, swaps, outputMB: bytes / 1e6, peakRssMB: kibToMB(result.rssKiB), wallS: result.wallMs / 1000, cpuS: result.cpu });
+    }
+  } finally {
+    await sandbox.stop();
+  }
+  const judged = runs.filter((r) => !r.reference);
+  for (const run of judged) run.pass = run.peakRssMB < MAX_MB;
+  const [day, tenDays] = judged;
+  const growth = tenDays.peakRssMB / day.peakRssMB;
+  const growthPass = growth <= MAX_GROWTH;
+  const text = table(
+    `3. Memory: peak RSS of a JSON Lines export to a file, sandbox ${grouped(SWAPS_PER_HOUR)} swaps/hour, concurrency ${CONCURRENCY}`,
+    [
+      ['range', 'l'],
+      ['windows', 'r'],
+      ['swaps', 'r'],
+      ['output MB', 'r'],
+      ['wall s', 'r'],
+      ['CPU s', 'r'],
+      ['peak RSS MB', 'r'],
+      [`target < ${MAX_MB} MB`, 'l'],
+    ],
+    runs.map((r) => [
+      r.reference ? `${r.label} (${r.from.slice(0, 10)}, reference)` : `${r.label} (${r.from.slice(0, 10)} → ${r.to.slice(0, 10)})`,
+      grouped(r.windows),
+      grouped(r.swaps),
+      fixed(r.outputMB, 0),
+      fixed(r.wallS, 1),
+      fixed(r.cpuS, 1),
+      fixed(r.peakRssMB, 1),
+      r.reference ? '' : verdict(r.pass),
+    ]),
+    [
+      `peak RSS = GNU time's maximum resident set size of the swapx process (MB = 10^6 bytes). The empty window (one request, no swap)`,
+      `shows what the process takes before any data: node, the modules, the first request.`,
+      `Target: every run under ${MAX_MB} MB: ${verdict(judged.every((r) => r.pass))}`,
+      `Target: 10 days within ${Math.round((MAX_GROWTH - 1) * 100)} % of 1 day: ${fixed(tenDays.peakRssMB, 1)} / ${fixed(day.peakRssMB, 1)} MB = ${fixed(growth, 3)}× → ${verdict(growthPass)}`,
+    ],
+  );
+  return {
+    text,
+    result: {
+      swapsPerHour: SWAPS_PER_HOUR,
+      concurrency: CONCURRENCY,
+      runs,
+      targets: { maxMB: MAX_MB, underMax: judged.every((r) => r.pass), maxGrowth: MAX_GROWTH, growth, growthPass },
+    },
+  };
+}

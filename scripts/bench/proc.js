@@ -1,0 +1,133 @@
+// Child processes for the bench: a command under GNU time (wall, user, sys, peak RSS) and the sandbox in its own process.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export const GNU_TIME = '/usr/bin/time';
+
+const live = new Set();
+/** Stops every child still running (the bench failed or was interrupted). */
+export function killAll() {
+  for (const child of live) child.kill('SIGKILL');
+  live.clear();
+}
+
+function track(child) {
+  live.add(child);
+  child.once('exit', () => live.delete(child));
+  return child;
+}
+
+/**
+ * Runs `command args` under /usr/bin/time and waits for it. stdout goes to `stdoutFile` (or is discarded).
+ * Returns wall ms (measured here), user and sys CPU seconds and peak RSS in KiB (GNU time: the
+ * process and the children it waited for), the exit code and the tail of stderr.
+ */
+export async function runTimed(command, args, { env, cwd, stdoutFile, timeFile }) {
+  const out = stdoutFile ? fs.openSync(stdoutFile, 'w') : 'ignore';
+  let stderr = '';
+  const started = performance.now();
+  const child = track(spawn(GNU_TIME, ['-f', '%e %U %S %M', '-o', timeFile, command, ...args], { env, cwd, stdio: ['ignore', out, 'pipe'] }));
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text) => {
+    stderr = (stderr + text).slice(-4000);
+  });
+  const [code, signal] = await once(child, 'exit');
+  const wallMs = performance.now() - started;
+  if (typeof out === 'number') fs.closeSync(out);
+  // GNU time writes "Command exited with non-zero status N" before its line when the command fails.
+  const line = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop() ?? '';
+  const [, user, sys, rssKiB] = line.split(/\s+/).map(Number);
+  return { code: code ?? signal, wallMs, user, sys, cpu: user + sys, rssKiB, stderr };
+}
+
+/** Throws with the command's stderr unless it exited 0. */
+export function check(result, what) {
+  if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}):\n${result.stderr.trim()}`);
+  return result;
+}
+
+// sysconf(_SC_CLK_TCK) is 100 on every Linux that node supports.
+const CLOCK_TICKS = 100;
+
+/** CPU seconds (user + sys) used so far by a running process, from /proc/<pid>/stat. */
+export function processCpuSeconds(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which may hold spaces: state is field 3, utime 14, stime 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return ticks / CLOCK_TICKS;
+}
+
+/**
+ * `swapx sandbox` in its own process, so its CPU never counts as the measured process's.
+ * Resolves once it prints its URL (the first stdout line).
+ */
+export async function startSandboxProcess({ node, bin, env, latencyMs, swapsPerHour }) {
+  const args = [bin, 'sandbox', '--port', '0', '--latency', String(latencyMs), '--swaps-per-hour', String(swapsPerHour)];
+  const child = track(spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text) => {
+    stderr = (stderr + text).slice(-4000);
+  });
+  child.stdout.setEncoding('utf8');
+  const url = await new Promise((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => reject(new Error(`the sandbox printed no URL within 30 s:\n${stderr}`)), 30_000);
+    child.stdout.on('data', (text) => {
+      buffered += text;
+      const newline = buffered.indexOf('\n');
+      if (newline >= 0) {
+        clearTimeout(timer);
+        resolve(buffered.slice(0, newline).trim());
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the sandbox exited (${code}) before printing its URL:\n${stderr}`));
+    });
+  });
+  child.stdout.resume();
+  return {
+    url,
+    pid: child.pid,
+    cpuSeconds: () => processCpuSeconds(child.pid),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Lines in a file (newline characters), read in chunks. */
+export function countLines(file) {
+  const fd = fs.openSync(file, 'r');
+  const buffer = Buffer.allocUnsafe(1 << 20);
+  let lines = 0;
+  try {
+    for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
+      const chunk = buffer.subarray(0, n);
+      for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
+  return lines;
+}
+
+export function commandExists(name) {
+  return (process.env.PATH ?? '').split(path.delimiter).some((dir) => {
+    try {
+      fs.accessSync(path.join(dir, name), fs.constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
