@@ -6,6 +6,7 @@
  */
 import { ResponseFormatError, type RequestInfo } from './errors.js';
 import type { Swap, TokenPage } from './types.js';
+import { parseApiTime } from '../util/time.js';
 
 type Kind = 'string' | 'string?' | 'date' | 'number?' | 'strings?' | 'tags?' | 'changes!';
 
@@ -67,7 +68,7 @@ function fits(kind: Kind, value: unknown): boolean {
     case 'string?':
       return value === null || typeof value === 'string';
     case 'date':
-      return typeof value === 'string' && !Number.isNaN(Date.parse(value));
+      return typeof value === 'string' && !Number.isNaN(parseApiTime(value));
     case 'number?':
       return value === null || (typeof value === 'number' && Number.isFinite(value));
     case 'strings?':

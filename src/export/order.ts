@@ -5,6 +5,7 @@
  * filter's timestamp then id, so output bytes do not depend on timing.
  */
 import { DEFAULT_FILTER, FILTER_TIME_FIELD, type DateRangeFilter, type Swap } from '../api/types.js';
+import { parseApiTime } from '../util/time.js';
 
 export interface Kept {
   swaps: Swap[];
@@ -33,7 +34,7 @@ export function keepWindow(swaps: readonly Swap[], from: number, to: number, fil
   let dropped = 0;
   for (const swap of swaps) {
     const raw = swap[field];
-    const ms = typeof raw === 'string' ? Date.parse(raw) : Number.NaN;
+    const ms = typeof raw === 'string' ? parseApiTime(raw) : Number.NaN;
     // A swap without a readable filter time cannot be placed on an edge: the window that returned it keeps it.
     if (!Number.isNaN(ms) && (ms < from || ms >= to)) {
       dropped += 1;

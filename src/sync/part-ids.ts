@@ -5,6 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { createGunzip } from 'node:zlib';
+import { parseApiTime } from '../util/time.js';
 
 export interface PartRow {
   id: string;
@@ -66,7 +67,7 @@ export class CsvRecords {
 
 function rowOf(id: unknown, completedAt: unknown): PartRow | undefined {
   if (typeof id !== 'string' || id === '') return undefined;
-  return { id, completedMs: typeof completedAt === 'string' ? Date.parse(completedAt) : Number.NaN };
+  return { id, completedMs: typeof completedAt === 'string' ? parseApiTime(completedAt) : Number.NaN };
 }
 
 /** Every row of a part that has an id. Throws when the file cannot be read or parsed. */

@@ -20,6 +20,7 @@ import { runWindows, WindowFailedError } from '../export/run-windows.js';
 import { floorHour } from './ids.js';
 import { PartWriter, utcDate, type PartFormat } from './partitions.js';
 import { writeState, type SyncState } from './state.js';
+import { parseApiTime } from '../util/time.js';
 
 /** Ids are kept an hour longer than the re-scan needs: a window may straddle the horizon. */
 export const ID_MARGIN_MS = 3_600_000;
@@ -138,7 +139,7 @@ export async function runStep(options: StepOptions): Promise<StepOutcome> {
       batch = [];
     };
     for (const swap of swaps) {
-      const parsed = typeof swap.completedAt === 'string' ? Date.parse(swap.completedAt) : Number.NaN;
+      const parsed = typeof swap.completedAt === 'string' ? parseApiTime(swap.completedAt) : Number.NaN;
       // A swap without a readable completedAt stays in the window that returned it (as keepWindow keeps it).
       const at = Number.isNaN(parsed) ? window.to - 1 : parsed;
       const id = swap.id;

@@ -97,3 +97,14 @@ export function formatElapsed(ms: number): string {
   const s = totalSeconds % 60;
   return h > 0 ? `${h}h${String(m).padStart(2, '0')}m` : `${m}m${String(s).padStart(2, '0')}s`;
 }
+
+const ZONE_RE = /(?:Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * A date-time the API sent. ASP.NET writes a DateTime of unspecified kind
+ * without a zone (2026-11-01T12:10:00.1234567); the API's times are UTC, so
+ * such a value is read as UTC, never as the machine's local time.
+ */
+export function parseApiTime(value: string): number {
+  return Date.parse(value.includes('T') && !ZONE_RE.test(value) ? `${value}Z` : value);
+}

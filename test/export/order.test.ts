@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Swap } from '../../src/api/types.js';
 import { keepWindow } from '../../src/export/order.js';
 
@@ -27,5 +27,20 @@ describe('keepWindow', () => {
     const a = keepWindow(list, from, to, undefined).swaps;
     const b = keepWindow([...list].reverse(), from, to, undefined).swaps;
     expect(b).toEqual(a);
+  });
+});
+
+describe('keepWindow with zoneless API times', () => {
+  it('reads them as UTC, so no swap is dropped on a machine in another zone', () => {
+    const zone = process.env.TZ;
+    // Node applies a TZ change at once: this runs as on a machine in New York.
+    process.env.TZ = 'America/New_York';
+    onTestFinished(() => {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    });
+    expect(new Date(Date.parse('2026-11-01T00:00:00')).toISOString()).toBe('2026-11-01T04:00:00.000Z');
+    const list = [swap('a', '2026-11-01T00:00:00'), swap('b', '2026-11-01T00:10:00.1234567'), swap('c', '2026-11-01T00:29:59')];
+    expect(keepWindow(list, from, to, undefined).swaps.map((s) => s.id)).toEqual(['a', 'b', 'c']);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatUtc, parseDuration, parseTime } from '../../src/util/time.js';
+import { formatUtc, parseApiTime, parseDuration, parseTime } from '../../src/util/time.js';
 
 const now = Date.parse('2026-11-21T15:45:30.250Z');
 
@@ -43,5 +43,15 @@ describe('formatUtc', () => {
   it('omits zero milliseconds', () => {
     expect(formatUtc(Date.parse('2026-11-01T00:30:00Z'))).toBe('2026-11-01T00:30:00Z');
     expect(formatUtc(Date.parse('2026-11-01T00:30:00.120Z'))).toBe('2026-11-01T00:30:00.120Z');
+  });
+});
+
+describe('parseApiTime', () => {
+  it('reads a zoneless date-time as UTC, whatever the machine zone', () => {
+    expect(parseApiTime('2026-11-01T12:10:00.1234567')).toBe(Date.parse('2026-11-01T12:10:00.123Z'));
+    expect(parseApiTime('2026-11-01T12:10:00')).toBe(Date.parse('2026-11-01T12:10:00Z'));
+    expect(parseApiTime('2026-11-01T12:10:00Z')).toBe(Date.parse('2026-11-01T12:10:00Z'));
+    expect(parseApiTime('2026-11-01T14:10:00+02:00')).toBe(Date.parse('2026-11-01T12:10:00Z'));
+    expect(Number.isNaN(parseApiTime('yesterday-ish'))).toBe(true);
   });
 });
