@@ -2,6 +2,7 @@
  * The typed client: one method per API operation, over the shared HTTP core.
  * This is what the package exports for library use.
  */
+import type { RequestInfo } from './errors.js';
 import { HttpCore, type HttpCoreOptions, type Query } from './http.js';
 import { checkObjects, checkSwaps, checkTokenPage } from './shape.js';
 import { PATHS, type Bridge, type Chain, type DateRangeFilter, type Swap, type TokenPage } from './types.js';
@@ -21,6 +22,11 @@ function toTimeParam(value: Date | number | string): string {
   return formatUtc(typeof value === 'number' ? value : value.getTime());
 }
 
+/** Per call: `signal` aborts this request and its retries. */
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
 export class SwapxClient {
   readonly http: HttpCore;
 
@@ -28,19 +34,19 @@ export class SwapxClient {
     this.http = new HttpCore(options);
   }
 
-  private async get<T>(path: string, query: Query | undefined, check: (body: unknown, request: { method: string; path: string }) => T): Promise<T> {
-    const body = await this.http.getJson<unknown>(path, query);
+  private async get<T>(path: string, query: Query | undefined, check: (body: unknown, request: RequestInfo) => T, options?: CallOptions): Promise<T> {
+    const body = await this.http.getJson<unknown>(path, query, options);
     return check(body, { method: 'GET', path: HttpCore.pathWithQuery(path, query) });
   }
 
   /** GET /v1/external/swaps: swaps in a window of at most 30 minutes, both ends inclusive. */
-  listSwaps(query: SwapWindowQuery): Promise<Swap[]> {
-    return this.get(PATHS.swaps, { From: toTimeParam(query.from), To: toTimeParam(query.to), Filter: query.filter }, checkSwaps);
+  listSwaps(query: SwapWindowQuery, options?: CallOptions): Promise<Swap[]> {
+    return this.get(PATHS.swaps, { From: toTimeParam(query.from), To: toTimeParam(query.to), Filter: query.filter }, checkSwaps, options);
   }
 
   /** GET /v1/external/swaps/{identifier}: by tx hash (either side) or swap id; [] when nothing matches. */
-  getSwaps(identifier: string): Promise<Swap[]> {
-    return this.get(PATHS.swap(identifier), undefined, checkSwaps);
+  getSwaps(identifier: string, options?: CallOptions): Promise<Swap[]> {
+    return this.get(PATHS.swap(identifier), undefined, checkSwaps, options);
   }
 
   /** GET /v1/external/chains */

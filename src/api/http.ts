@@ -66,18 +66,21 @@ export function isLoopbackHost(hostname: string): boolean {
   return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
 }
 
+/** A URL as it may be shown: credentials in it are never echoed. */
+export function redactUrl(text: string): string {
+  return text.replace(/\/\/[^/@\s]*@/, '//[REDACTED]@');
+}
+
 /** Parses and checks a base URL: http(s) only, and no credentials over plain http beyond loopback. */
-export function checkBaseUrl(baseUrl: string, sendsCredentials: boolean): URL {
-  let url: URL;
+export function checkBaseUrl(baseUrl: string, sendsCredentials: boolean, name = '--base-url'): URL {
+  let url: URL | undefined;
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new UsageError(`--base-url is not a URL: '${baseUrl}'`);
+    url = undefined;
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--base-url must be http:// or https://, not '${url.protocol}'`);
-  }
-  if (url.username || url.password) throw new UsageError('--base-url must not contain credentials; use swapx auth login or the environment');
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`${name} is not an http(s) URL: '${redactUrl(baseUrl)}'`);
+  if (url.username || url.password) throw new UsageError(`${name} must not contain credentials; use 'swapx auth login' or SWAPX_CLIENT_ID/SWAPX_API_KEY`);
   if (url.protocol === 'http:' && sendsCredentials && !isLoopbackHost(url.hostname)) {
     throw new UsageError(`refusing to send credentials over plain http to ${url.host}; use https:// (plain http is allowed only for loopback addresses)`);
   }
@@ -123,17 +126,23 @@ export class HttpCore {
     return qs ? `${path}?${qs}` : path;
   }
 
-  /** GET a JSON document, with retries. */
-  async getJson<T>(path: string, query?: Query): Promise<T> {
+  /** GET a JSON document, with retries. `signal` stops this request (and its backoff) as the client's signal stops all. */
+  async getJson<T>(path: string, query?: Query, options: { signal?: AbortSignal } = {}): Promise<T> {
     const info: RequestInfo = { method: 'GET', path: HttpCore.pathWithQuery(path, query) };
     const attempts = this.policy.retries + 1;
+    const signals = [this.options.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
+    const stop = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const rethrowAbort = (error: unknown): never => {
+      if (stop?.aborted) throw new AbortedError('interrupted', { cause: error });
+      throw error;
+    };
     for (let retriesDone = 0; ; retriesDone += 1) {
-      this.checkAborted();
-      await this.throttle.acquire(this.options.signal).catch((error) => this.rethrowAbort(error));
+      if (stop?.aborted) throw new AbortedError('interrupted');
+      await this.throttle.acquire(stop).catch(rethrowAbort);
       const started = performance.now();
       let status: number | string = 'ERR';
       try {
-        const result = await this.attempt<T>(info);
+        const result = await this.attempt<T>(info, stop);
         status = 200;
         this.options.onAttempt?.({ ...info, status, ms: performance.now() - started, attempt: retriesDone + 1, attempts });
         return result;
@@ -148,18 +157,9 @@ export class HttpCore {
         }
         this.options.onAttempt?.({ ...info, status, ms, attempt: retriesDone + 1, attempts, retryInMs: decision.delayMs });
         if (error instanceof RateLimitError || (error instanceof ApiError && error.status === 429)) this.throttle.pauseFor(decision.delayMs);
-        await sleep(decision.delayMs, undefined, { signal: this.options.signal }).catch((e) => this.rethrowAbort(e));
+        await sleep(decision.delayMs, undefined, { signal: stop }).catch(rethrowAbort);
       }
     }
-  }
-
-  private checkAborted(): void {
-    if (this.options.signal?.aborted) throw new AbortedError('interrupted');
-  }
-
-  private rethrowAbort(error: unknown): never {
-    if (this.options.signal?.aborted) throw new AbortedError('interrupted', { cause: error });
-    throw error;
   }
 
   /** undici loads on the first request: commands that send none start faster. */
@@ -170,14 +170,14 @@ export class HttpCore {
     return { request: undici.request, dispatcher: this.dispatcher };
   }
 
-  private async attempt<T>(info: RequestInfo): Promise<T> {
+  private async attempt<T>(info: RequestInfo, stop: AbortSignal | undefined): Promise<T> {
     const { request, dispatcher } = await this.transport();
     const url = new URL(this.basePath + info.path, this.baseUrl);
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
-    const signal = this.options.signal ? AbortSignal.any([this.options.signal, timeout.signal]) : timeout.signal;
+    const signal = stop ? AbortSignal.any([stop, timeout.signal]) : timeout.signal;
     const fail = (error: unknown): never => {
-      if (this.options.signal?.aborted) throw new AbortedError('interrupted', { cause: error });
+      if (stop?.aborted) throw new AbortedError('interrupted', { cause: error });
       if (timeout.signal.aborted) throw new TimeoutError(`request timed out after ${this.timeoutMs / 1000}s: ${info.method} ${info.path}`, info, { cause: error });
       const code = errorCode(error);
       const why = error instanceof Error ? error.message : String(error);

@@ -132,6 +132,16 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   }
   if (query.to > now) ctx.warn(`--to ${formatUtc(query.to)} is in the future: swaps after now are not exported yet`);
 
+  // Credentials and the base URL are checked before any file is made: a refused run leaves nothing to resume.
+  const counters = newCounters(windows.length);
+  const client = ctx.client({
+    connections: concurrency,
+    requestsPerSecond: prepared.rps,
+    onAttempt: (log) => {
+      if (log.retryInMs !== undefined) counters.retries += 1;
+    },
+  });
+
   const resume = output.output ? resumeCommand(ctx, prepared, flags) : '';
   let sink: ExportSink;
   if (output.output) {
@@ -144,23 +154,12 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     if (opened.resumed) ctx.info(`Resuming: ${opened.file.state.windowsDone}/${windows.length} windows already done`);
   } else sink = new StdoutSink(ctx.io.stdout);
 
-  const counters = newCounters(windows.length);
-  const stop = new AbortController();
-  const client = ctx.client({
-    connections: concurrency,
-    requestsPerSecond: prepared.rps,
-    signal: AbortSignal.any([ctx.io.signal, stop.signal]),
-    onAttempt: (log) => {
-      if (log.retryInMs !== undefined) counters.retries += 1;
-    },
-  });
   const progress = new Progress(ctx.io.stderr, counters, { quiet: ctx.quiet, color: ctx.err.level > 0 });
   const startSwaps = sink.state.swaps;
   await progress.start();
   try {
     await exportSwaps({ client, query, windows, concurrency, encoder: encoderFor(ctx, prepared), sink, counters, signal: ctx.io.signal, onWindow: () => progress.update() });
   } catch (error) {
-    stop.abort();
     progress.stop();
     await sink.close();
     const saved = output.output ? `; ${sink.state.windowsDone}/${windows.length} windows saved in ${partialPaths(output.output).partial}; resume with: ${resume}` : '';

@@ -35,8 +35,8 @@ export async function exportSwaps(job: ExportJob): Promise<void> {
     windows: job.windows.slice(start.windowsDone),
     concurrency: job.concurrency,
     signal: job.signal,
-    fetch: async (window) => {
-      const kept = await fetchWindow(job.client, window, job.query.filter, counters);
+    fetch: async (window, signal) => {
+      const kept = await fetchWindow(job.client, window, job.query.filter, counters, signal);
       const rows = kept.swaps as unknown as Record<string, unknown>[];
       return { text: encoder.batch(rows, true), swaps: rows.length, dropped: kept.dropped };
     },

@@ -19,18 +19,19 @@ export async function fetchWindow(
   window: Pick<Window, 'from' | 'to'>,
   filter: DateRangeFilter | undefined,
   stats: FetchStats = { splits: 0 },
+  signal?: AbortSignal,
 ): Promise<Kept> {
   let swaps: Swap[];
   try {
-    swaps = await client.listSwaps({ from: window.from, to: window.to, filter });
+    swaps = await client.listSwaps({ from: window.from, to: window.to, filter }, { signal });
   } catch (error) {
     const span = window.to - window.from;
     if (!(error instanceof TimeoutError) || span < 2 * MIN_WINDOW_MS) throw error;
     stats.splits += 1;
     // Halves on whole seconds, so the sub-windows' edges stay exact in the query.
     const mid = window.from + Math.max(MIN_WINDOW_MS, Math.floor(span / 2 / 1000) * 1000);
-    const first = await fetchWindow(client, { from: window.from, to: mid }, filter, stats);
-    const second = await fetchWindow(client, { from: mid, to: window.to }, filter, stats);
+    const first = await fetchWindow(client, { from: window.from, to: mid }, filter, stats, signal);
+    const second = await fetchWindow(client, { from: mid, to: window.to }, filter, stats, signal);
     return { swaps: [...first.swaps, ...second.swaps], dropped: first.dropped + second.dropped };
   }
   return keepWindow(swaps, window.from, window.to, filter);

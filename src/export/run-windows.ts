@@ -23,7 +23,8 @@ export interface RunWindowsOptions<T> {
   concurrency: number;
   /** windows fetched or being fetched but not yet consumed, at most; default 2 × concurrency */
   maxAhead?: number;
-  fetch: (window: Window) => Promise<T>;
+  /** `signal` aborts when the run fails or is interrupted: in-flight windows stop at once */
+  fetch: (window: Window, signal: AbortSignal) => Promise<T>;
   /** called once per window, in window order, never concurrently */
   consume: (window: Window, result: T) => Promise<void>;
   signal?: AbortSignal;
@@ -40,6 +41,7 @@ export function runWindows<T>(options: RunWindowsOptions<T>): Promise<void> {
   let draining = false;
   let failed = false;
   let failure: unknown;
+  const stopFetching = new AbortController();
 
   return new Promise<void>((resolve, reject) => {
     // Settles only once no consume is running, so the caller never races a half-done write.
@@ -48,6 +50,7 @@ export function runWindows<T>(options: RunWindowsOptions<T>): Promise<void> {
       failed = true;
       failure = error;
       limit.clearQueue();
+      stopFetching.abort();
       signal?.removeEventListener('abort', onAbort);
       if (!draining) reject(failure);
     };
@@ -63,7 +66,7 @@ export function runWindows<T>(options: RunWindowsOptions<T>): Promise<void> {
       while (!failed && scheduled < windows.length && scheduled - next < maxAhead) {
         const window = windows[scheduled]!;
         scheduled += 1;
-        limit(() => (failed ? Promise.resolve(undefined) : options.fetch(window))).then(
+        limit(() => (failed ? Promise.resolve(undefined) : options.fetch(window, stopFetching.signal))).then(
           (result) => {
             if (failed) return;
             ready.set(window.index, result as T);

@@ -175,7 +175,7 @@ export async function runStep(options: StepOptions): Promise<StepOutcome> {
       windows: plan.windows,
       concurrency: options.concurrency,
       signal: options.signal,
-      fetch: (window) => fetchWindow(options.client, window, 'Completed', stats),
+      fetch: (window, signal) => fetchWindow(options.client, window, 'Completed', stats, signal),
       consume: async (window, kept) => {
         try {
           await consume(window, kept.swaps);

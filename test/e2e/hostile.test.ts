@@ -61,6 +61,12 @@ const ROUTES: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
     const items = Array.from({ length: Math.min(take, 150_000 - offset) }, (_, i) => ({ symbol: `T${offset + i}`, name: null, contract: null, url: null }));
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items, totalCount: 150_000 }));
   },
+  '/one-bad-window': (req, res) => {
+    // The first window is refused at once; every other one hangs until the client gives up on it.
+    if ((req.url ?? '').includes('From=2026-11-01T00%3A00%3A00Z')) {
+      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ title: 'One or more validation errors occurred.', status: 400, errors: { From: ['bad'] } }));
+    }
+  },
   '/retry-later': (_q, res) => res.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' }).end('{}'),
 };
 
@@ -134,6 +140,15 @@ describe('hostile server responses', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.trimEnd().split('\n')).toHaveLength(101_000);
     expect(r.stderr).toBe('warning: big has 150000 tokens but the API pages only up to Offset 100000: 49000 tokens cannot be listed\n');
+  });
+
+  it.each([
+    ['swaps', ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T03:00:00Z', '--jsonl', '-q']],
+    ['sync', ['sync', '--out', path.join(dir, 'sync-one-bad'), '--since', '2026-11-01T00:00:00Z', '--until', '2026-11-01T03:00:00Z', '-q']],
+  ])('%s: a failed window stops the requests still in flight instead of waiting for them', async (_name, args) => {
+    const r = await run('/one-bad-window', args, ['--timeout', '60s']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:30:00Z failed: the API rejected the request: One or more validation errors occurred\. \(From: bad\)/);
   });
 
   it('the lookup commands check shapes too', async () => {
