@@ -2,7 +2,7 @@
  * Retry decisions in one place: what is retryable, how long to wait, and
  * when to give up instead of sleeping silently.
  */
-import { ApiError, ConnectionError, RateLimitError } from './errors.js';
+import { ApiError, ConnectionError, RateLimitError, TimeoutError } from './errors.js';
 
 export interface RetryPolicy {
   /** retries after the first attempt */
@@ -28,15 +28,32 @@ export function isRetryableStatus(status: number): boolean {
   return RETRYABLE_STATUSES.has(status);
 }
 
-/** TLS verification failures are configuration problems: retrying never helps and must never be silent. */
-const TLS_CODE_RE = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS|ERR_SSL/;
+/**
+ * Network failures a second attempt can outlast. Anything else — TLS verification, an unknown host,
+ * a header undici refuses — is a configuration problem: retrying never helps and must not hide it.
+ */
+const RETRYABLE_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+]);
 
 export function isRetryableError(error: unknown): boolean {
   if (error instanceof ApiError) return isRetryableStatus(error.status);
-  if (error instanceof ConnectionError) {
-    const code = errorCode(error.cause);
-    return !(code && TLS_CODE_RE.test(code)) && code !== 'ENOTFOUND';
-  }
+  if (error instanceof TimeoutError) return true;
+  if (error instanceof ConnectionError) return RETRYABLE_CODES.has(errorCode(error.cause) ?? '');
   return false;
 }
 
