@@ -1,10 +1,10 @@
 /** The one place errors become exit codes (CLI.md) and one-line messages. */
 import { CommanderError } from 'commander';
+import { stripControl } from '../output/sanitize.js';
 import {
   AbortedError,
   AuthError,
   NoMatchError,
-  NotFoundError,
   PermissionDeniedError,
   SwapxError,
   UsageError,
@@ -26,7 +26,8 @@ export function exitCodeFor(error: unknown): number {
   if (error instanceof AbortedError) return EXIT.interrupted;
   if (error instanceof UsageError || error instanceof CommanderError) return EXIT.usage;
   if (error instanceof AuthError || error instanceof PermissionDeniedError) return EXIT.auth;
-  if (error instanceof NotFoundError || error instanceof NoMatchError) return EXIT.notFound;
+  // 4 is for lookups that find nothing (they say so with NoMatchError); a raw 404 elsewhere means a wrong base URL.
+  if (error instanceof NoMatchError) return EXIT.notFound;
   // A 400 means swapx sent something the API refused: the input was bad, even if our checks missed it.
   if (error instanceof ValidationError) return EXIT.usage;
   return EXIT.failed;
@@ -50,8 +51,12 @@ export function fsReason(error: unknown): string | undefined {
   return typeof code === 'string' ? FS_MESSAGES[code] : undefined;
 }
 
-/** One line for stderr; never a stack trace, never a credential. */
+/** One line for stderr; never a stack trace, never a credential, never a server's terminal escape. */
 export function messageFor(error: unknown): string {
+  return stripControl(rawMessage(error));
+}
+
+function rawMessage(error: unknown): string {
   if (error instanceof SwapxError) return error.message;
   const reason = fsReason(error);
   if (reason) {

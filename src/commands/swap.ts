@@ -1,5 +1,5 @@
 /** `swapx swap <identifier>`: GET /v1/external/swaps/{identifier} — support's "what happened to this tx?" */
-import { NoMatchError } from '../api/errors.js';
+import { NoMatchError, NotFoundError } from '../api/errors.js';
 import { SWAP_FIELDS, type Swap } from '../api/types.js';
 import { checkPathIdentifier } from '../cli/args.js';
 import type { Register } from '../cli/command.js';
@@ -17,7 +17,14 @@ export const register: Register = (program, run) => {
 export async function swap(ctx: Context, identifierArg: string, flags: OutputFlags): Promise<number> {
   const identifier = checkPathIdentifier(identifierArg, 'identifier');
   const plan = planOutput(ctx, flags, SWAP_FIELDS);
-  const swaps = await ctx.client().getSwaps(identifier);
+  let swaps: Swap[];
+  try {
+    swaps = await ctx.client().getSwaps(identifier);
+  } catch (error) {
+    // The spec answers [] for no match; a 404 would say the same.
+    if (error instanceof NotFoundError) swaps = [];
+    else throw error;
+  }
   if (swaps.length === 0) {
     throw new NoMatchError(`no swap matches '${identifier}' (looked up as a transaction hash and as a swap id)`);
   }

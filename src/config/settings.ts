@@ -50,11 +50,7 @@ export const SETTINGS = {
     env: 'SWAPX_BASE_URL',
     default: 'https://api.pulsy.app',
     parse: (text: string, from: string) => {
-      try {
-        checkBaseUrl(text, false);
-      } catch {
-        throw new UsageError(`${from} is not an http(s) URL: '${text}'`);
-      }
+      checkBaseUrl(text, false, from);
       return text.replace(/\/+$/, '');
     },
   } satisfies SettingSpec<'baseUrl'>,

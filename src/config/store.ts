@@ -7,6 +7,7 @@ import path from 'node:path';
 import Conf from 'conf';
 import envPaths from 'env-paths';
 import type { Credentials } from '../api/credentials.js';
+import { UsageError } from '../api/errors.js';
 
 export interface StoredProfile {
   clientId?: string;
@@ -44,15 +45,25 @@ export class ConfigStore {
     if (this.conf) return this.conf;
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     this.tighten(this.file, 0o600);
-    this.conf = new Conf<StoreShape>({
-      cwd: this.dir,
-      configName: CONFIG_FILE_NAME,
-      projectName: 'swapx',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      defaults: { profiles: {} },
-      clearInvalidConfig: false,
-    });
+    try {
+      this.conf = new Conf<StoreShape>({
+        cwd: this.dir,
+        configName: CONFIG_FILE_NAME,
+        projectName: 'swapx',
+        configFileMode: 0o600,
+        accessPropertiesByDotNotation: false,
+        defaults: { profiles: {} },
+        clearInvalidConfig: false,
+      });
+    } catch (error) {
+      // The parser's message quotes the file, secrets included: name the file, never its text.
+      if (error instanceof SyntaxError) throw new UsageError(`${this.file} is not valid JSON; fix it, or delete it and run 'swapx auth login' again`);
+      throw error;
+    }
+    const profiles = this.conf.get('profiles');
+    if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)) {
+      throw new UsageError(`${this.file} is not a swapx config file (no profiles object); fix it, or delete it and run 'swapx auth login' again`);
+    }
     return this.conf;
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  NoMatchError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
@@ -7,7 +8,7 @@ import {
   ValidationError,
   apiErrorFromResponse,
 } from '../../src/api/errors.js';
-import { exitCodeFor } from '../../src/cli/exit-codes.js';
+import { exitCodeFor, messageFor } from '../../src/cli/exit-codes.js';
 
 const req = { method: 'GET', path: '/v1/external/swaps?From=a&To=b' };
 
@@ -29,10 +30,15 @@ describe('apiErrorFromResponse', () => {
     expect(unconfirmed.message).toBe('the API account is not confirmed yet: ask the vendor to confirm it, then try again');
     expect(exitCodeFor(unconfirmed)).toBe(3);
   });
-  it('404 is not found (exit 4)', () => {
+  it('404 is not found; exit 4 is for lookups that say so, a raw 404 is a failed run', () => {
     const error = apiErrorFromResponse(404, {}, { title: 'Not Found', detail: "Blockchain 'x' is not supported." }, req);
     expect(error).toBeInstanceOf(NotFoundError);
-    expect(exitCodeFor(error)).toBe(4);
+    expect(exitCodeFor(error)).toBe(1);
+    expect(exitCodeFor(new NoMatchError('no swap matches'))).toBe(4);
+  });
+  it('messages never carry a server terminal escape', () => {
+    const error = apiErrorFromResponse(500, {}, { title: '\u001b]0;PWNED\u0007\u001b[2K\rfake: all good' }, req);
+    expect(messageFor(error)).toBe('server error HTTP 500 on GET /v1/external/swaps?From=a&To=b: fake: all good');
   });
   it('429 is rate limited and carries the wait', () => {
     const error = apiErrorFromResponse(429, { 'retry-after': '5' }, undefined, req, 5000);

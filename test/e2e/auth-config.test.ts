@@ -196,3 +196,31 @@ describe('secrets never land in files', () => {
     }
   });
 });
+
+describe('credentials from the environment and the file', () => {
+  it('trims a trailing newline from an environment secret', async () => {
+    const { env } = freshEnv({ SWAPX_CLIENT_ID: 'acme', SWAPX_API_KEY: `${SECRET}\n` });
+    expect((await runCli(['chains'], { env })).code).toBe(0);
+  });
+  it('refuses a control character inside one, with exit 3 and without echoing it', async () => {
+    const { env } = freshEnv({ SWAPX_TOKEN: 'abc\u0007def' });
+    const r = await runCli(['chains'], { env });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toBe('swapx: error: SWAPX_TOKEN contains a control character; set it to the bare value\n');
+  });
+  it('a corrupt config file: exit 2 naming the file, never quoting it', async () => {
+    const { env, configDir } = freshEnv();
+    fs.mkdirSync(configDir, { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(configDir, 'config.json'), `{"profiles":{"default":{"clientId":"acme","apiKey":${SECRET}}}}`, { mode: 0o600 });
+    const r = await runCli(['chains'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`swapx: error: ${path.join(configDir, 'config.json')} is not valid JSON; fix it, or delete it and run 'swapx auth login' again\n`);
+  });
+  it('an export refused for credentials leaves no file to resume', async () => {
+    const { env, dir } = freshEnv();
+    const file = path.join(dir, 'x.csv');
+    const r = await runCli(['swaps', '--from', '2026-11-03', '--to', '2026-11-04', '-o', file], { env });
+    expect(r.code).toBe(3);
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('x.csv'))).toEqual([]);
+  });
+});
