@@ -40,6 +40,7 @@ describe('what is retryable', () => {
     expect(isRetryableError(new ConnectionError('tls', req, { cause: Object.assign(new Error('x'), { code: 'DEPTH_ZERO_SELF_SIGNED_CERT' }) }))).toBe(false);
     expect(isRetryableError(new ConnectionError('tls', req, { cause: Object.assign(new Error('x'), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }) }))).toBe(false);
     expect(isRetryableError(new ConnectionError('dns', req, { cause: Object.assign(new Error('x'), { code: 'ENOTFOUND' }) }))).toBe(false);
+    expect(isRetryableError(new ConnectionError('bad header', req, { cause: Object.assign(new Error('x'), { code: 'UND_ERR_INVALID_ARG' }) }))).toBe(false);
   });
   it('anything else is not', () => {
     expect(isRetryableError(new Error('bug'))).toBe(false);
