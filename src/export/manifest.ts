@@ -3,10 +3,10 @@
  * only when it belongs to the same query (the fingerprint), never because a
  * file merely exists. It holds no secret: the base URL cannot carry one.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { writeFileAtomic } from '../output/atomic-file.js';
+import { describeDifference as describe, fingerprint } from '../util/fingerprint.js';
 
 export interface ExportQuery {
   baseUrl: string;
@@ -34,10 +34,7 @@ export interface Manifest {
   updatedAt: string;
 }
 
-export function fingerprint(query: ExportQuery): string {
-  const canonical = JSON.stringify(Object.keys(query).sort().map((key) => [key, query[key as keyof ExportQuery]]));
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
-}
+export { fingerprint };
 
 export async function readManifest(file: string): Promise<Manifest | undefined> {
   let text: string;
@@ -75,10 +72,6 @@ const LABELS: Record<keyof ExportQuery, string> = {
   excelSafe: '--excel-safe',
 };
 
-/** "filter Completed ≠ Withdrawn; --to …" */
 export function describeDifference(saved: ExportQuery, wanted: ExportQuery): string {
-  return (Object.keys(LABELS) as (keyof ExportQuery)[])
-    .filter((key) => JSON.stringify(saved[key]) !== JSON.stringify(wanted[key]))
-    .map((key) => `${LABELS[key]} was ${JSON.stringify(saved[key])}, now ${JSON.stringify(wanted[key])}`)
-    .join('; ');
+  return describe(saved, wanted, LABELS);
 }

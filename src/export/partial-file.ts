@@ -11,6 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { UsageError } from '../api/errors.js';
 import { writeAll } from '../util/write-all.js';
 import { describeDifference, fingerprint, readManifest, writeManifest, type ExportQuery, type Manifest } from './manifest.js';
+import { exists } from '../util/fs.js';
 
 export interface PartialState {
   windowsDone: number;
@@ -19,12 +20,6 @@ export interface PartialState {
   bytes: number;
 }
 
-async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(
-    () => true,
-    () => false,
-  );
-}
 
 export function partialPaths(target: string): { partial: string; manifest: string } {
   return { partial: `${target}.partial`, manifest: `${target}.partial.manifest.json` };

@@ -12,6 +12,7 @@ import { tempPathFor } from '../output/atomic-file.js';
 import type { Encoder } from '../output/encode.js';
 import type { SyncFormat } from './state.js';
 import { writeAll } from '../util/write-all.js';
+import { exists } from '../util/fs.js';
 
 /** A final part file's name; its temporary sibling starts with a dot and ends in `.tmp`. */
 export const PART_RE = /^part-[0-9A-Za-z-]+\.(jsonl|csv)(\.gz)?$/;
@@ -50,12 +51,6 @@ export async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(
-    () => true,
-    () => false,
-  );
-}
 
 interface OpenPart {
   date: string;

@@ -5,13 +5,13 @@
  * is durable. A state that cannot be read is refused, never overwritten.
  * It holds no secret: the base URL cannot carry one.
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { writeFileAtomic } from '../output/atomic-file.js';
 import { formatUtc } from '../util/time.js';
 import { IdSet, hourKeyStart } from './ids.js';
+import { describeDifference as describe, fingerprint } from '../util/fingerprint.js';
 
 export const STATE_FILE = '.swapx-sync.json';
 export const SYNC_FORMATS = ['jsonl', 'csv'] as const;
@@ -47,19 +47,13 @@ export function statePath(dir: string): string {
   return path.join(dir, STATE_FILE);
 }
 
-export function fingerprint(query: SyncQuery): string {
-  const canonical = JSON.stringify(Object.keys(query).sort().map((key) => [key, query[key as keyof SyncQuery]]));
-  return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
-}
+export { fingerprint };
 
 const LABELS: Record<keyof SyncQuery, string> = { baseUrl: 'base URL', filter: 'filter', format: 'format', fields: '--fields', gzip: 'gzip' };
 
 /** "format was "jsonl", now "csv"; gzip was false, now true" */
 export function describeDifference(saved: SyncQuery, wanted: SyncQuery): string {
-  return (Object.keys(LABELS) as (keyof SyncQuery)[])
-    .filter((key) => JSON.stringify(saved[key]) !== JSON.stringify(wanted[key]))
-    .map((key) => `${LABELS[key]} was ${JSON.stringify(saved[key])}, now ${JSON.stringify(wanted[key])}`)
-    .join('; ');
+  return describe(saved, wanted, LABELS);
 }
 
 export function newState(query: SyncQuery, since: number): SyncState {
