@@ -2,9 +2,10 @@
  * One sync per directory: `<dir>/.swapx-sync.lock` holds {pid, host,
  * startedAt}. It is created whole (written to a temporary file, then
  * hard-linked into place, which fails if a lock exists), so a reader never
- * sees a half-written lock. A lock whose process is gone on this host is
- * stale and taken over; one held by a live process, or by another host,
- * refuses the second sync (exit 1).
+ * sees a half-written lock. Its holder touches it every HEARTBEAT_MS. A lock
+ * whose process is gone on this host is stale and taken over; so is one of
+ * another host (a container's hostname changes every run) not touched for
+ * STALE_MS. Otherwise the second sync is refused (exit 1).
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -13,6 +14,9 @@ import path from 'node:path';
 import { SwapxError } from '../api/errors.js';
 
 export const LOCK_FILE = '.swapx-sync.lock';
+export const HEARTBEAT_MS = 30_000;
+/** Twenty missed heartbeats: no living holder is that late. */
+export const STALE_MS = 10 * 60_000;
 
 export interface LockInfo {
   pid: number;
@@ -68,9 +72,11 @@ async function ageMs(file: string): Promise<number> {
 }
 
 /** Why a held lock is stale, or undefined while its holder may be running. */
-function staleReason(info: LockInfo | undefined): string | undefined {
+function staleReason(info: LockInfo | undefined, age: number): string | undefined {
   if (!info) return 'an unreadable lock';
-  if (info.host !== os.hostname()) return undefined;
+  if (info.host !== os.hostname()) {
+    return age > STALE_MS ? `a lock of pid ${info.pid} on host ${info.host}, not refreshed for ${Math.round(age / 60_000)} min` : undefined;
+  }
   // Our own pid in someone else's lock: a container restarted with the same pid.
   if (info.pid === process.pid) return `a lock of pid ${info.pid} (this process's pid, reused)`;
   return isAlive(info.pid) ? undefined : `a lock left by pid ${info.pid} (since ${info.startedAt}), which is no longer running`;
@@ -86,7 +92,7 @@ export async function acquireLock(dir: string, options: { onTakeOver?: (reason: 
     for (let attempt = 0; attempt < 5; attempt += 1) {
       try {
         await createWhole(temp, file, text);
-        return { file, release: () => releaseLock(file, text) };
+        return holdLock(file, text);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
@@ -94,7 +100,7 @@ export async function acquireLock(dir: string, options: { onTakeOver?: (reason: 
       if (held === undefined) continue;
       const info = parseLock(held);
       if (!info && (await ageMs(file)) < 10_000) throw new SyncLockedError(`another swapx sync is starting on ${dir} (${file} is being written)`);
-      const reason = staleReason(info);
+      const reason = staleReason(info, await ageMs(file));
       if (reason === undefined) {
         const where = info!.host === os.hostname() ? '' : ` on host ${info!.host}`;
         throw new SyncLockedError(
@@ -134,6 +140,22 @@ async function createWhole(temp: string, file: string, text: string): Promise<vo
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw error;
     await fs.writeFile(file, text, { mode: 0o644, flag: 'wx' });
   }
+}
+
+/** Keeps the lock fresh while it is held, so another host can tell a live holder from a dead one. */
+function holdLock(file: string, text: string): HeldLock {
+  const heartbeat = setInterval(() => {
+    const now = new Date();
+    fs.utimes(file, now, now).catch(() => {});
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
+  return {
+    file,
+    release: async () => {
+      clearInterval(heartbeat);
+      await releaseLock(file, text);
+    },
+  };
 }
 
 /** Removes the lock if it is still ours. */

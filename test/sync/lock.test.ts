@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LOCK_FILE, SyncLockedError, acquireLock } from '../../src/sync/lock.js';
+import { LOCK_FILE, STALE_MS, SyncLockedError, acquireLock } from '../../src/sync/lock.js';
 import { tempDir } from '../helpers/cli.js';
 
 /** The pid of a process that has exited. */
@@ -36,10 +36,22 @@ describe('acquireLock', () => {
     expect(fs.readdirSync(dir)).toEqual([LOCK_FILE]);
   });
 
-  it('refuses a lock of another host (its process cannot be checked)', async () => {
+  it('refuses a fresh lock of another host (its process cannot be checked)', async () => {
     const dir = tempDir('swapx-lock-');
     writeLock(dir, { pid: deadPid(), host: 'elsewhere.example', startedAt: 'x' });
     await expect(acquireLock(dir)).rejects.toThrow(/pid \d+ on host elsewhere\.example/);
+  });
+
+  it('takes over a lock of another host that its holder stopped refreshing', async () => {
+    const dir = tempDir('swapx-lock-');
+    writeLock(dir, { pid: 4242, host: 'cronjob-28911-x7k2p', startedAt: 'x' });
+    const old = new Date(Date.now() - STALE_MS - 60_000);
+    fs.utimesSync(path.join(dir, LOCK_FILE), old, old);
+    const reasons: string[] = [];
+    const lock = await acquireLock(dir, { onTakeOver: (reason) => reasons.push(reason) });
+    expect(reasons).toEqual(['a lock of pid 4242 on host cronjob-28911-x7k2p, not refreshed for 11 min']);
+    expect(JSON.parse(fs.readFileSync(lock.file, 'utf8')).pid).toBe(process.pid);
+    await lock.release();
   });
 
   it('takes over a lock whose process is gone, and says so', async () => {
