@@ -154,6 +154,8 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     if (opened.resumed) ctx.info(`Resuming: ${opened.file.state.windowsDone}/${windows.length} windows already done`);
   } else sink = new StdoutSink(ctx.io.stdout);
 
+  // A resume starts where the checkpoint is: progress counts rate and ETA from there.
+  Object.assign(counters, { windowsDone: sink.state.windowsDone, swaps: sink.state.swaps, dropped: sink.state.dropped });
   const progress = new Progress(ctx.io.stderr, counters, { quiet: ctx.quiet, color: ctx.err.level > 0 });
   const startSwaps = sink.state.swaps;
   await progress.start();
