@@ -5,6 +5,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
+import { linkAbort } from './abort.js';
 import { authorizationHeader, type Credentials } from './credentials.js';
 import {
   AbortedError,
@@ -130,8 +131,15 @@ export class HttpCore {
   async getJson<T>(path: string, query?: Query, options: { signal?: AbortSignal } = {}): Promise<T> {
     const info: RequestInfo = { method: 'GET', path: HttpCore.pathWithQuery(path, query) };
     const attempts = this.policy.retries + 1;
-    const signals = [this.options.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
-    const stop = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+    const linked = options.signal ? linkAbort([this.options.signal, options.signal]) : undefined;
+    try {
+      return await this.withRetries<T>(info, attempts, linked ? linked.controller.signal : this.options.signal);
+    } finally {
+      linked?.dispose();
+    }
+  }
+
+  private async withRetries<T>(info: RequestInfo, attempts: number, stop: AbortSignal | undefined): Promise<T> {
     const rethrowAbort = (error: unknown): never => {
       if (stop?.aborted) throw new AbortedError('interrupted', { cause: error });
       throw error;
@@ -156,7 +164,7 @@ export class HttpCore {
           throw decision.error;
         }
         this.options.onAttempt?.({ ...info, status, ms, attempt: retriesDone + 1, attempts, retryInMs: decision.delayMs });
-        if (error instanceof RateLimitError || (error instanceof ApiError && error.status === 429)) this.throttle.pauseFor(decision.delayMs);
+        if (error instanceof RateLimitError) this.throttle.pauseFor(decision.delayMs);
         await sleep(decision.delayMs, undefined, { signal: stop }).catch(rethrowAbort);
       }
     }
@@ -173,12 +181,17 @@ export class HttpCore {
   private async attempt<T>(info: RequestInfo, stop: AbortSignal | undefined): Promise<T> {
     const { request, dispatcher } = await this.transport();
     const url = new URL(this.basePath + info.path, this.baseUrl);
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), this.timeoutMs);
-    const signal = stop ? AbortSignal.any([stop, timeout.signal]) : timeout.signal;
+    // One controller per attempt: aborted by its timer, or by the caller's stop.
+    const linked = linkAbort([stop]);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      linked.controller.abort();
+    }, this.timeoutMs);
+    const signal = linked.controller.signal;
     const fail = (error: unknown): never => {
       if (stop?.aborted) throw new AbortedError('interrupted', { cause: error });
-      if (timeout.signal.aborted) throw new TimeoutError(`request timed out after ${this.timeoutMs / 1000}s: ${info.method} ${info.path}`, info, { cause: error });
+      if (timedOut) throw new TimeoutError(`request timed out after ${this.timeoutMs / 1000}s: ${info.method} ${info.path}`, info, { cause: error });
       const code = errorCode(error);
       const why = error instanceof Error ? error.message : String(error);
       throw new ConnectionError(`connection to ${url.host} failed${code ? ` (${code})` : ''}: ${why}`, info, { cause: error });
@@ -201,6 +214,7 @@ export class HttpCore {
       return this.interpret<T>(response.statusCode, headers, text, info);
     } finally {
       clearTimeout(timer);
+      linked.dispose();
     }
   }
 
