@@ -5,7 +5,7 @@
 import { UsageError } from '../api/errors.js';
 import { checkBaseUrl } from '../api/http.js';
 import { parseDuration } from '../util/time.js';
-import { FORMATS, type Format } from '../output/format.js';
+import { parseFormat, type Format } from '../output/format.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
 
@@ -59,11 +59,7 @@ export const SETTINGS = {
     name: 'format',
     default: undefined,
     defaultText: 'table on a terminal, jsonl otherwise',
-    parse: (text: string, from: string) => {
-      const format = text.trim().toLowerCase();
-      if (!(FORMATS as readonly string[]).includes(format)) throw new UsageError(`${from}: unknown format '${text}' (use one of ${FORMATS.join(', ')})`);
-      return format as Format;
-    },
+    parse: (text: string, from: string) => parseFormat(text, from),
   } satisfies SettingSpec<'format'>,
   concurrency: {
     key: 'concurrency',
