@@ -119,17 +119,22 @@ export function parseState(text: string): SyncState {
     idsFrom: time(raw.idsFrom, 'idsFrom'),
     rescanBase: time(raw.rescanBase, 'rescanBase'),
     rescannedAt: raw.rescannedAt === null ? undefined : time(raw.rescannedAt, 'rescannedAt'),
-    ids: new IdSet(),
+    ids: IdSet.fromJSON(checkIds(raw.ids)),
     parts: stringArray(raw.parts, 'parts'),
   };
   if (!(state.since <= state.idsFrom && state.idsFrom <= state.cursor && state.rescanBase <= state.cursor)) throw new Error('since ≤ idsFrom ≤ cursor does not hold');
-  const ids = raw.ids as Record<string, unknown> | null;
-  if (!ids || typeof ids !== 'object' || Array.isArray(ids)) throw new Error('ids is not an object');
-  for (const [hour, list] of Object.entries(ids)) {
-    if (Number.isNaN(hourKeyStart(hour))) throw new Error(`ids has a key '${hour}' that is not an hour`);
-    for (const id of stringArray(list, `ids["${hour}"]`)) state.ids.add(id, hourKeyStart(hour));
-  }
   return state;
+}
+
+/** The ids as saved: hour keys, each with a list of strings. */
+function checkIds(value: unknown): Record<string, string[]> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('ids is not an object');
+  const ids: Record<string, string[]> = {};
+  for (const [hour, list] of Object.entries(value)) {
+    if (Number.isNaN(hourKeyStart(hour))) throw new Error(`ids has a key '${hour}' that is not an hour`);
+    ids[hour] = stringArray(list, `ids["${hour}"]`);
+  }
+  return ids;
 }
 
 /** The saved state, or undefined when the directory has none. Unreadable or invalid: UsageError, file untouched. */
