@@ -35,8 +35,9 @@ export class SwapxClient {
   }
 
   private async get<T>(path: string, query: Query | undefined, check: (body: unknown, request: RequestInfo) => T, options?: CallOptions): Promise<T> {
-    const body = await this.http.getJson<unknown>(path, query, options);
-    return check(body, { method: 'GET', path: HttpCore.pathWithQuery(path, query) });
+    // The query is encoded once: the request and any error name the same path.
+    const request: RequestInfo = { method: 'GET', path: HttpCore.pathWithQuery(path, query) };
+    return check(await this.http.getJson<unknown>(request.path, undefined, options), request);
   }
 
   /** GET /v1/external/swaps: swaps in a window of at most 30 minutes, both ends inclusive. */
