@@ -34,6 +34,8 @@ import { writeState, type SyncState } from './state.js';
 
 /** Rows held in memory before a commit merges them into their partitions (about 1.5 KB each). */
 export const BUFFER_ROWS = 50_000;
+/** Windows between commits (two days of them): a long catch-up makes progress durable as it goes. */
+export const COMMIT_WINDOWS = 96;
 
 export interface StepOptions {
   dir: string;
@@ -47,6 +49,8 @@ export interface StepOptions {
   /** end of the Updated pass: the present (the server's clock) minus the settle margin */
   end: number;
   lagMs: number;
+  /** windows between commits; default COMMIT_WINDOWS */
+  commitWindows?: number;
   /** whether this step re-scans [rescanBase − lag, cursor) for late swaps */
   rescan: boolean;
   concurrency: number;
@@ -189,7 +193,7 @@ export async function runStep(options: StepOptions): Promise<StepOutcome> {
     if (window.filter === 'Completed' && window.to > oldCursor) completedTo = window.to;
     if (window.filter === 'Updated') updatedTo = window.to;
     result.windows += 1;
-    if (pending.size >= BUFFER_ROWS) await commit(false);
+    if (pending.size >= BUFFER_ROWS || result.windows % (options.commitWindows ?? COMMIT_WINDOWS) === 0) await commit(false);
   };
 
   const stats: FetchStats = { splits: 0 };
