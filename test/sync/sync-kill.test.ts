@@ -120,7 +120,7 @@ describe('an API failure after the retries', () => {
       // A first run that consumed no window leaves nothing behind; otherwise the state holds the cursor reported.
       if (cursor === SINCE) expect(fs.existsSync(dir)).toBe(false);
       else expect(readState(dir).cursor).toBe(cursor);
-      const rerun = await runCli(['sync', '--out', dir, '--until', UNTIL, '--retries', '10', '-q'], { env: faultyEnv });
+      const rerun = await runCli(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--retries', '10', '-q'], { env: faultyEnv });
       expect(rerun.code, rerun.stderr).toBe(0);
       expect(mirrorRows(dir)).toEqual(expected);
       expectTidy(dir);
