@@ -20,7 +20,6 @@ function stateText(query: Partial<SyncQuery> = {}): string {
   const state = newState({ baseUrl: sandbox.url, filter: 'Completed', format: 'jsonl', fields: [...SWAP_FIELDS], gzip: false, ...query }, Date.parse('2026-11-09T00:00:00Z'));
   state.cursor = Date.parse('2026-11-10T00:00:00Z');
   state.rescanBase = state.cursor;
-  state.ids.add('abc', Date.parse('2026-11-09T12:00:00Z'));
   return serializeState(state, Date.parse('2026-11-10T00:01:00Z'));
 }
 
@@ -69,11 +68,12 @@ const CASES: Case[] = [
   ['another format', ['--out', at('csv'), '--format', 'jsonl'], /^\S+csv holds a sync of another query \(format was "csv", now "jsonl"\); sync this one into a new --out dir$/],
   ['another gzip', ['--out', at('synced'), '--gzip'], /^\S+synced holds a sync of another query \(gzip was false, now true\); sync this one into a new --out dir$/],
   ['another base URL', ['--out', at('elsewhere')], /^\S+elsewhere holds a sync of another query \(base URL was "http:\/\/127\.0\.0\.1:1", now "http:\/\/127\.0\.0\.1:\d+"\); sync this one into a new --out dir$/],
-  ['another field list', ['--out', at('synced'), '--fields', 'id,completedAt'], /^\S+synced holds a sync of another query \(--fields was \[.*\], now \["id","completedAt"\]\)/],
+  ['another field list', ['--out', at('synced'), '--fields', 'id,completedAt,updatedAt'], /^\S+synced holds a sync of another query \(--fields was \[.*\], now \["id","completedAt","updatedAt"\]\)/],
   ['corrupt state', ['--out', at('corrupt')], /^the sync state \S+corrupt\/\.swapx-sync\.json is corrupt \(.*\); it was left untouched: restore it from a backup, or sync into a new --out dir$/],
   ['invalid state', ['--out', at('invalid')], /^the sync state \S+ is corrupt \(cursor is not a UTC time\); it was left untouched/],
   ['format json', ['--out', at('fresh'), '--since', '1d', '--format', 'json'], /^--format: sync writes jsonl or csv \(optionally \.gz, e\.g\. jsonl\.gz\), not 'json'$/],
-  ['fields without completedAt', ['--out', at('fresh'), '--since', '1d', '--fields', 'id,bridge'], /^--fields must include completedAt: sync records ids by completedAt to never write a swap twice$/],
+  ['fields without completedAt', ['--out', at('fresh'), '--since', '1d', '--fields', 'id,bridge,updatedAt'], /^--fields must include completedAt: sync keeps one row per swap id, in its completedAt partition, the latest by updatedAt$/],
+  ['fields without updatedAt', ['--out', at('fresh'), '--since', '1d', '--fields', 'id,completedAt'], /^--fields must include updatedAt: sync keeps one row per swap id/],
   ['unknown field', ['--out', at('fresh'), '--since', '1d', '--fields', 'id,nope'], /^--fields: unknown field 'nope'/],
   ['--lag unreadable', ['--out', at('synced'), '--lag', 'two days'], /^--lag: 'two days' is not a duration \(such as 90s, 15m, 48h, or 0\)$/],
   ['--lag negative', ['--out', at('synced'), '--lag', '-1h'], /^--lag: '-1h' is not a duration/],
@@ -94,5 +94,24 @@ describe.concurrent('swapx sync: bad input exits 2 before any request, the dir u
     expect(lines[0]!.replace(/^swapx: error: /, '')).toMatch(message);
     expect(r.code).toBe(2);
     expect(fs.existsSync(path.join(base, 'fresh'))).toBe(false);
+  });
+});
+
+describe('credentials', () => {
+  it('a bad key exits 3 before creating the directory or its state: nothing is left behind', async () => {
+    const own = await startSandbox({ port: 0 });
+    try {
+      const parent = tempDir('swapx-sync-key-');
+      const out = path.join(parent, 'new', 'out');
+      const r = await runCli(['sync', '--out', out, '--since', '1h'], { env: sandboxEnv(own.url, path.join(tempDir('swapx-cfg-'), 'cfg'), { SWAPX_API_KEY: 'wrong' }) });
+      expect(r.code).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')).toHaveLength(2);
+      expect(fs.readdirSync(parent)).toEqual([]);
+      // The one request made: the credentials check.
+      expect(own.stats().requests).toBe(1);
+    } finally {
+      await own.close();
+    }
   });
 });
