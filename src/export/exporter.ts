@@ -25,6 +25,7 @@ interface EncodedWindow {
   text: string;
   swaps: number;
   dropped: number;
+  outside: number;
 }
 
 export async function exportSwaps(job: ExportJob): Promise<void> {
@@ -38,7 +39,7 @@ export async function exportSwaps(job: ExportJob): Promise<void> {
     fetch: async (window, signal) => {
       const kept = await fetchWindow(job.client, window, job.query.filter, counters, signal);
       const rows = kept.swaps as unknown as Record<string, unknown>[];
-      return { text: encoder.batch(rows, true), swaps: rows.length, dropped: kept.dropped };
+      return { text: encoder.batch(rows, true), swaps: rows.length, dropped: kept.dropped, outside: kept.outside.length };
     },
     consume: async (window, encoded) => {
       const joiner = encoded.swaps > 0 && counters.swaps > 0 ? encoder.between : '';
@@ -46,6 +47,7 @@ export async function exportSwaps(job: ExportJob): Promise<void> {
       const done = { windowsDone: window.index + 1, swaps: counters.swaps + encoded.swaps, dropped: counters.dropped + encoded.dropped };
       await sink.append(text, done);
       Object.assign(counters, done);
+      counters.outside = (counters.outside ?? 0) + encoded.outside;
       job.onWindow?.();
     },
   });

@@ -11,12 +11,14 @@ export interface ExportCounters {
   windowsDone: number;
   swaps: number;
   dropped: number;
+  /** rows the API returned outside the window asked for (this run): not written by that window, reported */
+  outside?: number;
   retries: number;
   splits: number;
 }
 
 export function newCounters(windowsTotal: number): ExportCounters {
-  return { windowsTotal, windowsDone: 0, swaps: 0, dropped: 0, retries: 0, splits: 0 };
+  return { windowsTotal, windowsDone: 0, swaps: 0, dropped: 0, outside: 0, retries: 0, splits: 0 };
 }
 
 const num = (n: number) => n.toLocaleString('en-US');
@@ -94,6 +96,7 @@ export function summaryText(counters: ExportCounters, elapsedMs: number, facts: 
     `  filter      ${facts.filter}`,
     `  windows     ${num(counters.windowsDone)}/${num(counters.windowsTotal)}${counters.splits ? ` (${counters.splits} split after timeouts)` : ''}`,
     `  duplicates  ${num(counters.dropped)} dropped (window edges)`,
+    ...(counters.outside ? [`  outside     ${num(counters.outside)} returned outside their window, not written by it (a server fault)`] : []),
     `  retries     ${num(counters.retries)}`,
     `  elapsed     ${formatElapsed(elapsedMs)} (${num(rate)} swaps/s)`,
   ].join('\n');
