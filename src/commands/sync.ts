@@ -15,12 +15,11 @@ import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { EXIT, exitCodeFor, fsReason, messageFor } from '../cli/exit-codes.js';
 import { WindowFailedError } from '../export/run-windows.js';
-import { createEncoder } from '../output/encode.js';
 import { formatElapsed, formatUtc } from '../util/time.js';
 import { followLoop } from '../sync/follow.js';
 import { acquireLock, type HeldLock } from '../sync/lock.js';
 import { checkStart, defaultUntil, parseSyncFlags, resolveQuery, type SyncFlags, type SyncOptions } from '../sync/options.js';
-import { textCodec, type PartitionCodec } from '../sync/codec.js';
+import { partitionCodec, type PartitionCodec } from '../sync/codec.js';
 import { recover } from '../sync/recovery.js';
 import { newState, readState, writeState, type SyncQuery, type SyncState } from '../sync/state.js';
 import { runStep, type StepOutcome } from '../sync/step.js';
@@ -102,7 +101,7 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
     const { query, since } = prepare(ctx, options, saved, true);
     checkFields(query, dir);
     const state = saved ?? newState(query, since);
-    const codec: PartitionCodec = textCodec(query.format, query.gzip, createEncoder(query.format, { fields: query.fields, allFields: SWAP_FIELDS }));
+    const codec: PartitionCodec = partitionCodec({ ...query, allFields: SWAP_FIELDS });
     const recovered = await recover(dir, codec);
     const upgraded = state.upgradedFrom === 1;
     if (upgraded) {

@@ -10,7 +10,7 @@
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Swap } from '../api/types.js';
-import type { Encoder } from '../output/encode.js';
+import { createEncoder, type Encoder } from '../output/encode.js';
 import { parseApiTime } from '../util/time.js';
 import { CsvRecords } from './csv-records.js';
 import type { SyncFormat } from './state.js';
@@ -86,4 +86,22 @@ export function textCodec(format: SyncFormat, gzip: boolean, encoder: Encoder): 
       return gzip ? gzipSync(text) : Buffer.from(text);
     },
   };
+}
+
+/** Which codec a sync's query writes with. */
+export interface CodecQuery {
+  format: SyncFormat;
+  gzip: boolean;
+  fields: readonly string[];
+  allFields: readonly string[];
+}
+
+/**
+ * The codec of a sync directory's format. A whole-file format plugs in here: e.g. Parquet as
+ * `{ extension: '.parquet', row: (swap) => ({ key, completedMs, updatedMs, payload: projected record }),
+ * read: (bytes) => rows decoded, encode: (rows) => encodeParquet(rows.map((r) => r.payload)) }`
+ * (src/output/parquet.ts: rows → whole file bytes), with 'parquet' added to SYNC_FORMATS.
+ */
+export function partitionCodec(query: CodecQuery): PartitionCodec {
+  return textCodec(query.format, query.gzip, createEncoder(query.format, { fields: query.fields, allFields: query.allFields }));
 }

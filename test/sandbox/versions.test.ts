@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Swap } from '../../src/api/types.js';
-import { findSwaps, swapsInWindow } from '../../src/sandbox/index.js';
+import { findSwaps, startSandbox, swapsInWindow } from '../../src/sandbox/index.js';
+import { cliEnv } from '../helpers/cli.js';
+import { runInProcess } from '../sync/helpers.js';
 import { SwapDataset } from '../../src/sandbox/dataset.js';
 
 const H = 3_600_000;
@@ -78,5 +80,23 @@ describe('versions over time', () => {
     const late = swapsInWindow({ from, to, filter: 'Completed', now: clocks.at(-1)! }, none);
     expect(late).toEqual(early);
     expect(late.every((s) => s.updatedAt === s.completedAt)).toBe(true);
+  });
+});
+
+describe('the sandbox command and server', () => {
+  it.each(['-1', '11', 'often', ''])('--update-rate %j exits 2 with one line', async (value) => {
+    const r = await runInProcess(['sandbox', '--port', '0', '--update-rate', value], cliEnv());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe(`swapx: error: --update-rate must be a number from 0 to 10, not '${value}'\n`);
+  });
+
+  it('tells its clock in the Date header, as a real server tells its own', async () => {
+    const sandbox = await startSandbox({ port: 0, now: () => Date.parse('2026-11-10T03:04:05.678Z') });
+    try {
+      const response = await fetch(`${sandbox.url}/v1/external/chains`, { headers: { authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` } });
+      expect(response.headers.get('date')).toBe('Tue, 10 Nov 2026 03:04:05 GMT');
+    } finally {
+      await sandbox.close();
+    }
   });
 });
