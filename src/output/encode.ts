@@ -1,9 +1,9 @@
 /**
  * Machine formats as text, a batch of records at a time: JSON Lines, one
- * JSON array, and CSV (csv-stringify, RFC 4180). The exporter writes each
+ * JSON array, and CSV (RFC 4180, see csv.ts). The exporter writes each
  * window as one batch; the lookup commands write one batch.
  */
-import { stringify } from 'csv-stringify/sync';
+import { csvField, csvLines } from './csv.js';
 import type { Format } from './format.js';
 
 export type MachineFormat = Exclude<Format, 'table'>;
@@ -75,9 +75,19 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
       const fields = options.fields;
       const excelSafe = options.excelSafe ?? false;
       return {
-        header: () => stringify([fields as string[]]),
-        batch: (records) =>
-          records.length === 0 ? '' : stringify(records.map((record) => fields.map((field) => cellText(record[field], excelSafe)))),
+        header: () => csvLines([fields]),
+        batch: (records) => {
+          // One string built in place: no array of cells per record for the collector to sweep.
+          let out = '';
+          for (const record of records) {
+            for (let i = 0; i < fields.length; i++) {
+              if (i > 0) out += ',';
+              out += csvField(cellText(record[fields[i]!], excelSafe));
+            }
+            out += '\n';
+          }
+          return out;
+        },
         between: '',
         footer: () => '',
       };
