@@ -100,7 +100,7 @@ export class HttpCore {
   readonly baseUrl: URL;
   private readonly basePath: string;
   private dispatcher: Dispatcher | undefined;
-  private undici: Promise<typeof import('undici')> | undefined;
+  private undici: Promise<typeof import('./undici.js')> | undefined;
   private readonly headers: Record<string, string>;
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
@@ -171,8 +171,8 @@ export class HttpCore {
   }
 
   /** undici loads on the first request: commands that send none start faster. */
-  private async transport(): Promise<{ request: (typeof import('undici'))['request']; dispatcher: Dispatcher }> {
-    this.undici ??= import('undici');
+  private async transport(): Promise<{ request: (typeof import('./undici.js'))['request']; dispatcher: Dispatcher }> {
+    this.undici ??= import('./undici.js');
     const undici = await this.undici;
     this.dispatcher ??= new undici.Agent({ connections: this.options.connections ?? 8, keepAliveTimeout: 10_000, pipelining: 1 });
     return { request: undici.request, dispatcher: this.dispatcher };
