@@ -1,5 +1,6 @@
 /**
- * One error hierarchy for everything the API core can raise. Callers branch
+ * One error hierarchy for everything the library can raise: bad input, missing
+ * credentials, and the API's answers by meaning. Callers branch
  * on the class; the CLI maps classes to exit codes in one place
  * (src/cli/exit-codes.ts).
  */
@@ -27,11 +28,6 @@ export class AuthError extends SwapxError {
 /** Adds context to its cause (which window, which step); the exit code follows the cause. */
 export class WrappedError extends SwapxError {
   override name = 'WrappedError';
-}
-
-/** A lookup that found nothing: no swap matches, no such chain (exit 4). */
-export class NoMatchError extends SwapxError {
-  override name = 'NoMatchError';
 }
 
 /** Where an API error came from: enough to name the request, never the credential. */

@@ -11,9 +11,10 @@ import type { Credentials } from '../api/credentials.js';
 import { loginHint, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
 import { resolveSettings, type ResolvedSettings, type SettingName } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
+import type { OutStream } from '../output/stream.js';
 import { formatElapsed } from '../util/time.js';
 
-export type OutStream = NodeJS.WritableStream & { isTTY?: boolean };
+export type { OutStream };
 export type InStream = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 
 export interface Io {

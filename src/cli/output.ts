@@ -53,10 +53,7 @@ export async function writeResult<T extends object>(
 ): Promise<void> {
   let text: string;
   if (plan.format === 'table') text = table(records, plan.fields);
-  else {
-    const rows = records as unknown as readonly Record<string, unknown>[];
-    text = encodeAll(plan.format as MachineFormat, rows, { fields: plan.fields, allFields, excelSafe: plan.excelSafe });
-  }
+  else text = encodeAll(plan.format as MachineFormat, records, { fields: plan.fields, allFields, excelSafe: plan.excelSafe });
   if (plan.output) await writeFileAtomic(plan.output, text, { gzip: plan.gzip });
   else ctx.io.stdout.write(text);
 }

@@ -1,11 +1,10 @@
 /** `swapx sandbox`: serve the local copy of the API (src/sandbox) until Ctrl-C. */
 import { UsageError } from '../api/errors.js';
 import { isLoopbackHost } from '../api/http.js';
-import { parseIntInRange } from '../cli/args.js';
+import { parseIntInRange } from '../api/bounds.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { checkFaultKinds } from '../sandbox/faults.js';
-import { startSandbox, type SandboxOptions } from '../sandbox/index.js';
+import { checkFaultKinds, startSandbox, type SandboxOptions } from '../sandbox/index.js';
 import { DURATION_FORMS, TIME_FORMS, formatUtc, parseDuration, parseTime } from '../util/time.js';
 
 interface SandboxFlags {

@@ -3,16 +3,16 @@ import { Chalk } from 'chalk';
 import { AbortedError, UsageError, WrappedError } from '../api/errors.js';
 import { fsReason, messageFor } from '../cli/exit-codes.js';
 import { DEFAULT_FILTER, SWAP_FIELDS } from '../api/types.js';
-import { parseIntInRange } from '../cli/args.js';
+import { parseIntInRange } from '../api/bounds.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, type OutputFlags, type OutputPlan } from '../cli/output.js';
 import { shellQuote } from '../cli/shell-quote.js';
-import { exportSwaps } from '../export/exporter.js';
+import { exportSwaps, type ExportSummary } from '../export/exporter.js';
 import type { ExportQuery } from '../export/manifest.js';
 import { PartialFile, partialPaths } from '../export/partial-file.js';
 import { describePlan, parseFilter, parseRange, parseWindow, planWindows, type RangeQuery } from '../export/plan.js';
-import { Progress, newCounters, summaryText } from '../export/progress.js';
+import { Progress, summaryText } from '../cli/progress.js';
 import { WindowFailedError } from '../export/run-windows.js';
 import { FileSink, StdoutSink, type ExportSink } from '../export/sink.js';
 import { createEncoder, type Encoder, type MachineFormat } from '../output/encode.js';
@@ -133,12 +133,12 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   if (query.to > now) ctx.warn(`--to ${formatUtc(query.to)} is in the future: swaps after now are not exported yet`);
 
   // Credentials and the base URL are checked before any file is made: a refused run leaves nothing to resume.
-  const counters = newCounters(windows.length);
+  let retries = 0;
   const client = ctx.client({
     connections: concurrency,
     requestsPerSecond: prepared.rps,
     onAttempt: (log) => {
-      if (log.retryInMs !== undefined) counters.retries += 1;
+      if (log.retryInMs !== undefined) retries += 1;
     },
   });
 
@@ -155,12 +155,20 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   } else sink = new StdoutSink(ctx.io.stdout);
 
   // A resume starts where the checkpoint is: progress counts rate and ETA from there.
-  Object.assign(counters, { windowsDone: sink.state.windowsDone, swaps: sink.state.swaps, dropped: sink.state.dropped });
-  const progress = new Progress(ctx.io.stderr, counters, { quiet: ctx.quiet, color: ctx.err.level > 0 });
-  const startSwaps = sink.state.swaps;
+  const progress = new Progress(ctx.io.stderr, { ...sink.state, windowsTotal: windows.length }, { quiet: ctx.quiet, color: ctx.err.level > 0, retries: () => retries });
   await progress.start();
+  let summary: ExportSummary;
   try {
-    await exportSwaps({ client, query, windows, concurrency, encoder: encoderFor(ctx, prepared), sink, counters, signal: ctx.io.signal, onWindow: () => progress.update() });
+    summary = await exportSwaps({
+      client,
+      filter: query.filter,
+      windows,
+      concurrency,
+      encoder: encoderFor(ctx, prepared),
+      sink,
+      signal: ctx.io.signal,
+      onEvent: progress.onEvent,
+    });
   } catch (error) {
     progress.stop();
     await sink.close();
@@ -181,8 +189,9 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
       range: `${formatUtc(query.from)} → ${formatUtc(query.to)}`,
       filter: query.filter ?? `${DEFAULT_FILTER} (server default)`,
       output: output.output ?? 'stdout',
+      retries,
     };
-    ctx.io.stderr.write(`${summaryText(counters, progress.elapsedMs(), facts, counters.swaps - startSwaps)}\n`);
+    ctx.io.stderr.write(`${summaryText(summary, progress.elapsedMs(), facts)}\n`);
   }
   return 0;
 }

@@ -7,13 +7,14 @@ import { stringify } from 'csv-stringify/sync';
 import type { Format } from './format.js';
 
 export type MachineFormat = Exclude<Format, 'table'>;
+/** A record as the encoders read it: API types are interfaces, which have no index signature, so they come in as objects. */
 type Row = Record<string, unknown>;
 
 export interface Encoder {
   /** text before the first batch (CSV header, JSON '[') */
   header(): string;
   /** `first`: no record came before this batch */
-  batch(records: readonly Row[], first: boolean): string;
+  batch(records: readonly object[], first: boolean): string;
   /**
    * What to put before a batch encoded with `first` when records came before it (JSON's comma):
    * lets a batch be encoded before it is known whether it will be the first.
@@ -31,9 +32,9 @@ export interface EncodeOptions {
   excelSafe?: boolean;
 }
 
-function project(record: Row, fields: readonly string[]): Row {
+function project(record: object, fields: readonly string[]): Row {
   const out: Row = {};
-  for (const field of fields) if (field in record) out[field] = record[field];
+  for (const field of fields) if (field in record) out[field] = (record as Row)[field];
   return out;
 }
 
@@ -55,7 +56,7 @@ export function cellText(value: unknown, excelSafe = false): string {
 
 export function createEncoder(format: MachineFormat, options: EncodeOptions): Encoder {
   const passThrough = sameFields(options.fields, options.allFields);
-  const shape = passThrough ? (record: Row) => record : (record: Row) => project(record, options.fields);
+  const shape = passThrough ? (record: object) => record : (record: object) => project(record, options.fields);
   switch (format) {
     case 'jsonl':
       return {
@@ -77,7 +78,7 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
       return {
         header: () => stringify([fields as string[]]),
         batch: (records) =>
-          records.length === 0 ? '' : stringify(records.map((record) => fields.map((field) => cellText(record[field], excelSafe)))),
+          records.length === 0 ? '' : stringify(records.map((record) => fields.map((field) => cellText((record as Row)[field], excelSafe)))),
         between: '',
         footer: () => '',
       };
@@ -86,7 +87,7 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
 }
 
 /** The whole of a small result as text. */
-export function encodeAll(format: MachineFormat, records: readonly Row[], options: EncodeOptions): string {
+export function encodeAll(format: MachineFormat, records: readonly object[], options: EncodeOptions): string {
   const encoder = createEncoder(format, options);
   return encoder.header() + encoder.batch(records, true) + encoder.footer(records.length > 0);
 }

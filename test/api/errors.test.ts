@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  NoMatchError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
@@ -8,6 +7,7 @@ import {
   ValidationError,
   apiErrorFromResponse,
 } from '../../src/api/errors.js';
+import { NoMatchError } from '../../src/cli/errors.js';
 import { exitCodeFor, messageFor } from '../../src/cli/exit-codes.js';
 
 const req = { method: 'GET', path: '/v1/external/swaps?From=a&To=b' };
