@@ -1,11 +1,11 @@
 /** The swapx program: global options, the commands, and the one place a run becomes an exit code. */
 import { Command, CommanderError, Option } from 'commander';
-import { UsageError } from '../api/errors.js';
-import { VERSION } from '../version.js';
-import type { Handler } from './command.js';
-import { Context, type GlobalOptions, type Io } from './context.js';
-import { EXIT, exitCodeFor, messageFor } from './exit-codes.js';
-import { COMMANDS } from '../commands/index.js';
+import { UsageError } from './api/errors.js';
+import { VERSION } from './version.js';
+import type { Handler } from './cli/command.js';
+import { Context, type GlobalOptions, type Io } from './cli/context.js';
+import { EXIT, exitCodeFor, messageFor } from './cli/exit-codes.js';
+import { COMMANDS } from './commands/index.js';
 
 /** Flags that would put a secret into argv (ps, shell history): refused with what to use instead. */
 const SECRET_FLAGS: Record<string, string> = {
