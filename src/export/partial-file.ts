@@ -7,8 +7,10 @@
  * is its own gzip member, so the file can be cut at any window.
  */
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { UsageError } from '../api/errors.js';
+import { syncDirectory } from '../output/atomic-file.js';
 import { writeAll } from '../util/write-all.js';
 import { describeDifference, fingerprint, readManifest, writeManifest, type ExportQuery, type Manifest } from './manifest.js';
 import { exists } from '../util/fs.js';
@@ -118,6 +120,7 @@ export class PartialFile {
     await this.handle.sync();
     await this.handle.close();
     await fs.rename(this.paths.partial, this.target);
+    await syncDirectory(path.dirname(this.target));
     await fs.rm(this.paths.manifest, { force: true });
   }
 
