@@ -70,6 +70,7 @@ export async function run(argv: readonly string[], io: Partial<Io> = {}): Promis
     stdin: io.stdin ?? process.stdin,
     env: io.env ?? process.env,
     signal: io.signal ?? new AbortController().signal,
+    now: io.now ?? Date.now,
   };
   let exitCode: number = EXIT.ok;
   try {

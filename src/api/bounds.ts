@@ -5,6 +5,7 @@
  * one-line UsageError (exit 2) that names the option.
  */
 import { UsageError } from './errors.js';
+import { MAX_WINDOW_MS } from './types.js';
 import { DURATION_FORMS, TIME_FORMS, parseDuration, parseTime } from '../util/time.js';
 
 export interface Bound {
@@ -21,7 +22,7 @@ export const TIMEOUT_MS: Bound = { min: 1, max: 3_600_000, default: 30_000 };
 /** retries per request on 429, 5xx, timeouts, resets */
 export const RETRIES: Bound = { min: 0, max: 100, default: 5 };
 /** the API serves at most 30 minutes per request; below a minute windows only add requests */
-export const WINDOW_MS: Bound = { min: 60_000, max: 30 * 60_000, default: 30 * 60_000 };
+export const WINDOW_MS: Bound = { min: 60_000, max: MAX_WINDOW_MS, default: MAX_WINDOW_MS };
 /** requests per second across all workers (--rps): above this the limit is no limit */
 export const RPS_MAX = 10_000;
 

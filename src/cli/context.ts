@@ -24,6 +24,8 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** aborted on Ctrl-C / SIGTERM */
   signal: AbortSignal;
+  /** the clock, epoch ms: relative times (--last, yesterday) and the cut of a future --to read it */
+  now: () => number;
 }
 
 /** Options every command accepts (CLI.md, global options). */
@@ -79,6 +81,10 @@ export class Context {
     this.store = new ConfigStore(io.env, (message) => this.warn(message));
     this.out = new Chalk({ level: colorEnabled(io.stdout, io.env, globals.color) ? 1 : 0 });
     this.err = new Chalk({ level: colorEnabled(io.stderr, io.env, globals.color) ? 1 : 0 });
+  }
+
+  now(): number {
+    return this.io.now();
   }
 
   get quiet(): boolean {
