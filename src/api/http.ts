@@ -2,6 +2,7 @@
  * The HTTP core: one keep-alive undici dispatcher, GET JSON with
  * per-attempt timeouts, retries, a shared throttle and redacted logging.
  */
+import { TIMEOUT_MS } from './bounds.js';
 import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
@@ -114,7 +115,7 @@ export class HttpCore {
     this.headers = { accept: 'application/json', 'user-agent': `swapx/${VERSION}` };
     if (options.credentials) this.headers.authorization = authorizationHeader(options.credentials);
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy, ...(options.retries === undefined ? {} : { retries: options.retries }) };
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? TIMEOUT_MS.default;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.throttle = new Throttle(options.requestsPerSecond);
   }

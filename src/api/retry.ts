@@ -2,6 +2,7 @@
  * Retry decisions in one place: what is retryable, how long to wait, and
  * when to give up instead of sleeping silently.
  */
+import { RETRIES } from './bounds.js';
 import { ApiError, ConnectionError, RateLimitError, TimeoutError } from './errors.js';
 
 export interface RetryPolicy {
@@ -16,7 +17,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  retries: 5,
+  retries: RETRIES.default,
   baseDelayMs: 250,
   maxDelayMs: 20_000,
   maxRetryAfterMs: 60_000,

@@ -35,6 +35,8 @@ export interface InProcessOptions {
   tty?: { columns: number };
   /** aborts the run as Ctrl-C would */
   signal?: AbortSignal;
+  /** the working directory for the run (relative -o paths land there); tests using it must not run concurrently */
+  cwd?: string;
 }
 
 export async function runSwapx(args: readonly string[], options: InProcessOptions = {}): Promise<CliResult> {
@@ -42,13 +44,20 @@ export async function runSwapx(args: readonly string[], options: InProcessOption
   const stderr = new Capture(options.tty);
   const stdin = Readable.from(options.input === undefined ? [] : [Buffer.from(options.input)]);
   const now = options.now;
-  const code = await run(args, {
-    stdout,
-    stderr,
-    stdin,
-    env: options.env ?? {},
-    signal: options.signal,
-    now: now === undefined ? undefined : () => now,
-  });
+  const home = process.cwd();
+  if (options.cwd) process.chdir(options.cwd);
+  let code: number;
+  try {
+    code = await run(args, {
+      stdout,
+      stderr,
+      stdin,
+      env: options.env ?? {},
+      signal: options.signal,
+      now: now === undefined ? undefined : () => now,
+    });
+  } finally {
+    process.chdir(home);
+  }
   return { code, signal: null, stdout: stdout.text, stderr: stderr.text };
 }
