@@ -128,9 +128,12 @@ export class HttpCore {
     return qs ? `${path}?${qs}` : path;
   }
 
-  /** GET a JSON document, with retries. `signal` stops this request (and its backoff) as the client's signal stops all. */
-  async getJson<T>(path: string, query?: Query, options: { signal?: AbortSignal } = {}): Promise<T> {
-    const info: RequestInfo = { method: 'GET', path: HttpCore.pathWithQuery(path, query) };
+  /**
+   * GET a JSON document, with retries. `pathAndQuery` is encoded already (pathWithQuery), so the request and its errors
+   * name the same text. `signal` stops this request (and its backoff) as the client's signal stops all.
+   */
+  async getJson<T>(pathAndQuery: string, options: { signal?: AbortSignal } = {}): Promise<T> {
+    const info: RequestInfo = { method: 'GET', path: pathAndQuery };
     const attempts = this.policy.retries + 1;
     const linked = options.signal ? linkAbort([this.options.signal, options.signal]) : undefined;
     try {

@@ -85,7 +85,7 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
   return Math.floor(random() * ceiling);
 }
 
-export type RetryDecision = { retry: true; delayMs: number; serverAsked: boolean } | { retry: false; error: unknown };
+export type RetryDecision = { retry: true; delayMs: number } | { retry: false; error: unknown };
 
 /**
  * What to do after a failed attempt. `retriesDone` counts retries already made.
@@ -110,6 +110,6 @@ export function decideRetry(error: unknown, retriesDone: number, policy: RetryPo
     };
   }
   if (retriesDone >= policy.retries) return { retry: false, error };
-  if (retryAfterMs !== undefined) return { retry: true, delayMs: retryAfterMs, serverAsked: true };
-  return { retry: true, delayMs: backoffDelay(retriesDone, policy, random), serverAsked: false };
+  if (retryAfterMs !== undefined) return { retry: true, delayMs: retryAfterMs };
+  return { retry: true, delayMs: backoffDelay(retriesDone, policy, random) };
 }

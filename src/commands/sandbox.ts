@@ -17,7 +17,6 @@ interface SandboxFlags {
   slowMs?: string;
   swapsPerHour?: string;
   client?: string[];
-  token?: string[];
   lateShare?: string;
   lateBy?: string;
   now?: string;
