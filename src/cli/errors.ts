@@ -2,6 +2,4 @@
 import { SwapxError } from '../api/errors.js';
 
 /** A lookup that found nothing: no swap matches, no such chain (exit 4). */
-export class NoMatchError extends SwapxError {
-  override name = 'NoMatchError';
-}
+export class NoMatchError extends SwapxError {}

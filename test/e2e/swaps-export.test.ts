@@ -7,13 +7,9 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { startSandbox, swapsInWindow, type RunningSandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-
-const SEED = 11;
-const FROM = '2026-11-02T00:00:00Z';
-const TO = '2026-11-02T03:00:00Z';
-const range = ['--from', FROM, '--to', TO];
+import { FROM, SEED, TO, envIn, range, referenceExport } from '../helpers/swaps-fixture.js';
 
 let plain: RunningSandbox;
 let slow: RunningSandbox;
@@ -21,7 +17,7 @@ let faulty: RunningSandbox;
 let dir: string;
 let reference: string;
 
-const envFor = (sandbox: RunningSandbox) => sandboxEnv(sandbox.url, path.join(dir, 'cfg'));
+const envFor = (sandbox: RunningSandbox) => envIn(dir, sandbox);
 
 function expectedSwaps(from: string, to: string): Swap[] {
   // The API includes both ends; the export owns [from, to).
@@ -33,9 +29,7 @@ beforeAll(async () => {
   plain = await startSandbox({ port: 0, seed: SEED });
   slow = await startSandbox({ port: 0, seed: SEED, latencyMs: 40 });
   faulty = await startSandbox({ port: 0, seed: SEED, faultRate: 0.2, retryAfterSeconds: 0 });
-  const r = await runSwapx(['swaps', ...range, '--jsonl', '--concurrency', '1', '-q'], { env: envFor(plain) });
-  expect(r.code).toBe(0);
-  reference = r.stdout;
+  reference = await referenceExport(envFor(plain));
 });
 afterAll(async () => {
   await Promise.all([plain.close(), slow.close(), faulty.close()]);

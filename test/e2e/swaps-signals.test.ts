@@ -4,28 +4,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { collect, sandboxEnv, spawnCli, tempDir } from '../helpers/cli.js';
+import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-
-const SEED = 11;
-const FROM = '2026-11-02T00:00:00Z';
-const TO = '2026-11-02T03:00:00Z';
-const range = ['--from', FROM, '--to', TO];
+import { FROM, SEED, TO, envIn, range, referenceExport } from '../helpers/swaps-fixture.js';
 
 let plain: RunningSandbox;
 let slow: RunningSandbox;
 let dir: string;
 let reference: string;
 
-const envFor = (sandbox: RunningSandbox) => sandboxEnv(sandbox.url, path.join(dir, 'cfg'));
+const envFor = (sandbox: RunningSandbox) => envIn(dir, sandbox);
 
 beforeAll(async () => {
   dir = tempDir();
   plain = await startSandbox({ port: 0, seed: SEED });
   slow = await startSandbox({ port: 0, seed: SEED, latencyMs: 40 });
-  const r = await runSwapx(['swaps', ...range, '--jsonl', '--concurrency', '1', '-q'], { env: envFor(plain) });
-  expect(r.code).toBe(0);
-  reference = r.stdout;
+  reference = await referenceExport(envFor(plain));
 });
 afterAll(async () => {
   await Promise.all([plain.close(), slow.close()]);
