@@ -267,6 +267,28 @@ describe('swapx swaps: resuming', () => {
     ]);
     expect(fs.readFileSync(file, 'utf8')).toBe(reference);
   });
+  it('Ctrl-C before the first window leaves nothing behind and prints no resume command', async () => {
+    const file = path.join(dir, 'stopped-early.jsonl');
+    const controller = new AbortController();
+    controller.abort();
+    const r = await runSwapx(['swaps', ...range, '-o', file], { env: envFor(plain), signal: controller.signal });
+    expect([r.code, r.stdout, r.stderr]).toEqual([130, '', 'swapx: interrupted\n']);
+    expect(fs.readdirSync(dir).filter((name) => name.startsWith('stopped-early.jsonl'))).toEqual([]);
+  });
+
+  it('the resume command keeps the global options the run was given', async () => {
+    const file = path.join(dir, 'globals.jsonl');
+    const saved = await interrupted(['swaps', ...range, '--window', '5m', '--concurrency', '1', '--base-url', slow.url, '-o', file], file, 1);
+    const r = await runSwapx(['swaps', ...range, '--base-url', slow.url, '-o', file], { env: envFor(plain) });
+    const command = `swapx --base-url ${slow.url} swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume`;
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `swapx: error: an unfinished export to ${file} exists (${saved.windowsDone}/36 windows done); resume it with: ${command} — or add --force to start over\n`,
+    ]);
+    const pasted = await runSwapx([...command.split(' ').slice(1), '-q'], { env: envFor(plain) });
+    expect([pasted.code, pasted.stderr]).toEqual([0, '']);
+    expect(fs.readFileSync(file, 'utf8')).toBe(reference);
+  });
 });
 
 describe('swapx swaps: the clock', () => {
