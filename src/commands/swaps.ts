@@ -66,8 +66,8 @@ export const register: Register = (program, run) => {
 
 /** Every check that can fail on input, before any request: the one plan of this export. */
 function planOf(ctx: Context, flags: SwapsFlags, now: number): ExportPlan {
-  const output = planOutput(ctx, flags, SWAP_FIELDS);
-  const plan = planFromFlags(flags, { ...output, file: output.output }, now, ctx.settings().concurrency.value);
+  const { output: file, format, gzip, fields, excelSafe } = planOutput(ctx, flags, SWAP_FIELDS);
+  const plan = planFromFlags(flags, { file, format, gzip, fields, excelSafe }, now, ctx.settings().concurrency.value);
   if (flags.resume && !flags.output) throw new UsageError('--resume needs -o FILE: only a file export can be resumed');
   if (flags.resume && flags.force) throw new UsageError('--resume continues an unfinished export and --force discards it: give one');
   return plan;

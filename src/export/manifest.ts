@@ -10,7 +10,7 @@ import { describeDifference as describe, fingerprint } from '../util/fingerprint
 import { formatUtc } from '../util/time.js';
 import type { DateRangeFilter } from '../api/types.js';
 import type { Format } from '../output/format.js';
-import { withRange, type ExportPlan } from './plan.js';
+import { freezeOutput, withRange, type ExportPlan } from './plan.js';
 
 export interface ExportQuery {
   /** where the windows came from: recorded, but not part of the fingerprint (see queryFingerprint) */
@@ -105,7 +105,7 @@ export function planOfQuery(query: ExportQuery, current: ExportPlan): ExportPlan
     ...withRange(current, { from: Date.parse(query.from), to: Date.parse(query.to) }),
     filter: (query.filter ?? undefined) as DateRangeFilter | undefined,
     windowMs: query.windowMs,
-    output: Object.freeze({ file: current.output.file, format: query.format as Format, gzip: query.gzip, fields: Object.freeze([...query.fields]), excelSafe: query.excelSafe }),
+    output: freezeOutput({ file: current.output.file, format: query.format as Format, gzip: query.gzip, fields: query.fields, excelSafe: query.excelSafe }),
   });
 }
 

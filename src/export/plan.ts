@@ -61,6 +61,12 @@ export interface ExportSpec {
   relative?: boolean;
 }
 
+/** A copy of exactly the output's fields, frozen. */
+export function freezeOutput(output: ExportOutput): Readonly<ExportOutput> {
+  const { file, format, gzip, fields, excelSafe } = output;
+  return Object.freeze({ file, format, gzip, fields: Object.freeze([...fields]), excelSafe });
+}
+
 function checkWithin(value: number, name: string, min: number, max: number): void {
   if (!(value >= min && value <= max)) throw new UsageError(`${name} must be from ${min} to ${max}, not ${value}`);
 }
@@ -82,7 +88,7 @@ export function planExport(spec: ExportSpec): ExportPlan {
     to,
     filter: spec.filter,
     windowMs,
-    output: Object.freeze({ ...spec.output, fields: Object.freeze([...spec.output.fields]) }),
+    output: freezeOutput(spec.output),
     concurrency,
     rps: spec.rps,
     relative: spec.relative === true || futureTo !== undefined,
