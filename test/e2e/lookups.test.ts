@@ -1,4 +1,4 @@
-/** The lookup commands, spawned as a user runs them, against a sandbox over real sockets. */
+/** The lookup commands, run in-process as a user runs them, against a sandbox over real sockets. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,6 +29,13 @@ describe('swapx chains', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(chains.map((c) => `${JSON.stringify(c)}\n`).join(''));
+  });
+  it('prints a table for people when stdout is a terminal, with the same records', async () => {
+    const r = await runSwapx(['chains'], { env, tty: { columns: 120 } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^blockchainId\s+name\s+explorerUrl$/);
+    expect(lines.slice(-chains.length).map((line) => line.split(/\s{2,}/)[0])).toEqual(chains.map((c) => c.blockchainId));
   });
   it('prints one JSON array with --json', async () => {
     const r = await runSwapx(['chains', '--json'], { env });
