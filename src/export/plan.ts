@@ -149,7 +149,9 @@ export function parseRange(flags: RangeFlags, now: number): { from: number; to: 
     return { from: now - ms, to: now, relative: true };
   }
   if (flags.from === undefined) {
-    throw new UsageError(flags.to === undefined ? 'give a range: --from <time> --to <time>, or --last <duration>' : '--from is missing (the range is --from <time> --to <time>)');
+    throw new UsageError(
+      flags.to === undefined ? 'give a range: --from <time> --to <time>, or --last <duration>' : '--from is missing (the range is --from <time> --to <time>)',
+    );
   }
   const from = parseTimeOption('--from', flags.from, now);
   const to = flags.to === undefined ? now : parseTimeOption('--to', flags.to, now);
@@ -171,7 +173,8 @@ export function planFromFlags(flags: ExportFlags, output: ExportOutput, now: num
   let rps: number | undefined;
   if (flags.rps !== undefined) {
     rps = Number(flags.rps);
-    if (!/^\d+(\.\d+)?$/.test(flags.rps.trim()) || !(rps > 0) || rps > RPS_MAX) throw new UsageError(`--rps must be a positive number of requests per second, not '${flags.rps}'`);
+    if (!/^\d+(\.\d+)?$/.test(flags.rps.trim()) || !(rps > 0) || rps > RPS_MAX)
+      throw new UsageError(`--rps must be a positive number of requests per second, not '${flags.rps}'`);
   }
   return planExport({
     ...range,

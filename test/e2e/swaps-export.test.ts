@@ -37,7 +37,10 @@ afterAll(async () => {
 
 describe('swapx swaps: what is written', () => {
   it('writes every swap of [from, to) once, ordered by withdrawnAt then id', () => {
-    const rows = reference.trimEnd().split('\n').map((line) => JSON.parse(line) as Swap);
+    const rows = reference
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Swap);
     const expected = expectedSwaps(FROM, TO);
     expect(rows.length).toBe(expected.length);
     expect(new Set(rows.map((s) => s.id)).size).toBe(rows.length);
@@ -54,7 +57,9 @@ describe('swapx swaps: what is written', () => {
 
   it('writes a swap exactly on a window edge once', () => {
     const edges = ['2026-11-02T00:30:00Z', '2026-11-02T01:00:00Z', '2026-11-02T01:30:00Z', '2026-11-02T02:00:00Z', '2026-11-02T02:30:00Z'];
-    const onEdge = expectedSwaps(FROM, TO).filter((s) => edges.includes(s.withdrawnAt) || edges.includes(new Date(Date.parse(s.withdrawnAt)).toISOString().replace('.000Z', 'Z')));
+    const onEdge = expectedSwaps(FROM, TO).filter(
+      (s) => edges.includes(s.withdrawnAt) || edges.includes(new Date(Date.parse(s.withdrawnAt)).toISOString().replace('.000Z', 'Z')),
+    );
     expect(onEdge.length).toBeGreaterThan(0);
     for (const swap of onEdge) expect(reference.split(`"id":"${swap.id}"`).length - 1).toBe(1);
   });
@@ -78,7 +83,10 @@ describe('swapx swaps: what is written', () => {
     const [header] = r.stdout.split('\n');
     expect(header).toBe(SWAP_FIELDS.join(','));
     const rows = parse(r.stdout, { columns: true }) as Record<string, string>[];
-    const json = reference.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const json = reference
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(rows.length).toBe(json.length);
     rows.forEach((row, i) => {
       for (const field of SWAP_FIELDS) {
@@ -91,7 +99,12 @@ describe('swapx swaps: what is written', () => {
 
   it('JSON is one array; -o FILE.jsonl.gz round-trips through gunzip', async () => {
     const json = await runSwapx(['swaps', ...range, '--json', '-q'], { env: envFor(plain) });
-    expect(JSON.parse(json.stdout)).toEqual(reference.trimEnd().split('\n').map((l) => JSON.parse(l)));
+    expect(JSON.parse(json.stdout)).toEqual(
+      reference
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    );
     const file = path.join(dir, 'export.jsonl.gz');
     const r = await runSwapx(['swaps', ...range, '-o', file, '-q'], { env: envFor(plain) });
     expect(r.code).toBe(0);
@@ -121,7 +134,10 @@ describe('swapx swaps: what is written', () => {
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Filter=Updated');
     expect(r.stdout).not.toBe(reference);
-    const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Swap);
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Swap);
     expect(rows.every((s) => s.updatedAt >= '2026-11-02T00:00:00' && Date.parse(s.updatedAt) < Date.parse(TO))).toBe(true);
   });
 });
@@ -129,7 +145,9 @@ describe('swapx swaps: what is written', () => {
 describe('swapx swaps: plan', () => {
   it('--dry-run prints the plan and sends no request', async () => {
     const before = plain.stats().requests;
-    const r = await runSwapx(['swaps', '--from', '2026-11-01', '--to', '2026-11-08', '--filter', 'Completed', '--dry-run', '--concurrency', '8'], { env: envFor(plain) });
+    const r = await runSwapx(['swaps', '--from', '2026-11-01', '--to', '2026-11-08', '--filter', 'Completed', '--dry-run', '--concurrency', '8'], {
+      env: envFor(plain),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
@@ -308,6 +326,12 @@ describe('swapx swaps: the clock', () => {
     expect(r.code).toBe(0);
     expect(plain.stats().requests - before).toBe(2);
     expect(r.stderr.split('\n')[0]).toBe('warning: --to 2026-11-03T00:00:00Z is in the future: the export stops at now (2026-11-02T01:00:00Z)');
-    expect(r.stdout).toBe(reference.split('\n').filter((line) => line !== '' && Date.parse((JSON.parse(line) as Swap).withdrawnAt) < now).map((line) => `${line}\n`).join(''));
+    expect(r.stdout).toBe(
+      reference
+        .split('\n')
+        .filter((line) => line !== '' && Date.parse((JSON.parse(line) as Swap).withdrawnAt) < now)
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
   });
 });

@@ -58,15 +58,19 @@ describe('swapx swaps: a killed or interrupted process', () => {
     const done = collect(child);
     // Once a window is checkpointed: a run stopped before that leaves nothing to resume.
     const manifest = `${file}.partial.manifest.json`;
-    while (!fs.existsSync(manifest) || ((JSON.parse(fs.readFileSync(manifest, 'utf8') || '{}') as { windowsDone?: number }).windowsDone ?? 0) < 1) await sleep(10);
+    while (!fs.existsSync(manifest) || ((JSON.parse(fs.readFileSync(manifest, 'utf8') || '{}') as { windowsDone?: number }).windowsDone ?? 0) < 1)
+      await sleep(10);
     child.kill('SIGINT');
     const r = await done;
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(new RegExp(`swapx: interrupted; \\d+/36 windows saved in ${file}\\.partial; resume with: swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `swapx: interrupted; \\d+/36 windows saved in ${file}\\.partial; resume with: swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume\\n$`,
+      ),
+    );
     const resumed = await runSwapx(['swaps', ...range, '--window', '5m', '-o', file, '--resume', '-q'], { env: envFor(slow) });
     expect(resumed.code).toBe(0);
     const csv = await runSwapx(['swaps', ...range, '--csv', '-q'], { env: envFor(plain) });
     expect(fs.readFileSync(file, 'utf8')).toBe(csv.stdout);
   });
-
 });

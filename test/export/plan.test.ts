@@ -20,7 +20,9 @@ describe('planWindows', () => {
     expect(planWindows(t('2026-11-01'), t('2026-11-08'), 30 * MIN)).toHaveLength(336);
   });
   it('plans one window for a one-second range', () => {
-    expect(planWindows(t('2026-11-01T00:00:00Z'), t('2026-11-01T00:00:01Z'), 30 * MIN)).toEqual([{ index: 0, from: t('2026-11-01T00:00:00Z'), to: t('2026-11-01T00:00:01Z') }]);
+    expect(planWindows(t('2026-11-01T00:00:00Z'), t('2026-11-01T00:00:01Z'), 30 * MIN)).toEqual([
+      { index: 0, from: t('2026-11-01T00:00:00Z'), to: t('2026-11-01T00:00:01Z') },
+    ]);
   });
   it('leaves no gap and no overlap', () => {
     const windows = planWindows(t('2026-11-01T00:00:00.500Z'), t('2026-11-02T03:07:11Z'), 7 * MIN);
@@ -117,10 +119,33 @@ describe('planExport', () => {
   it('renders the words that resume it: absolute times, only what differs from the defaults', () => {
     const plan = planFromFlags({ last: '2d', filter: 'completed', window: '10m' }, output, now, 4);
     expect(resumeArgs(plan)).toEqual([
-      'swaps', '--from', '2026-11-19T12:00:00Z', '--to', '2026-11-21T12:00:00Z', '--filter', 'Completed', '--window', '600s',
-      '--fields', 'id,bridge', '-o', 'week.csv', '--resume',
+      'swaps',
+      '--from',
+      '2026-11-19T12:00:00Z',
+      '--to',
+      '2026-11-21T12:00:00Z',
+      '--filter',
+      'Completed',
+      '--window',
+      '600s',
+      '--fields',
+      'id,bridge',
+      '-o',
+      'week.csv',
+      '--resume',
     ]);
     const plain = planFromFlags({ from: '2026-11-01', to: '2026-11-02' }, { ...output, file: 'out.txt', format: 'jsonl', fields: SWAP_FIELDS }, now, 4);
-    expect(resumeArgs(plain)).toEqual(['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-02T00:00:00Z', '--format', 'jsonl', '-o', 'out.txt', '--resume']);
+    expect(resumeArgs(plain)).toEqual([
+      'swaps',
+      '--from',
+      '2026-11-01T00:00:00Z',
+      '--to',
+      '2026-11-02T00:00:00Z',
+      '--format',
+      'jsonl',
+      '-o',
+      'out.txt',
+      '--resume',
+    ]);
   });
 });
