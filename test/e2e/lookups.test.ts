@@ -66,6 +66,11 @@ describe('swapx chains', () => {
     expect(parse(gunzipSync(fs.readFileSync(file)).toString(), { columns: true })).toEqual(chains);
     expect(fs.readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
+  it('-o into a directory that does not exist names the file as given, not the temporary one', async () => {
+    const file = path.join(dir, 'nodir', 'chains.json');
+    const r = await runSwapx(['chains', '-o', file], { env });
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', `swapx: error: cannot write ${file}: no such file or directory\n`]);
+  });
 });
 
 describe('swapx tokens', () => {
