@@ -78,7 +78,7 @@ export function planExport(spec: ExportSpec): ExportPlan {
   checkWithin(windowMs, 'the window (ms)', WINDOW_MS.min, WINDOW_MS.max);
   const concurrency = spec.concurrency ?? CONCURRENCY.default;
   checkWithin(concurrency, 'concurrency', CONCURRENCY.min, CONCURRENCY.max);
-  if (spec.rps !== undefined) checkWithin(spec.rps, 'rps', Number.MIN_VALUE, RPS_MAX);
+  if (spec.rps !== undefined && !(spec.rps > 0 && spec.rps <= RPS_MAX)) throw new UsageError(`rps must be above 0 and at most ${RPS_MAX}, not ${spec.rps}`);
   if (spec.from > now) throw new UsageError(`--from ${formatUtc(spec.from)} is in the future`);
   const futureTo = spec.to > now ? spec.to : undefined;
   const to = Math.min(spec.to, now);
