@@ -62,8 +62,8 @@ export async function writeResult<T extends object>(
   try {
     await writeFileAtomic(plan.output, text, { gzip: plan.gzip });
   } catch (error) {
-    // The user named FILE, not the temporary file beside it: say what cannot be written in their words.
+    // The user named FILE, not the temporary file beside it: say what cannot be written in their words (as messageFor words a file error).
     const reason = fsReason(error);
-    throw reason ? new WrappedError(`cannot write ${plan.output}: ${reason}`, { cause: error }) : error;
+    throw reason ? new WrappedError(`${reason}: ${plan.output}`, { cause: error }) : error;
   }
 }

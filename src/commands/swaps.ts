@@ -147,9 +147,9 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     try {
       opened = await openTarget(ctx, plan, flags);
     } catch (error) {
-      // The user named FILE, not FILE.partial: say what cannot be written in their words.
+      // The user named FILE, not FILE.partial: say what cannot be written in their words (as messageFor words a file error).
       const reason = fsReason(error);
-      if (reason) throw new WrappedError(`cannot write ${plan.output.file}: ${reason}`, { cause: error });
+      if (reason) throw new WrappedError(`${reason}: ${plan.output.file}`, { cause: error });
       throw error;
     }
     if (!opened) return 0;

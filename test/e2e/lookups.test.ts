@@ -69,7 +69,7 @@ describe('swapx chains', () => {
   it('-o into a directory that does not exist names the file as given, not the temporary one', async () => {
     const file = path.join(dir, 'nodir', 'chains.json');
     const r = await runSwapx(['chains', '-o', file], { env });
-    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', `swapx: error: cannot write ${file}: no such file or directory\n`]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', `swapx: error: no such file or directory: ${file}\n`]);
   });
 });
 

@@ -207,7 +207,7 @@ describe('swapx swaps: files, resume and signals', () => {
     const file = path.join(dir, 'nodir', 'x.csv');
     const r = await runSwapx(['swaps', ...range, '-o', file], { env: envFor(plain) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`swapx: error: cannot write ${file}: no such file or directory\n`);
+    expect(r.stderr).toBe(`swapx: error: no such file or directory: ${file}\n`);
   });
 
   it('--resume of a finished export is a success that keeps the file', async () => {
