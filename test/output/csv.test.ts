@@ -7,8 +7,8 @@ import { createEncoder } from '../../src/output/encode.js';
 // Text that stresses the quoting rules: the four special characters, spaces, tabs, unicode, emptiness.
 const cellText = fc.oneof(
   fc.string(),
-  fc.stringMatching(/^[",\r\n a\t=é😀]{0,8}$/),
-  fc.constantFrom('', '"', '""', ',', '\r\n', ' x ', 'a"b', '\n', '\r'),
+  fc.stringMatching(/^[",\r\n a\t=é]{0,8}$/),
+  fc.constantFrom('', '"', '""', ',', '\r\n', ' x ', 'a"b', '\n', '\r', '😀,'),
 );
 
 describe('csv: the hand-written writer is byte-identical to csv-stringify at its defaults', () => {
