@@ -144,17 +144,8 @@ export async function until(check: () => boolean, timeoutMs = 10_000): Promise<v
   }
 }
 
-/** Runs the CLI in this process (src/cli/main.ts run), with its own streams and env. */
+/** Runs the CLI in this process (run(argv, io) of src/main.ts) with this env. */
 export async function runInProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  const { run } = await import('../../src/cli/main.js');
-  const { PassThrough } = await import('node:stream');
-  let stdout = '';
-  let stderr = '';
-  const out = new PassThrough().setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  const err = new PassThrough().setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const stdin = new PassThrough();
-  stdin.end();
-  const code = await run(args, { stdout: out as never, stderr: err as never, stdin: stdin as never, env });
-  await new Promise((resolve) => setImmediate(resolve));
-  return { code, signal: null, stdout, stderr };
+  const { runSwapx } = await import('../helpers/run.js');
+  return runSwapx(args, { env });
 }

@@ -1,0 +1,96 @@
+/**
+ * Progress on stderr while an export runs — an ora spinner on a terminal, a
+ * plain line every 10 s otherwise — and the summary at the end. It listens to
+ * the exporter's events and the client's retries; it changes nothing.
+ */
+import type { Ora } from 'ora';
+import type { ExportEvent, ExportSummary } from '../export/exporter.js';
+import type { Tally } from '../export/sink.js';
+import type { OutStream } from '../output/stream.js';
+import { formatElapsed } from '../util/time.js';
+
+const num = (n: number) => n.toLocaleString('en-US');
+
+export class Progress {
+  private spinner: Ora | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly started = performance.now();
+  private latest: Tally & { windowsTotal: number };
+
+  constructor(
+    private readonly stream: OutStream,
+    /** where this run starts (a resume starts with windows done), for the rate and ETA */
+    private readonly base: Tally & { windowsTotal: number },
+    private readonly options: { quiet: boolean; color: boolean; intervalMs?: number; retries: () => number },
+  ) {
+    this.latest = base;
+  }
+
+  async start(): Promise<void> {
+    if (this.options.quiet) return;
+    // A terminal of zero columns (a pty nobody sized) would make ora clear lines forever.
+    if (this.stream.isTTY && (this.stream.columns ?? 0) > 0) {
+      // ora loads only for people watching a terminal.
+      const { default: ora } = await import('ora');
+      this.spinner = ora({ text: this.line(), stream: this.stream as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+      if (!this.options.color) this.spinner.color = 'white';
+      this.timer = setInterval(() => this.update(), 250);
+    } else {
+      this.timer = setInterval(() => this.stream.write(`${this.line()}\n`), this.options.intervalMs ?? 10_000);
+    }
+    this.timer.unref();
+  }
+
+  /** The exporter's listener. */
+  readonly onEvent = (event: ExportEvent): void => {
+    this.latest = event;
+    this.update();
+  };
+
+  private update(): void {
+    if (this.spinner) this.spinner.text = this.line();
+  }
+
+  elapsedMs(): number {
+    return performance.now() - this.started;
+  }
+
+  line(): string {
+    const c = this.latest;
+    const seconds = this.elapsedMs() / 1000;
+    const rate = seconds > 0 ? (c.swaps - this.base.swaps) / seconds : 0;
+    const doneHere = c.windowsDone - this.base.windowsDone;
+    const left = c.windowsTotal - c.windowsDone;
+    const eta = doneHere > 0 ? formatElapsed((this.elapsedMs() / doneHere) * left) : '?';
+    return `windows ${num(c.windowsDone)}/${num(c.windowsTotal)} · ${num(c.swaps)} swaps · ${num(Math.round(rate))}/s · retries ${num(this.options.retries())} · ETA ${left === 0 ? '0s' : eta}`;
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.spinner?.stop();
+    this.spinner = undefined;
+  }
+}
+
+export interface SummaryFacts {
+  range: string;
+  filter: string;
+  output: string;
+  retries: number;
+}
+
+export function summaryText(summary: ExportSummary, elapsedMs: number, facts: SummaryFacts): string {
+  const seconds = elapsedMs / 1000;
+  const rate = seconds > 0 ? Math.round(summary.swapsThisRun / seconds) : 0;
+  return [
+    `Exported ${num(summary.swaps)} swaps to ${facts.output}`,
+    `  range       ${facts.range}`,
+    `  filter      ${facts.filter}`,
+    `  windows     ${num(summary.windowsDone)}/${num(summary.windowsTotal)}${summary.splits ? ` (${summary.splits} split after timeouts)` : ''}`,
+    `  duplicates  ${num(summary.dropped)} dropped (window edges)`,
+    ...(summary.outside ? [`  outside     ${num(summary.outside)} returned outside their window, not written by it (a server fault)`] : []),
+    `  retries     ${num(facts.retries)}`,
+    `  elapsed     ${formatElapsed(elapsedMs)} (${num(rate)} swaps/s)`,
+  ].join('\n');
+}
