@@ -32,7 +32,7 @@ export const register: Register = (program, run) => {
     .option('--out <dir>', 'the directory of partitions (date=YYYY-MM-DD/part.jsonl) and of the sync state')
     .option('--since <time>', 'where the first run starts (later runs continue from the saved cursor)')
     .option('--until <time>', 'hold swaps completed before this (default: now minus 2 minutes); their updates are fetched up to now')
-    .option('-f, --format <format>', 'jsonl or csv, .gz to gzip (jsonl.gz); later runs keep the first run\'s (default: jsonl)')
+    .option('-f, --format <format>', "jsonl or csv, .gz to gzip (jsonl.gz); later runs keep the first run's (default: jsonl)")
     .option('--gzip', 'gzip the parts (.jsonl.gz, .csv.gz)')
     .option('--fields <list>', 'only these fields (must include id and completedAt)')
     .option('--lag <duration>', 're-scan this far behind the cursor for late arrivals; 0 turns it off (default: 48h)')
@@ -40,7 +40,10 @@ export const register: Register = (program, run) => {
     .option('--follow', 'keep going, a step every --interval, until Ctrl-C or SIGTERM (then exit 0)')
     .option('--interval <duration>', 'with --follow: time between steps (default: 60s)')
     .option('--concurrency <n>', 'windows fetched at once, 1 to 32 (default: 4, or the profile setting)')
-    .option('--summary-json', 'one JSON line on stderr after each step (newSwaps, lateSwaps, updatedSwaps, outsideWindow, cursor, updatedCursor, windows, requests, retries, elapsedMs, parts)')
+    .option(
+      '--summary-json',
+      'one JSON line on stderr after each step (newSwaps, lateSwaps, updatedSwaps, outsideWindow, cursor, updatedCursor, windows, requests, retries, elapsedMs, parts)',
+    )
     .addHelpText(
       'after',
       [
@@ -70,7 +73,9 @@ function prepare(ctx: Context, options: SyncOptions, saved: SyncState | undefine
   const query = resolveQuery(options, ctx.settings().baseUrl.value, saved?.query);
   const { since, ignoredSince } = checkStart(options, saved);
   if (ignoredSince && notes) {
-    ctx.warn(`--since ignored: ${options.dir} syncs from ${formatUtc(saved!.since)} and continues from its cursor ${formatUtc(saved!.cursor)} (a new start needs a new --out dir)`);
+    ctx.warn(
+      `--since ignored: ${options.dir} syncs from ${formatUtc(saved!.since)} and continues from its cursor ${formatUtc(saved!.cursor)} (a new start needs a new --out dir)`,
+    );
   }
   return { query, since };
 }
@@ -146,12 +151,17 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
       } catch (error) {
         // Writing failed (a full disk, a read-only dir): parts and state on disk are consistent up to the cursor.
         const reason = fsReason(error);
-        if (reason) throw new WrappedError(`writing ${dir}: ${reason}; synced up to ${formatUtc(state.cursor)}; run the same command again to continue`, { cause: error });
+        if (reason)
+          throw new WrappedError(`writing ${dir}: ${reason}; synced up to ${formatUtc(state.cursor)}; run the same command again to continue`, {
+            cause: error,
+          });
         throw error;
       }
       const { result } = outcome;
       if (result.outsideWindow > 0) {
-        ctx.warn(`the API returned ${result.outsideWindow} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`);
+        ctx.warn(
+          `the API returned ${result.outsideWindow} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`,
+        );
       }
       if (options.summaryJson) ctx.io.stderr.write(`${stepJson(result)}\n`);
       else ctx.info(stepText(result));
@@ -215,7 +225,9 @@ async function serverClock(client: SwapxClient): Promise<number> {
 function checkFields(query: SyncQuery, dir: string): void {
   const missing = ['id', 'completedAt', 'updatedAt'].filter((field) => !query.fields.includes(field));
   if (missing.length > 0) {
-    throw new UsageError(`${dir} syncs --fields without ${missing.join(' and ')}, which a mirror that keeps the latest version of each swap needs; sync into a new --out dir`);
+    throw new UsageError(
+      `${dir} syncs --fields without ${missing.join(' and ')}, which a mirror that keeps the latest version of each swap needs; sync into a new --out dir`,
+    );
   }
 }
 

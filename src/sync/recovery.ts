@@ -18,7 +18,17 @@ import path from 'node:path';
 import { WrappedError } from '../api/errors.js';
 import type { PartitionCodec, StoredRow } from './codec.js';
 import { LOCK_FILE, isAlive } from './lock.js';
-import { mergeRow, OLD_PART_RE, PARTITION_FILE_RE, PARTITION_RE, partitionFile, readPartitionFile, syncDirectory, TEMP_PART_RE, writePartitionFile } from './partitions.js';
+import {
+  mergeRow,
+  OLD_PART_RE,
+  PARTITION_FILE_RE,
+  PARTITION_RE,
+  partitionFile,
+  readPartitionFile,
+  syncDirectory,
+  TEMP_PART_RE,
+  writePartitionFile,
+} from './partitions.js';
 import { STATE_FILE } from './state.js';
 
 export interface Recovered {

@@ -144,9 +144,7 @@ export async function readState(dir: string): Promise<SyncState | undefined> {
     return parseState(text);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new UsageError(
-      `the sync state ${file} is corrupt (${why}); it was left untouched: restore it from a backup, or sync into a new --out dir`,
-    );
+    throw new UsageError(`the sync state ${file} is corrupt (${why}); it was left untouched: restore it from a backup, or sync into a new --out dir`);
   }
 }
 

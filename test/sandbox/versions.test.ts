@@ -16,7 +16,21 @@ const from = T0;
 const to = T0 + 2 * H;
 /** Clocks from just after the range to a week later. */
 const clocks = [to + 5 * 60_000, to + 6 * H, to + 50 * H, to + 53 * H, to + 6 * 24 * H];
-const FIXED = ['id', 'timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'sourceTransaction', 'destinationTransaction', 'depositAmount', 'withdrawnAmount', 'bridge', 'sourceChain', 'destinationChain'] as const;
+const FIXED = [
+  'id',
+  'timestamp',
+  'depositedAt',
+  'withdrawnAt',
+  'detectedAt',
+  'completedAt',
+  'sourceTransaction',
+  'destinationTransaction',
+  'depositAmount',
+  'withdrawnAmount',
+  'bridge',
+  'sourceChain',
+  'destinationChain',
+] as const;
 
 const byId = (swaps: Swap[]) => new Map(swaps.map((s) => [s.id!, s]));
 const completedAt = (now: number) => swapsInWindow({ from, to, filter: 'Completed', now }, data);

@@ -47,7 +47,9 @@ describe('a mirror read with DuckDB', () => {
     const expected = expectedRows(data, SINCE, UNTIL, CLOCK2);
     const [counts] = await query(`select count(*)::int as n, count(distinct id)::int as ids, count(distinct "date")::int as dates from ${source(dir)}`);
     expect(counts).toEqual({ n: expected.length, ids: expected.length, dates: 2 });
-    const [sums] = await query(`select round(sum(depositUsdAmount), 2)::double as usd, count(*) filter (where usdMismatchStatus = 'Unprocessed')::int as unprocessed from ${source(dir)}`);
+    const [sums] = await query(
+      `select round(sum(depositUsdAmount), 2)::double as usd, count(*) filter (where usdMismatchStatus = 'Unprocessed')::int as unprocessed from ${source(dir)}`,
+    );
     const usd = expected.reduce((total, row) => total + (typeof row.depositUsdAmount === 'number' ? row.depositUsdAmount : 0), 0);
     expect(sums!.usd).toBeCloseTo(usd, 2);
     expect(sums!.unprocessed).toBe(expected.filter((row) => row.usdMismatchStatus === 'Unprocessed').length);

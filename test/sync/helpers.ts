@@ -59,7 +59,10 @@ export function expectTidy(dir: string): void {
     const sortedKeys = [...keys].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
     expect(keys).toEqual(sortedKeys);
   }
-  const hidden = fs.readdirSync(dir, { recursive: true }).map(String).filter((name) => path.basename(name).startsWith('.') && name !== '.swapx-sync.json');
+  const hidden = fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((name) => path.basename(name).startsWith('.') && name !== '.swapx-sync.json');
   expect(hidden).toEqual([]);
 }
 

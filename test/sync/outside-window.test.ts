@@ -62,7 +62,10 @@ describe('rows outside the window asked for', () => {
     expect(r.stderr).toMatch(new RegExp(`\\n  outside     ${extra} returned outside their window, not written by it \\(a server fault\\)\\n`));
     expect(r.stderr).toMatch(/\n {2}duplicates {2}\d+ dropped \(window edges\)\n/);
     const { readFileSync } = await import('node:fs');
-    const ids = readFileSync(file, 'utf8').trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
+    const ids = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => (JSON.parse(line) as { id: string }).id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.sort()).toEqual(expectedRows(data, '2026-11-11T00:00:00Z', '2026-11-11T01:00:00Z', NOW).map((row) => row.id));
   });
@@ -74,7 +77,9 @@ describe('rows outside the window asked for', () => {
     expect(r.code).toBe(0);
     expect(extra).toBeGreaterThan(0);
     expect(stepLines(r)[0]).toMatchObject({ outsideWindow: extra, complete: true });
-    expect(r.stderr.split('\n')).toContain(`warning: the API returned ${extra} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`);
+    expect(r.stderr.split('\n')).toContain(
+      `warning: the API returned ${extra} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`,
+    );
     expect(mirrorRows(dir)).toEqual(expectedRows(data, '2026-11-11T00:00:00Z', '2026-11-11T01:00:00Z', NOW));
     expectTidy(dir);
     const text = await runInProcess(['sync', '--out', dir, '--until', '2026-11-11T01:00:00Z'], env());

@@ -23,7 +23,13 @@ const fields = ['id', 'completedAt', 'updatedAt', 'usdMismatchStatus', 'sourceOt
 describe('CsvRecords', () => {
   it('reads quoted commas, doubled quotes and line breaks, split anywhere, with each record as written', () => {
     const text = 'id,note\r\n1,"a, ""b""\nc"\n2,plain\n3,""\n4,"end"';
-    const expected = [['id', 'note'], ['1', 'a, "b"\nc'], ['2', 'plain'], ['3', ''], ['4', 'end']];
+    const expected = [
+      ['id', 'note'],
+      ['1', 'a, "b"\nc'],
+      ['2', 'plain'],
+      ['3', ''],
+      ['4', 'end'],
+    ];
     for (let cut = 0; cut <= text.length; cut += 1) {
       const records: string[][] = [];
       const raws: string[] = [];
@@ -62,7 +68,12 @@ describe('PendingPartitions', () => {
     add(swap('a', '2026-11-20T10:00:00Z', '2026-11-20T10:05:00Z'));
     add(swap('c', '2026-11-21T01:00:00Z', '2026-11-21T01:00:00Z', 'Unprocessed'));
     const first = await pending.flush(Date.parse('2026-11-20T00:00:00Z'));
-    expect(first).toMatchObject({ newSwaps: 3, lateSwaps: 0, updatedSwaps: 0, files: [`date=2026-11-20/part${codec.extension}`, `date=2026-11-21/part${codec.extension}`] });
+    expect(first).toMatchObject({
+      newSwaps: 3,
+      lateSwaps: 0,
+      updatedSwaps: 0,
+      files: [`date=2026-11-20/part${codec.extension}`, `date=2026-11-21/part${codec.extension}`],
+    });
     expect(fs.readdirSync(path.join(dir, 'date=2026-11-20'))).toEqual([`part${codec.extension}`]);
 
     const nov20 = path.join(dir, `date=2026-11-20/part${codec.extension}`);
@@ -80,8 +91,17 @@ describe('PendingPartitions', () => {
 
     // Read with a real reader: one row per id, sorted by completedAt then id, the header once.
     const read = (file: string) =>
-      format === 'csv' ? (parse(decode(file), { columns: true }) as Record<string, string>[]) : decode(file).trim().split('\n').map((line) => JSON.parse(line) as Record<string, string>);
-    expect(read(nov20).map((r) => [r.id, r.updatedAt])).toEqual([['d', '2026-11-20T09:00:00Z'], ['a', '2026-11-20T10:05:00Z'], ['b', '2026-11-20T10:00:00Z']]);
+      format === 'csv'
+        ? (parse(decode(file), { columns: true }) as Record<string, string>[])
+        : decode(file)
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as Record<string, string>);
+    expect(read(nov20).map((r) => [r.id, r.updatedAt])).toEqual([
+      ['d', '2026-11-20T09:00:00Z'],
+      ['a', '2026-11-20T10:05:00Z'],
+      ['b', '2026-11-20T10:00:00Z'],
+    ]);
     expect(read(nov21).map((r) => [r.id, r.usdMismatchStatus])).toEqual([['c', 'MismatchDetected']]);
     if (format === 'csv') expect(read(nov20)[0]!.sourceOtherProtocolAddresses).toBe('["a,\\"b\\"","c\\nd"]');
     // Read back and written again: the same bytes.
@@ -98,15 +118,24 @@ describe('recover', () => {
     const partition = path.join(dir, 'date=2026-11-20');
     fs.mkdirSync(partition);
     const line = (s: Swap) => `${JSON.stringify(s)}\n`;
-    fs.writeFileSync(path.join(partition, 'part-20261120T100000Z-aaaaaa.jsonl'), line(swap('a', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z')) + line(swap('b', '2026-11-20T09:00:00Z', '2026-11-20T09:00:00Z')));
+    fs.writeFileSync(
+      path.join(partition, 'part-20261120T100000Z-aaaaaa.jsonl'),
+      line(swap('a', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z')) + line(swap('b', '2026-11-20T09:00:00Z', '2026-11-20T09:00:00Z')),
+    );
     fs.writeFileSync(path.join(partition, 'part-20261121T100000Z-bbbbbb.jsonl'), line(swap('a', '2026-11-20T10:00:00Z', '2026-11-21T10:00:00Z', 'NotFound')));
     fs.writeFileSync(path.join(partition, '.part-20261121T110000Z-cccccc.jsonl.123-abcd.tmp'), 'half');
     fs.writeFileSync(path.join(partition, '.part.jsonl.123-abcd.tmp'), 'half');
     const result = await recover(dir, codec);
     expect(result).toMatchObject({ removed: 2, folded: ['date=2026-11-20/part.jsonl'], maxUpdatedMs: Date.parse('2026-11-21T10:00:00Z') });
     expect(fs.readdirSync(partition)).toEqual(['part.jsonl']);
-    const rows = decode(path.join(partition, 'part.jsonl')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, string>);
-    expect(rows.map((r) => [r.id, r.usdMismatchStatus])).toEqual([['b', 'OK'], ['a', 'NotFound']]);
+    const rows = decode(path.join(partition, 'part.jsonl'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string>);
+    expect(rows.map((r) => [r.id, r.usdMismatchStatus])).toEqual([
+      ['b', 'OK'],
+      ['a', 'NotFound'],
+    ]);
     // Nothing left to fold: a second pass changes nothing.
     expect(await recover(dir, codec)).toMatchObject({ removed: 0, folded: [] });
   });

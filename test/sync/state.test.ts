@@ -4,7 +4,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SWAP_FIELDS } from '../../src/api/types.js';
 import { UsageError } from '../../src/api/errors.js';
-import { describeDifference, fingerprint, newState, parseState, readState, serializeState, statePath, writeState, type SyncQuery } from '../../src/sync/state.js';
+import {
+  describeDifference,
+  fingerprint,
+  newState,
+  parseState,
+  readState,
+  serializeState,
+  statePath,
+  writeState,
+  type SyncQuery,
+} from '../../src/sync/state.js';
 import { planStep } from '../../src/sync/step.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -28,8 +38,28 @@ describe('SyncState', () => {
   });
 
   it('reads a version 1 state (append-only parts, ids): updates are caught up from since', () => {
-    const v1 = { version: 1, fingerprint: fingerprint(query), query, since: '2026-11-10T00:00:00Z', cursor: '2026-11-10T05:00:00Z', idsFrom: '2026-11-10T00:00:00Z', rescanBase: '2026-11-10T05:00:00Z', rescannedAt: null, updatedAt: '2026-11-10T06:00:00Z', parts: [], ids: {} };
-    expect(parseState(JSON.stringify(v1))).toEqual({ query, since: T, cursor: T + 5 * H, updatedCursor: T, rescanBase: T + 5 * H, rescannedAt: undefined, upgradedFrom: 1 });
+    const v1 = {
+      version: 1,
+      fingerprint: fingerprint(query),
+      query,
+      since: '2026-11-10T00:00:00Z',
+      cursor: '2026-11-10T05:00:00Z',
+      idsFrom: '2026-11-10T00:00:00Z',
+      rescanBase: '2026-11-10T05:00:00Z',
+      rescannedAt: null,
+      updatedAt: '2026-11-10T06:00:00Z',
+      parts: [],
+      ids: {},
+    };
+    expect(parseState(JSON.stringify(v1))).toEqual({
+      query,
+      since: T,
+      cursor: T + 5 * H,
+      updatedCursor: T,
+      rescanBase: T + 5 * H,
+      rescannedAt: undefined,
+      upgradedFrom: 1,
+    });
   });
 
   it('refuses anything that is not exactly a valid state', () => {
@@ -68,7 +98,12 @@ describe('planStep', () => {
   it('the first run: the Completed pass over [since, until) alone', () => {
     const plan = planStep(newState(query, T), T + 2 * H, T + 50 * H, 48 * H, true);
     expect(plan.first).toBe(true);
-    expect(plan.windows.map((w) => [w.filter, w.from - T])).toEqual([['Completed', 0], ['Completed', W], ['Completed', 2 * W], ['Completed', 3 * W]]);
+    expect(plan.windows.map((w) => [w.filter, w.from - T])).toEqual([
+      ['Completed', 0],
+      ['Completed', W],
+      ['Completed', 2 * W],
+      ['Completed', 3 * W],
+    ]);
   });
 
   it('later: the re-scan [cursor − lag, cursor), Completed up to the updates cursor, then Updated from it to the end; no range fetched twice', () => {

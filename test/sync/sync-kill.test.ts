@@ -162,7 +162,9 @@ describe('two clocks days apart', () => {
     const atLater = expectedRows(updates, SINCE, UNTIL, CLOCK2);
     // The range really changed between the clocks, by all kinds of updates.
     const before = new Map(expectedRows(updates, SINCE, UNTIL, CLOCK1).map((row) => [row.id, row.updatedAt]));
-    const delays = atLater.filter((row) => before.get(row.id) !== row.updatedAt).map((row) => Date.parse(String(row.updatedAt)) - Date.parse(String(row.completedAt)));
+    const delays = atLater
+      .filter((row) => before.get(row.id) !== row.updatedAt)
+      .map((row) => Date.parse(String(row.updatedAt)) - Date.parse(String(row.completedAt)));
     expect(delays.some((d) => d > 48 * 3_600_000 && d < 52 * 3_600_000)).toBe(true);
     expect(delays.some((d) => d > 5 * 24 * 3_600_000)).toBe(true);
 
@@ -173,7 +175,10 @@ describe('two clocks days apart', () => {
       child.kill('SIGKILL');
       await done;
     }
-    const [cleanRun, killedRun] = await Promise.all([runCli([...syncArgs(clean), '--summary-json'], { env: updatesEnv }), runCli(syncArgs(killed), { env: updatesEnv })]);
+    const [cleanRun, killedRun] = await Promise.all([
+      runCli([...syncArgs(clean), '--summary-json'], { env: updatesEnv }),
+      runCli(syncArgs(killed), { env: updatesEnv }),
+    ]);
     expect(cleanRun.code, cleanRun.stderr).toBe(0);
     expect(killedRun.code, killedRun.stderr).toBe(0);
     const [step] = stepLines(cleanRun);

@@ -36,7 +36,9 @@ describe('the lock', () => {
     const second = await runCli(['sync', '--out', dir, ...range], { env });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(new RegExp(`^swapx: error: another swapx sync \\(pid ${first.pid}, since \\S+\\) is running on ${dir}; if it is not, delete ${lockFile(dir)}\\n$`));
+    expect(second.stderr).toMatch(
+      new RegExp(`^swapx: error: another swapx sync \\(pid ${first.pid}, since \\S+\\) is running on ${dir}; if it is not, delete ${lockFile(dir)}\\n$`),
+    );
     const r = await firstDone;
     expect(r.code).toBe(0);
     expect(sorted(writtenIds(dir))).toEqual(expectedIds(data, '2026-11-11T10:00:00Z', '2026-11-11T12:00:00Z', NOW));

@@ -10,7 +10,20 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { fingerprint } from '../../src/sync/state.js';
 import { SWAP_FIELDS } from '../../src/api/types.js';
 import { tempDir } from '../helpers/cli.js';
-import { expectTidy, expectedIds, expectedRows, mirrorRows, readParts, readState, runInProcess, snapshotData, sorted, stepLines, syncEnv, writtenIds } from './helpers.js';
+import {
+  expectTidy,
+  expectedIds,
+  expectedRows,
+  mirrorRows,
+  readParts,
+  readState,
+  runInProcess,
+  snapshotData,
+  sorted,
+  stepLines,
+  syncEnv,
+  writtenIds,
+} from './helpers.js';
 
 const H = 3_600_000;
 
@@ -35,10 +48,32 @@ describe('two runs in a row', () => {
     const expected = expectedRows(data, '2026-11-09T21:00:00Z', '2026-11-10T03:00:00Z', NOW);
     expect(expected.length).toBeGreaterThan(500);
     expect(Object.keys(step!)).toEqual([
-      'event', 'newSwaps', 'lateSwaps', 'updatedSwaps', 'outsideWindow', 'cursor', 'updatedCursor', 'windows', 'requests', 'retries', 'elapsedMs', 'parts', 'complete',
+      'event',
+      'newSwaps',
+      'lateSwaps',
+      'updatedSwaps',
+      'outsideWindow',
+      'cursor',
+      'updatedCursor',
+      'windows',
+      'requests',
+      'retries',
+      'elapsedMs',
+      'parts',
+      'complete',
     ]);
     // The first run holds nothing yet: the Completed pass alone, 12 windows, one request each.
-    expect(step).toMatchObject({ newSwaps: expected.length, lateSwaps: 0, updatedSwaps: 0, outsideWindow: 0, cursor: '2026-11-10T03:00:00Z', windows: 12, requests: 12, retries: 0, complete: true });
+    expect(step).toMatchObject({
+      newSwaps: expected.length,
+      lateSwaps: 0,
+      updatedSwaps: 0,
+      outsideWindow: 0,
+      cursor: '2026-11-10T03:00:00Z',
+      windows: 12,
+      requests: 12,
+      retries: 0,
+      complete: true,
+    });
     expect(step!.parts).toEqual(['date=2026-11-09/part.jsonl', 'date=2026-11-10/part.jsonl']);
     // The updates cursor is the largest updatedAt held, never past the end of what was fetched.
     const held = mirrorRows(dir);
@@ -51,7 +86,15 @@ describe('two runs in a row', () => {
     const second = await runInProcess(['sync', '--out', dir, ...range.slice(2), '--summary-json'], env);
     expect(second.code).toBe(0);
     const [again] = stepLines(second);
-    expect(again).toMatchObject({ newSwaps: 0, lateSwaps: 0, updatedSwaps: 0, parts: [], cursor: '2026-11-10T03:00:00Z', updatedCursor: step!.updatedCursor, complete: true });
+    expect(again).toMatchObject({
+      newSwaps: 0,
+      lateSwaps: 0,
+      updatedSwaps: 0,
+      parts: [],
+      cursor: '2026-11-10T03:00:00Z',
+      updatedCursor: step!.updatedCursor,
+      complete: true,
+    });
     expect(again!.requests).toBe(again!.windows);
     expect(snapshot(dir)).toEqual(before);
   });
@@ -60,7 +103,9 @@ describe('two runs in a row', () => {
     const fresh = path.join(tempDir('swapx-sync-'), 'out');
     const r = await runInProcess(['sync', '--out', fresh, '--since', '2026-11-10T02:40:00Z'], syncEnv(sandbox));
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^Synced \d+ new, 0 late and 0 updated swaps into 1 partition; cursor 2026-11-10T02:58:00Z, updates from \S+; 1 window, 1 request, 0 retries, \S+\n$/);
+    expect(r.stderr).toMatch(
+      /^Synced \d+ new, 0 late and 0 updated swaps into 1 partition; cursor 2026-11-10T02:58:00Z, updates from \S+; 1 window, 1 request, 0 retries, \S+\n$/,
+    );
     expect(readState(fresh).cursor).toBe('2026-11-10T02:58:00Z');
   });
 
@@ -199,12 +244,26 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
     fs.writeFileSync(path.join(dir, 'date=2026-11-10', 'part-20261110T230000Z-aaaaaa.jsonl'), jsonl(rows.slice(0, 300)));
     fs.writeFileSync(path.join(dir, 'date=2026-11-10', 'part-20261111T000000Z-bbbbbb.jsonl'), jsonl(rows.slice(200)));
     const query = { baseUrl: sandbox.url, filter: 'Completed', format: 'jsonl', fields: [...SWAP_FIELDS], gzip: false };
-    const v1 = { version: 1, fingerprint: fingerprint(query), query, since: SINCE, cursor: '2026-11-10T23:00:00Z', idsFrom: SINCE, rescanBase: '2026-11-10T23:00:00Z', rescannedAt: null, updatedAt: '2026-11-11T00:00:00Z', parts: [], ids: {} };
+    const v1 = {
+      version: 1,
+      fingerprint: fingerprint(query),
+      query,
+      since: SINCE,
+      cursor: '2026-11-10T23:00:00Z',
+      idsFrom: SINCE,
+      rescanBase: '2026-11-10T23:00:00Z',
+      rescannedAt: null,
+      updatedAt: '2026-11-11T00:00:00Z',
+      parts: [],
+      ids: {},
+    };
     fs.writeFileSync(path.join(dir, '.swapx-sync.json'), JSON.stringify(v1));
 
     const r = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T23:00:00Z', '--summary-json'], env);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(`warning: ${dir} was written by an older swapx: its parts are folded into one file per partition, and updates since ${SINCE} are fetched once`);
+    expect(r.stderr).toContain(
+      `warning: ${dir} was written by an older swapx: its parts are folded into one file per partition, and updates since ${SINCE} are fetched once`,
+    );
     expect(fs.readdirSync(path.join(dir, 'date=2026-11-10'))).toEqual(['part.jsonl']);
     expect(stepLines(r)[0]!.updatedSwaps).toBeGreaterThan(0);
     expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, '2026-11-10T23:00:00Z', NOW));
