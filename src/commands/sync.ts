@@ -99,6 +99,7 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
 
   // Credentials and the server are checked before anything is created: a run that fetches nothing leaves nothing behind.
   let present = await serverClock(client);
+  let presentAt = Date.now();
   const { lock, created } = await lockDir(ctx, dir);
   try {
     // Again under the lock: a sync that ended meanwhile may have moved the cursor.
@@ -124,7 +125,16 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
     const step = async (): Promise<StepOutcome> => {
       const now = Date.now();
       // The present is the server's clock (its Date header), not ours: a skewed local clock moves no cursor.
-      if (!firstStep) present = await serverClock(client);
+      if (!firstStep) {
+        try {
+          present = await serverClock(client);
+          presentAt = Date.now();
+        } catch {
+          // An outage in --follow: the step's windows fail the same way and are waited out; the last clock read, moved on by ours, plans them.
+          present += Date.now() - presentAt;
+          presentAt = Date.now();
+        }
+      }
       firstStep = false;
       const until = options.until ?? Math.max(state.cursor, defaultUntil(present));
       const end = Math.max(until, defaultUntil(present));
