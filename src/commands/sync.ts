@@ -122,8 +122,11 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
     const unsaved = { value: !saved };
 
     let firstStep = true;
+    /** requests of a step before its windows (the clock read): counted in the step's summary */
+    let stepRequestsFrom = 0;
     const step = async (): Promise<StepOutcome> => {
       const now = Date.now();
+      if (!firstStep) stepRequestsFrom = requests;
       // The present is the server's clock (its Date header), not ours: a skewed local clock moves no cursor.
       if (!firstStep) {
         try {
@@ -168,6 +171,7 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
         throw error;
       }
       const { result } = outcome;
+      result.requests = requests - stepRequestsFrom;
       if (result.outsideWindow > 0) {
         ctx.warn(
           `the API returned ${result.outsideWindow} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`,

@@ -73,7 +73,7 @@ export interface StepResult {
   /** windows consumed whole */
   windows: number;
   windowsPlanned: number;
-  /** HTTP requests of this step, retries included */
+  /** HTTP requests of this step, retries included (the command adds its clock read) */
   requests: number;
   retries: number;
   elapsedMs: number;

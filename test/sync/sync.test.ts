@@ -62,7 +62,7 @@ describe('two runs in a row', () => {
       'parts',
       'complete',
     ]);
-    // The first run holds nothing yet: the Completed pass alone, 12 windows, one request each.
+    // The first run holds nothing yet: the Completed pass alone, 12 windows, one request each, and the clock read.
     expect(step).toMatchObject({
       newSwaps: expected.length,
       lateSwaps: 0,
@@ -70,7 +70,7 @@ describe('two runs in a row', () => {
       outsideWindow: 0,
       cursor: '2026-11-10T03:00:00Z',
       windows: 12,
-      requests: 12,
+      requests: 13,
       retries: 0,
       complete: true,
     });
@@ -95,7 +95,7 @@ describe('two runs in a row', () => {
       updatedCursor: step!.updatedCursor,
       complete: true,
     });
-    expect(again!.requests).toBe(again!.windows);
+    expect(again!.requests).toBe(again!.windows + 1);
     expect(snapshot(dir)).toEqual(before);
   });
 
@@ -104,7 +104,7 @@ describe('two runs in a row', () => {
     const r = await runInProcess(['sync', '--out', fresh, '--since', '2026-11-10T02:40:00Z'], syncEnv(sandbox));
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
-      /^Synced \d+ new, 0 late and 0 updated swaps into 1 partition; cursor 2026-11-10T02:58:00Z, updates from \S+; 1 window, 1 request, 0 retries, \S+\n$/,
+      /^Synced \d+ new, 0 late and 0 updated swaps into 1 partition; cursor 2026-11-10T02:58:00Z, updates from \S+; 1 window, 2 requests, 0 retries, \S+\n$/,
     );
     expect(readState(fresh).cursor).toBe('2026-11-10T02:58:00Z');
   });
