@@ -12,7 +12,7 @@ import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Swap } from '../api/types.js';
 import { createEncoder, type Encoder } from '../output/encode.js';
 import { parseApiTime } from '../util/time.js';
-import { CsvRecords } from './csv-records.js';
+import { readCsvRecords } from './csv-records.js';
 import type { SyncFormat } from './state.js';
 
 export interface StoredRow {
@@ -60,18 +60,16 @@ export function textCodec(format: SyncFormat, gzip: boolean, encoder: Encoder): 
             })
       : (text: string): StoredRow[] => {
           const rows: StoredRow[] = [];
-          let header: string[] | undefined;
-          const reader = new CsvRecords((record, raw) => {
-            if (!header) {
-              header = record;
-              if (!header.includes('id')) throw new Error('no id column');
+          let columns: { id: number; completedAt: number; updatedAt: number } | undefined;
+          readCsvRecords(text, (record, raw) => {
+            if (!columns) {
+              if (!record.includes('id')) throw new Error('no id column');
+              columns = { id: record.indexOf('id'), completedAt: record.indexOf('completedAt'), updatedAt: record.indexOf('updatedAt') };
               return;
             }
-            const at = (name: string) => record[header!.indexOf(name)];
-            rows.push({ key: keyOf(at('id'), raw), completedMs: timeOf(at('completedAt')), updatedMs: timeOf(at('updatedAt')), payload: raw });
+            const { id, completedAt, updatedAt } = columns;
+            rows.push({ key: keyOf(record[id], raw), completedMs: timeOf(record[completedAt]), updatedMs: timeOf(record[updatedAt]), payload: raw });
           });
-          reader.push(text);
-          reader.end();
           return rows;
         };
   return {

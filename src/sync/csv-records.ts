@@ -1,58 +1,54 @@
 /** Reading back the CSV partitions a sync wrote (RFC 4180, the header names the columns), each record with its raw text. */
 
-/** An incremental RFC 4180 reader: fields may be quoted, hold commas, quotes ("") and line breaks. */
-export class CsvRecords {
-  private field = '';
-  private record: string[] = [];
-  private state: 'start' | 'plain' | 'quoted' | 'quote' = 'start';
-  /** the record's text as read, line break included: a row read back is written again byte for byte */
-  private raw = '';
-
-  constructor(private readonly onRecord: (record: string[], raw: string) => void) {}
-
-  push(text: string): void {
-    for (const c of text) {
-      this.raw += c;
-      if (this.state === 'quoted') {
-        if (c === '"') this.state = 'quote';
-        else this.field += c;
+/**
+ * Calls `onRecord` with each record's fields and its text as written (line break included), so a row read
+ * back is written again byte for byte. Fields may be quoted and hold commas, quotes ("") and line breaks.
+ * Scans with indexOf rather than a character at a time: a day's partition is tens of megabytes.
+ */
+export function readCsvRecords(text: string, onRecord: (record: string[], raw: string) => void): void {
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const start = i;
+    const record: string[] = [];
+    for (;;) {
+      let field: string;
+      if (text.charCodeAt(i) === 34 /* " */) {
+        let from = i + 1;
+        field = '';
+        for (;;) {
+          const quote = text.indexOf('"', from);
+          if (quote === -1) throw new Error('a quoted CSV field is not closed');
+          field += text.slice(from, quote);
+          if (text.charCodeAt(quote + 1) === 34) {
+            field += '"';
+            from = quote + 2;
+            continue;
+          }
+          i = quote + 1;
+          break;
+        }
+      } else {
+        let end = i;
+        while (end < n) {
+          const c = text.charCodeAt(end);
+          if (c === 44 || c === 10 || c === 13) break;
+          end += 1;
+        }
+        field = text.slice(i, end);
+        i = end;
+      }
+      record.push(field);
+      const c = text.charCodeAt(i);
+      if (c === 44 /* , */) {
+        i += 1;
         continue;
       }
-      if (this.state === 'quote') {
-        if (c === '"') {
-          this.field += '"';
-          this.state = 'quoted';
-          continue;
-        }
-        this.state = 'plain';
-      }
-      if (c === ',') this.endField();
-      else if (c === '\n') this.endRecord();
-      else if (c === '\r') continue;
-      else if (c === '"' && this.state === 'start') this.state = 'quoted';
-      else {
-        this.field += c;
-        this.state = 'plain';
-      }
+      if (c === 13 /* \r */) i += 1;
+      if (text.charCodeAt(i) === 10 /* \n */) i += 1;
+      break;
     }
-  }
-
-  end(): void {
-    if (this.field !== '' || this.record.length > 0 || this.state === 'quote') this.endRecord();
-  }
-
-  private endField(): void {
-    this.record.push(this.field);
-    this.field = '';
-    this.state = 'start';
-  }
-
-  private endRecord(): void {
-    this.endField();
-    const record = this.record;
-    const raw = this.raw;
-    this.record = [];
-    this.raw = '';
-    this.onRecord(record, raw);
+    // A blank line is no record.
+    if (record.length > 1 || record[0] !== '') onRecord(record, text.slice(start, i));
   }
 }
