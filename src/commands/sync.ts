@@ -50,7 +50,7 @@ export const register: Register = (program, run) => {
         '',
         'Examples:',
         '  swapx sync --out /data/swaps --since 2026-11-01      # first run: backfill, then record the cursor',
-        '  swapx sync --out /data/swaps --summary-json          # later runs (cron): new swaps and late arrivals',
+        '  swapx sync --out /data/swaps --summary-json          # later runs (cron): new, late and updated swaps',
         '  swapx sync --out /data/swaps --follow --interval 30s',
         '',
         'Each partition holds one row per swap, its latest version; it is rewritten whole and atomically, and the',
