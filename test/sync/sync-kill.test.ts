@@ -51,11 +51,16 @@ async function killAt(dir: string, moment: () => Promise<void>): Promise<void> {
   await done;
 }
 
+/** The data files of the clean run, byte for byte: every killed run must end with exactly these. */
+let cleanFiles: Record<string, string> | undefined;
+
 /** Runs to completion and checks the directory against a clean run. */
 async function finishAndCheck(dir: string): Promise<void> {
   const r = await runCli(args(dir), { env });
   expect(r.code, r.stderr).toBe(0);
   expect(mirrorRows(dir)).toEqual(expected);
+  cleanFiles ??= snapshotData(dir);
+  expect(snapshotData(dir)).toEqual(cleanFiles);
   expect(readState(dir).cursor).toBe('2026-11-11T04:00:00Z');
   expectTidy(dir);
 }
