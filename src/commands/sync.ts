@@ -150,6 +150,7 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
           state,
           unsaved,
           until,
+          present,
           end,
           lagMs: options.lagMs,
           rescan,

@@ -6,10 +6,12 @@
  *     completed there whose updatedAt is already behind the updates cursor,
  *     which the Updated pass cannot return. On the first run (an empty
  *     mirror) this pass is the whole range and there is no Updated pass.
- *  2. Filter=Updated over [updatedCursor, end): every swap whose current
+ *  2. Filter=Updated over [updatedCursor, present): every swap whose current
  *     version changed since the mirror's latest, and every new completion
  *     (updatedAt ≥ completedAt), so the new range is fetched once, by this
- *     pass, never by both.
+ *     pass, never by both. It reaches the server's clock, but the updates
+ *     cursor stops at `end` (2 minutes before it): what changed since is
+ *     fetched again by the next run, in case it was not all visible yet.
  *
  * Each row goes to its partition (the UTC date of completedAt) if
  * completedAt lies in [since, until); a partition holds one row per swap,
@@ -46,7 +48,9 @@ export interface StepOptions {
   unsaved?: { value: boolean };
   /** the mirror holds swaps completed before this */
   until: number;
-  /** end of the Updated pass: the present (the server's clock) minus the settle margin */
+  /** the present (the server's clock): the Updated pass reaches it */
+  present: number;
+  /** the present minus the settle margin: the updates cursor never passes it */
   end: number;
   lagMs: number;
   /** windows between commits; default COMMIT_WINDOWS */
@@ -104,7 +108,7 @@ export interface StepPlan {
 }
 
 /** Plans the step's windows, indexed in order. */
-export function planStep(state: SyncState, until: number, end: number, lagMs: number, rescan: boolean): StepPlan {
+export function planStep(state: SyncState, until: number, end: number, lagMs: number, rescan: boolean, present = end): StepPlan {
   const first = state.cursor === state.since && state.updatedCursor === state.since;
   const rescanFrom = rescan && lagMs > 0 ? Math.min(state.cursor, Math.max(state.since, state.rescanBase - lagMs)) : state.cursor;
   const forwardTo = first ? until : Math.min(until, Math.max(state.cursor, state.updatedCursor));
@@ -113,7 +117,7 @@ export function planStep(state: SyncState, until: number, end: number, lagMs: nu
     // Planned from the cursor, so the cursor is a window edge.
     ...planWindows(rescanFrom, state.cursor, MAX_WINDOW_MS).map(tag('Completed')),
     ...planWindows(state.cursor, forwardTo, MAX_WINDOW_MS).map(tag('Completed')),
-    ...(first ? [] : planWindows(state.updatedCursor, end, MAX_WINDOW_MS).map(tag('Updated'))),
+    ...(first ? [] : planWindows(state.updatedCursor, Math.max(end, present), MAX_WINDOW_MS).map(tag('Updated'))),
   ].map((w, index) => ({ ...w, index }));
   return { windows, rescanFrom: rescanFrom < state.cursor ? rescanFrom : undefined, first };
 }
@@ -125,7 +129,7 @@ export async function runStep(options: StepOptions): Promise<StepOutcome> {
   const requestsAtStart = options.requests();
   const { state, until, end } = options;
   const oldCursor = state.cursor;
-  const plan = planStep(state, until, end, options.lagMs, options.rescan);
+  const plan = planStep(state, until, end, options.lagMs, options.rescan, options.present);
   const pending = new PendingPartitions(options.dir, options.codec);
   const result: StepResult = {
     newSwaps: 0,
@@ -191,7 +195,7 @@ export async function runStep(options: StepOptions): Promise<StepOutcome> {
     for (const swap of outside) place(window, swap);
     result.outsideWindow += outside.length;
     if (window.filter === 'Completed' && window.to > oldCursor) completedTo = window.to;
-    if (window.filter === 'Updated') updatedTo = window.to;
+    if (window.filter === 'Updated') updatedTo = Math.min(window.to, end);
     result.windows += 1;
     if (pending.size >= BUFFER_ROWS || result.windows % (options.commitWindows ?? COMMIT_WINDOWS) === 0) await commit(false);
   };
