@@ -71,6 +71,7 @@ interface Prepared {
 /** Every check against the flags and the saved state; throws UsageError. Run before the lock and again under it. */
 function prepare(ctx: Context, options: SyncOptions, saved: SyncState | undefined, notes: boolean): Prepared {
   const query = resolveQuery(options, ctx.settings().baseUrl.value, saved?.query);
+  checkFields(query, options.dir);
   const { since, ignoredSince } = checkStart(options, saved);
   if (ignoredSince && notes) {
     ctx.warn(
@@ -105,7 +106,6 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
     // Again under the lock: a sync that ended meanwhile may have moved the cursor.
     const saved = await readState(dir);
     const { query, since } = prepare(ctx, options, saved, true);
-    checkFields(query, dir);
     const state = saved ?? newState(query, since);
     const codec: PartitionCodec = partitionCodec({ ...query, allFields: SWAP_FIELDS });
     const recovered = await recover(dir, codec);

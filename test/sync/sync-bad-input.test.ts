@@ -46,6 +46,7 @@ beforeAll(async () => {
   write('synced', stateText());
   write('csv', stateText({ format: 'csv' }));
   write('elsewhere', stateText({ baseUrl: 'http://127.0.0.1:1' }));
+  write('no-updatedAt', stateText({ fields: ['id', 'completedAt', 'bridge'] }));
   write('corrupt', '{"version": 1, "cursor": ');
   write('invalid', stateText().replace('"cursor": "2026-11-10T00:00:00Z"', '"cursor": "soon"'));
   before = tree(base);
@@ -103,6 +104,11 @@ const CASES: Case[] = [
     'another field list',
     ['--out', at('synced'), '--fields', 'id,completedAt,updatedAt'],
     /^\S+synced holds a sync of another query \(--fields was \[.*\], now \["id","completedAt","updatedAt"\]\)/,
+  ],
+  [
+    'a mirror of fields without updatedAt',
+    ['--out', at('no-updatedAt')],
+    /^\S+no-updatedAt syncs --fields without updatedAt, which a mirror that keeps the latest version of each swap needs; sync into a new --out dir$/,
   ],
   [
     'corrupt state',
