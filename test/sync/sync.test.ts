@@ -196,6 +196,41 @@ describe('late arrivals', () => {
   });
 });
 
+describe('a restored backup', () => {
+  const data = { seed: 24, swapsPerHour: 200 };
+  const SINCE = '2026-11-10T20:00:00Z';
+  const UNTIL = '2026-11-11T02:00:00Z';
+  const CLOCK1 = Date.parse('2026-11-11T02:10:00Z');
+  let clock = CLOCK1;
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, ...data, now: () => clock });
+  });
+  afterAll(() => sandbox.close());
+
+  it('caught up from its own data, loses no update made after the backup nor since the runs that followed it', async () => {
+    const env = syncEnv(sandbox);
+    const base = tempDir('swapx-backup-');
+    const dir = path.join(base, 'out');
+    expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], env)).code).toBe(0);
+    fs.cpSync(dir, path.join(base, 'backup'), { recursive: true });
+    // Runs go on: two and five days later.
+    for (const days of [2, 5]) {
+      clock = CLOCK1 + days * 24 * H;
+      expect((await runInProcess(['sync', '--out', dir, '--until', UNTIL, '-q'], env)).code).toBe(0);
+    }
+    // The disk is lost; the backup of day 0 comes back, and the next run is on day 6.
+    fs.rmSync(dir, { recursive: true });
+    fs.cpSync(path.join(base, 'backup'), dir, { recursive: true });
+    clock = CLOCK1 + 6 * 24 * H;
+    const r = await runInProcess(['sync', '--out', dir, '--until', UNTIL, '--summary-json'], env);
+    expect(r.code).toBe(0);
+    expect(stepLines(r)[0]!.updatedSwaps).toBeGreaterThan(0);
+    expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, UNTIL, clock));
+    expectTidy(dir);
+  });
+});
+
 describe('CSV, gzip, a crash between a partition and the state, an older mirror', () => {
   const data = { seed: 23, swapsPerHour: 200 };
   const NOW = Date.parse('2026-11-12T00:00:00Z');
