@@ -21,8 +21,13 @@ export interface FlushResult {
   maxUpdatedMs: number;
 }
 
+/** Partitions whose index (id → updatedAt) is kept between adds: a few days' worth, about 5 MB each. */
+const INDEXES_KEPT = 8;
+
 export class PendingPartitions {
   private readonly byDate = new Map<string, Map<string, StoredRow>>();
+  /** what each partition holds on disk, id → updatedAt, read on its first row */
+  private readonly held = new Map<string, Map<string, number>>();
   private count = 0;
 
   constructor(
@@ -35,13 +40,30 @@ export class PendingPartitions {
     return this.count;
   }
 
-  add(date: string, row: StoredRow): void {
+  /**
+   * Adds a row, unless its partition holds the swap already at the same or a later updatedAt (the time the
+   * service last changed it: the same version). A re-scan then costs no memory and no rewrite.
+   */
+  async add(date: string, row: StoredRow): Promise<void> {
+    const heldAt = (await this.index(date)).get(row.key);
+    if (heldAt !== undefined && row.updatedMs <= heldAt) return;
     let rows = this.byDate.get(date);
     if (!rows) this.byDate.set(date, (rows = new Map()));
     const before = rows.size;
     // Two versions of a swap in one run (a re-scan and the Updated pass): the latest is the one merged.
     mergeRow(rows, row);
     this.count += rows.size - before;
+  }
+
+  private async index(date: string): Promise<Map<string, number>> {
+    let index = this.held.get(date);
+    if (!index) {
+      const rows = await readPartitionFile(path.join(this.dir, partitionFile(date, this.codec)), this.codec);
+      index = new Map(rows.map((row) => [row.key, row.updatedMs]));
+      if (this.held.size >= INDEXES_KEPT) this.held.delete(this.held.keys().next().value!);
+      this.held.set(date, index);
+    }
+    return index;
   }
 
   /** Merges every pending date into its partition, in date order; `cursor` tells new swaps from late ones. */
@@ -66,6 +88,7 @@ export class PendingPartitions {
       if (changed) {
         await writePartitionFile(file, [...rows.values()], this.codec);
         result.files.push(relative);
+        if (this.held.has(date)) this.held.set(date, new Map([...rows.values()].map((row) => [row.key, row.updatedMs])));
       }
       this.byDate.delete(date);
       this.count -= pending.size;

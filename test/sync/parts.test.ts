@@ -62,9 +62,9 @@ describe('PendingPartitions', () => {
     const codec = textCodec(format, gzip, createEncoder(format, { fields, allFields: SWAP_FIELDS }));
     const pending = new PendingPartitions(dir, codec);
     const add = (s: Swap) => pending.add(s.completedAt!.slice(0, 10), codec.row(s));
-    add(swap('b', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z'));
-    add(swap('a', '2026-11-20T10:00:00Z', '2026-11-20T10:05:00Z'));
-    add(swap('c', '2026-11-21T01:00:00Z', '2026-11-21T01:00:00Z', 'Unprocessed'));
+    await add(swap('b', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z'));
+    await add(swap('a', '2026-11-20T10:00:00Z', '2026-11-20T10:05:00Z'));
+    await add(swap('c', '2026-11-21T01:00:00Z', '2026-11-21T01:00:00Z', 'Unprocessed'));
     const first = await pending.flush(Date.parse('2026-11-20T00:00:00Z'));
     expect(first).toMatchObject({
       newSwaps: 3,
@@ -78,13 +78,13 @@ describe('PendingPartitions', () => {
     const nov21 = path.join(dir, `date=2026-11-21/part${codec.extension}`);
     const before = fs.statSync(nov20).mtimeMs;
     // A newer version of c, an older one of a (ignored), a late swap d, and b again unchanged.
-    add(swap('c', '2026-11-21T01:00:00Z', '2026-11-23T01:00:00Z', 'MismatchDetected'));
-    add(swap('a', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z'));
-    add(swap('b', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z'));
+    await add(swap('c', '2026-11-21T01:00:00Z', '2026-11-23T01:00:00Z', 'MismatchDetected'));
+    await add(swap('a', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z'));
+    await add(swap('b', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z'));
     const second = await pending.flush(Date.parse('2026-11-22T00:00:00Z'));
     expect(second).toMatchObject({ newSwaps: 0, lateSwaps: 0, updatedSwaps: 1, files: [`date=2026-11-21/part${codec.extension}`] });
     expect(fs.statSync(nov20).mtimeMs).toBe(before);
-    add(swap('d', '2026-11-20T09:00:00Z', '2026-11-20T09:00:00Z'));
+    await add(swap('d', '2026-11-20T09:00:00Z', '2026-11-20T09:00:00Z'));
     expect(await pending.flush(Date.parse('2026-11-22T00:00:00Z'))).toMatchObject({ lateSwaps: 1, files: [`date=2026-11-20/part${codec.extension}`] });
 
     // Read with a real reader: one row per id, sorted by completedAt then id, the header once.
