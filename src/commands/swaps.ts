@@ -2,13 +2,14 @@
 import { Chalk } from 'chalk';
 import { AbortedError, UsageError, WrappedError } from '../api/errors.js';
 import { fsReason, messageFor } from '../cli/exit-codes.js';
-import { DEFAULT_FILTER, SWAP_FIELDS } from '../api/types.js';
+import { DEFAULT_FILTER, LIST_SWAP_FIELDS } from '../api/types.js';
 import { parseIntInRange } from '../cli/args.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, type OutputFlags, type OutputPlan } from '../cli/output.js';
 import { shellQuote } from '../cli/shell-quote.js';
 import { exportSwaps } from '../export/exporter.js';
+import { exportSwapsParquet } from '../export/parquet-export.js';
 import type { ExportQuery } from '../export/manifest.js';
 import { PartialFile, partialPaths } from '../export/partial-file.js';
 import { describePlan, parseFilter, parseRange, parseWindow, planWindows, type RangeQuery } from '../export/plan.js';
@@ -55,6 +56,7 @@ export const register: Register = (program, run) => {
         'Examples:',
         '  swapx swaps --from 2026-11-01 --to 2026-11-08 --csv -o week.csv',
         '  swapx swaps --last 24h --filter Completed -o day.jsonl.gz',
+        '  swapx swaps --from 2026-11-01 --to 2026-11-08 -o week.parquet',
         '  swapx swaps --from yesterday --to today -o daily.jsonl --resume',
         '  swapx swaps --from 2026-11-01 --to 2026-12-01 --dry-run',
       ].join('\n'),
@@ -81,7 +83,7 @@ function prepare(ctx: Context, flags: SwapsFlags, now: number): Prepared {
   }
   if (flags.resume && !flags.output) throw new UsageError('--resume needs -o FILE: only a file export can be resumed');
   if (flags.resume && flags.force) throw new UsageError('--resume continues an unfinished export and --force discards it: give one');
-  return { query, output: planOutput(ctx, flags, SWAP_FIELDS), concurrency, rps };
+  return { query, output: planOutput(ctx, flags, LIST_SWAP_FIELDS, { parquet: true }), concurrency, rps };
 }
 
 function exportQuery(ctx: Context, prepared: Prepared): ExportQuery {
@@ -117,7 +119,7 @@ function resumeCommand(ctx: Context, prepared: Prepared, flags: SwapsFlags): str
 function encoderFor(ctx: Context, prepared: Prepared): Encoder {
   const { output, query } = prepared;
   if (output.format === 'table') return swapRowsEncoder(query.filter, output.output ? new Chalk({ level: 0 }) : ctx.out);
-  return createEncoder(output.format as MachineFormat, { fields: output.fields, allFields: SWAP_FIELDS, excelSafe: output.excelSafe });
+  return createEncoder(output.format as MachineFormat, { fields: output.fields, allFields: LIST_SWAP_FIELDS, excelSafe: output.excelSafe });
 }
 
 export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
@@ -160,7 +162,9 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   const startSwaps = sink.state.swaps;
   await progress.start();
   try {
-    await exportSwaps({ client, query, windows, concurrency, encoder: encoderFor(ctx, prepared), sink, counters, signal: ctx.io.signal, onWindow: () => progress.update() });
+    const job = { client, query, windows, concurrency, sink, counters, signal: ctx.io.signal, onWindow: () => progress.update() };
+    if (output.format === 'parquet') await exportSwapsParquet({ ...job, fields: output.fields });
+    else await exportSwaps({ ...job, encoder: encoderFor(ctx, prepared) });
   } catch (error) {
     progress.stop();
     await sink.close();

@@ -31,6 +31,8 @@ export interface Manifest {
   bytes: number;
   swaps: number;
   dropped: number;
+  /** Parquet: the metadata of the row groups in the partial file, to rebuild its footer (ParquetFile.state) */
+  parquet?: string;
   updatedAt: string;
 }
 

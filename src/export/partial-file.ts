@@ -18,8 +18,18 @@ export interface PartialState {
   swaps: number;
   dropped: number;
   bytes: number;
+  /** Parquet: the row groups' metadata (Manifest.parquet) */
+  parquet?: string;
 }
 
+
+/** What is written once a window is appended: the manifest records it at the next checkpoint. */
+export interface ExportDone {
+  windowsDone: number;
+  swaps: number;
+  dropped: number;
+  parquet?: string;
+}
 
 export function partialPaths(target: string): { partial: string; manifest: string } {
   return { partial: `${target}.partial`, manifest: `${target}.partial.manifest.json` };
@@ -45,8 +55,8 @@ export class PartialFile {
 
   /** What is checkpointed: where a resume starts. */
   get state(): PartialState {
-    const { windowsDone, swaps, dropped, bytes } = this.saved;
-    return { windowsDone, swaps, dropped, bytes };
+    const { windowsDone, swaps, dropped, bytes, parquet } = this.saved;
+    return { windowsDone, swaps, dropped, bytes, parquet };
   }
 
   /**
@@ -87,10 +97,10 @@ export class PartialFile {
     return { file, resumed };
   }
 
-  /** Appends a window's text; checkpoints when the last checkpoint is CHECKPOINT_MS old. */
-  async append(text: string, done: { windowsDone: number; swaps: number; dropped: number }): Promise<void> {
+  /** Appends a window's text (or bytes, written as they are); checkpoints when the last checkpoint is CHECKPOINT_MS old. */
+  async append(text: string | Buffer, done: ExportDone): Promise<void> {
     if (text.length > 0) {
-      const bytes = this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
+      const bytes = typeof text !== 'string' ? text : this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
       await writeAll(this.handle, bytes, this.manifest.bytes);
       this.manifest = { ...this.manifest, bytes: this.manifest.bytes + bytes.length };
     }
@@ -108,11 +118,11 @@ export class PartialFile {
   }
 
   /** Writes the closing text, renames to the final name and removes the manifest. */
-  async complete(text: string): Promise<void> {
+  async complete(text: string | Buffer): Promise<void> {
     // An empty export is still a valid (empty) gzip file.
     const emptyGzip = this.manifest.query.gzip && this.manifest.bytes === 0;
     if (text.length > 0 || emptyGzip) {
-      const bytes = this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
+      const bytes = typeof text !== 'string' ? text : this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
       await writeAll(this.handle, bytes, this.manifest.bytes);
     }
     await this.handle.sync();

@@ -1,12 +1,12 @@
 /** Where an export's text goes: stdout as it comes, or a checkpointed partial file. */
 import type { OutStream } from '../cli/context.js';
-import type { PartialFile, PartialState } from './partial-file.js';
+import type { ExportDone, PartialFile, PartialState } from './partial-file.js';
 
 export interface ExportSink {
   /** where a resumed export starts */
   readonly state: PartialState;
-  append(text: string, done: { windowsDone: number; swaps: number; dropped: number }): Promise<void>;
-  complete(text: string): Promise<void>;
+  append(text: string | Buffer, done: ExportDone): Promise<void>;
+  complete(text: string | Buffer): Promise<void>;
   /** after a failure or interrupt: keep what is durable */
   close(): Promise<void>;
 }
@@ -17,16 +17,16 @@ export class StdoutSink implements ExportSink {
 
   constructor(private readonly stream: OutStream) {}
 
-  private write(text: string): Promise<void> {
+  private write(text: string | Buffer): Promise<void> {
     if (text.length === 0 || this.stream.write(text)) return Promise.resolve();
     return new Promise((resolve) => this.stream.once('drain', resolve));
   }
 
-  append(text: string): Promise<void> {
+  append(text: string | Buffer): Promise<void> {
     return this.write(text);
   }
 
-  complete(text: string): Promise<void> {
+  complete(text: string | Buffer): Promise<void> {
     return this.write(text);
   }
 
@@ -38,10 +38,10 @@ export class FileSink implements ExportSink {
   get state(): PartialState {
     return this.file.state;
   }
-  append(text: string, done: { windowsDone: number; swaps: number; dropped: number }): Promise<void> {
+  append(text: string | Buffer, done: ExportDone): Promise<void> {
     return this.file.append(text, done);
   }
-  complete(text: string): Promise<void> {
+  complete(text: string | Buffer): Promise<void> {
     return this.file.complete(text);
   }
   close(): Promise<void> {

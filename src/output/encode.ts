@@ -6,7 +6,8 @@
 import { stringify } from 'csv-stringify/sync';
 import type { Format } from './format.js';
 
-export type MachineFormat = Exclude<Format, 'table'>;
+/** The text formats; Parquet is binary (parquet.ts). */
+export type MachineFormat = Exclude<Format, 'table' | 'parquet'>;
 type Row = Record<string, unknown>;
 
 export interface Encoder {
