@@ -271,6 +271,8 @@ export class ParquetFile {
   private readonly writer = new ByteWriter();
   private readonly parquet: ParquetWriter;
   private readonly fields: readonly string[];
+  /** state() of each row group so far */
+  private readonly savedGroups: string[] = [];
 
   /** `codec`: other than the default only to measure the choice (scripts/bench). */
   constructor(fields: readonly string[], options: { resume?: ParquetResumeState; codec?: ParquetCodec } = {}) {
@@ -321,7 +323,10 @@ export class ParquetFile {
 
   /** The row groups' metadata so far, as JSON: with the file's length, enough to resume (ParquetResumeState). */
   state(): string {
-    return JSON.stringify(toPlain(this.parquet.row_groups));
+    // Each group once: the state is saved after every group, and a long export has hundreds.
+    const groups = this.parquet.row_groups;
+    for (let i = this.savedGroups.length; i < groups.length; i += 1) this.savedGroups.push(JSON.stringify(toPlain(groups[i])));
+    return `[${this.savedGroups.join(',')}]`;
   }
 
   get rowGroups(): number {
