@@ -9,7 +9,7 @@ import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, type OutputFlags, type OutputPlan } from '../cli/output.js';
 import { shellQuote } from '../cli/shell-quote.js';
 import { exportSwaps } from '../export/exporter.js';
-import { exportSwapsParquet } from '../export/parquet-export.js';
+import { exportSwapsParquet, parquetStatePath } from '../export/parquet-export.js';
 import type { ExportQuery } from '../export/manifest.js';
 import { PartialFile, partialPaths } from '../export/partial-file.js';
 import { describePlan, parseFilter, parseRange, parseWindow, planWindows, type RangeQuery } from '../export/plan.js';
@@ -163,12 +163,14 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   await progress.start();
   try {
     const job = { client, query, windows, concurrency, sink, counters, signal: ctx.io.signal, onWindow: () => progress.update() };
-    if (output.format === 'parquet') await exportSwapsParquet({ ...job, fields: output.fields });
+    if (output.format === 'parquet') await exportSwapsParquet({ ...job, fields: output.fields, stateFile: parquetStatePath(partialPaths(output.output!).partial) });
     else await exportSwaps({ ...job, encoder: encoderFor(ctx, prepared) });
   } catch (error) {
     progress.stop();
     await sink.close();
     const saved = output.output ? `; ${sink.state.windowsDone}/${windows.length} windows saved in ${partialPaths(output.output).partial}; resume with: ${resume}` : '';
+    // A partial export that cannot be resumed as it is (its Parquet row groups' metadata is gone): --force, not --resume.
+    if (error instanceof UsageError) throw error;
     if (error instanceof AbortedError || ctx.io.signal.aborted) throw new AbortedError(`interrupted${saved}`);
     if (error instanceof WindowFailedError) {
       const w = error.window;

@@ -31,7 +31,7 @@ export interface Manifest {
   bytes: number;
   swaps: number;
   dropped: number;
-  /** Parquet: the metadata of the row groups in the partial file, to rebuild its footer (ParquetFile.state) */
+  /** Parquet: how many row groups the partial file holds (their metadata: parquet-export.ts) */
   parquet?: string;
   updatedAt: string;
 }

@@ -18,7 +18,7 @@ export interface PartialState {
   swaps: number;
   dropped: number;
   bytes: number;
-  /** Parquet: the row groups' metadata (Manifest.parquet) */
+  /** Parquet: the row groups written (Manifest.parquet) */
   parquet?: string;
 }
 

@@ -259,8 +259,8 @@ function fromPlain(value: unknown): unknown {
 /** What a resume needs to go on writing a file: its length and the metadata of its row groups. */
 export interface ParquetResumeState {
   bytes: number;
-  /** from state() */
-  rowGroups: string;
+  /** groupState() of each row group in the file, in order */
+  rowGroups: readonly string[];
 }
 
 /**
@@ -271,8 +271,6 @@ export class ParquetFile {
   private readonly writer = new ByteWriter();
   private readonly parquet: ParquetWriter;
   private readonly fields: readonly string[];
-  /** state() of each row group so far */
-  private readonly savedGroups: string[] = [];
 
   /** `codec`: other than the default only to measure the choice (scripts/bench). */
   constructor(fields: readonly string[], options: { resume?: ParquetResumeState; codec?: ParquetCodec } = {}) {
@@ -289,7 +287,7 @@ export class ParquetFile {
     this.take();
     if (resume) {
       this.writer.offset = resume.bytes;
-      const groups = fromPlain(JSON.parse(resume.rowGroups)) as RowGroup[];
+      const groups = resume.rowGroups.map((group) => fromPlain(JSON.parse(group)) as RowGroup);
       this.parquet.row_groups = groups;
       this.parquet.num_rows = groups.reduce((sum, group) => sum + group.num_rows, 0n);
     } else this.writer.offset = 0;
@@ -321,12 +319,14 @@ export class ParquetFile {
     return this.take();
   }
 
-  /** The row groups' metadata so far, as JSON: with the file's length, enough to resume (ParquetResumeState). */
-  state(): string {
-    // Each group once: the state is saved after every group, and a long export has hundreds.
-    const groups = this.parquet.row_groups;
-    for (let i = this.savedGroups.length; i < groups.length; i += 1) this.savedGroups.push(JSON.stringify(toPlain(groups[i])));
-    return `[${this.savedGroups.join(',')}]`;
+  /**
+   * The metadata of row group `index` as one line of JSON: saved as each group is written, these
+   * and the file's length are what a resume needs (ParquetResumeState).
+   */
+  groupState(index: number): string {
+    const group = this.parquet.row_groups[index];
+    if (!group) throw new RangeError(`no row group ${index}`);
+    return JSON.stringify(toPlain(group));
   }
 
   get rowGroups(): number {
