@@ -52,7 +52,7 @@ export const ROW_GROUP_ROWS = 2_000;
  * CPU. Most bytes are hex hashes, which Huffman alone halves. zstd is not in Node 20's zlib. DuckDB,
  * pyarrow, Spark and BigQuery all read GZIP.
  */
-export const PARQUET_CODEC: ParquetCodec = 'GZIP';
+const PARQUET_CODEC: ParquetCodec = 'GZIP';
 export type ParquetCodec = 'GZIP' | 'SNAPPY' | 'UNCOMPRESSED';
 const compressors = { GZIP: (input: Uint8Array) => gzipSync(input, { level: 1, strategy: constants.Z_HUFFMAN_ONLY }) };
 
@@ -93,7 +93,7 @@ function columnSchema(field: string): SchemaElement[] {
   }
 }
 
-export function parquetSchema(fields: readonly string[]): SchemaElement[] {
+function parquetSchema(fields: readonly string[]): SchemaElement[] {
   for (const field of fields) if (!PARQUET_FIELDS.includes(field)) throw new RangeError(`no Parquet column for field '${field}'`);
   return [{ name: 'root', num_children: fields.length }, ...fields.flatMap(columnSchema)];
 }

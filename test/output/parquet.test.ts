@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LIST_SWAP_FIELDS, type Swap } from '../../src/api/types.js';
-import { encodeParquet, ParquetFile, PARQUET_FIELDS } from '../../src/output/parquet.js';
+import { apiTimeMicros, encodeParquet, ParquetFile, PARQUET_FIELDS } from '../../src/output/parquet.js';
 import { swapsInWindow } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { parquetColumns, parquetRowGroups, parquetRows, query, sqlString } from '../helpers/duckdb.js';
@@ -33,6 +33,30 @@ function expected(swap: Record<string, unknown>, fields: readonly string[]): Rec
 }
 
 const base = swapsInWindow({ from: '2026-11-02T00:00:00Z', to: '2026-11-02T00:20:00Z' }, { seed: 5 })[0]!;
+
+describe('API times as microseconds', () => {
+  it.each([
+    ['2026-11-02T00:00:00Z', 1793577600000000n],
+    ['2026-11-02T10:11:12.345Z', 1793614272345000n],
+    ['2026-11-02T10:11:12.3Z', 1793614272300000n],
+    ['2026-11-02T10:11:12.123456Z', 1793614272123456n],
+    // ASP.NET's 7 digits: the 100 ns digit does not fit.
+    ['2026-11-02T10:11:12.1234567Z', 1793614272123456n],
+    // No zone is UTC; an offset is honoured.
+    ['2026-11-02T10:11:12.1234567', 1793614272123456n],
+    ['2026-11-02T12:11:12.5+02:00', 1793614272500000n],
+    ['2024-02-29T23:59:59.999999Z', 1709251199999999n],
+    ['1970-01-01T00:00:00Z', 0n],
+  ])('%s', (text, micros) => {
+    expect(apiTimeMicros(text)).toBe(micros);
+    // Whole milliseconds agree with Date.parse.
+    expect(apiTimeMicros(text) / 1000n).toBe(BigInt(Date.parse(/Z$|[+-]\d\d:\d\d$/.test(text) ? text : `${text}Z`)));
+  });
+
+  it.each(['2026-11-02T25:00:00Z', '2026-13-02T10:00:00Z', 'yesterday', ''])('refuses %j', (text) => {
+    expect(() => apiTimeMicros(text)).toThrow(`not a date-time: '${text}'`);
+  });
+});
 
 describe('Parquet encoding', () => {
   it('types every column natively, in the CSV order, without balanceChanges', async () => {
