@@ -1,7 +1,9 @@
 /** `swapx tokens <blockchainId> [--take] [--offset] [--all]`: GET /v1/external/chains/{id}/tokens */
-import { NoMatchError, NotFoundError, UsageError } from '../api/errors.js';
+import { NotFoundError, UsageError } from '../api/errors.js';
+import { NoMatchError } from '../cli/errors.js';
 import { OFFSET_MAX, TAKE_MAX, TOKEN_FIELDS, type Token } from '../api/types.js';
-import { checkPathIdentifier, parseIntInRange } from '../cli/args.js';
+import { parseIntInRange } from '../api/bounds.js';
+import { checkPathIdentifier } from '../cli/args.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';

@@ -11,17 +11,18 @@
 import fs from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import type { SwapxClient } from '../api/client.js';
+import type { DateRangeFilter } from '../api/types.js';
 import { ParquetFile, ROW_GROUP_ROWS, toColumns, type ColumnBatch } from '../output/parquet.js';
 import { writeAll } from '../util/write-all.js';
 import { fetchWindow } from './fetch-window.js';
-import type { RangeQuery, Window } from './plan.js';
-import type { ExportCounters } from './progress.js';
+import type { ExportEvent, ExportSummary } from './exporter.js';
+import type { Window } from './plan.js';
 import { runWindows } from './run-windows.js';
-import type { ExportSink } from './sink.js';
+import type { ExportSink, Tally } from './sink.js';
 
 export interface ParquetExportJob {
   client: SwapxClient;
-  query: RangeQuery;
+  filter: DateRangeFilter | undefined;
   windows: readonly Window[];
   concurrency: number;
   /** the columns, in order */
@@ -30,9 +31,8 @@ export interface ParquetExportJob {
   sink: ExportSink;
   /** where the row groups' metadata is kept until the file is complete (parquetStatePath) */
   stateFile: string;
-  counters: ExportCounters;
   signal?: AbortSignal;
-  onWindow?: () => void;
+  onEvent?: (event: ExportEvent) => void;
   /** rows per row group (tests make it small) */
   rowGroupRows?: number;
 }
@@ -58,21 +58,24 @@ async function openState(file: string, count: number): Promise<{ handle: fs.File
   return { handle, lines, bytes };
 }
 
-export async function exportSwapsParquet(job: ParquetExportJob): Promise<void> {
-  const { sink, counters } = job;
+export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportSummary> {
+  const { sink } = job;
   const groupRows = job.rowGroupRows ?? ROW_GROUP_ROWS;
   const start = sink.state;
+  const windowsTotal = job.windows.length;
   const resumed = start.bytes > 0;
   const state = await openState(job.stateFile, resumed ? Number(start.parquet ?? 0) : 0);
+  let tally: Tally = { windowsDone: start.windowsDone, swaps: start.swaps, dropped: start.dropped };
+  const stats = { splits: 0 };
+  let groups = state.lines.length;
   try {
     const file = new ParquetFile(job.fields, resumed ? { resume: { bytes: start.bytes, rowGroups: state.lines } } : {});
-    let groups = state.lines.length;
     let stateBytes = state.bytes;
     // The magic bytes go out with the first row group, or with the footer of an empty export.
     let header: Buffer | undefined = resumed ? undefined : file.header();
     let pending: ColumnBatch[] = [];
     let pendingRows = 0;
-    const flush = async (done: { windowsDone: number; swaps: number; dropped: number }) => {
+    const flush = async (done: Tally) => {
       const group = file.rowGroupOf(pending);
       pending = [];
       pendingRows = 0;
@@ -86,31 +89,35 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<void> {
       await sink.append(bytes, { ...done, parquet: String(groups) });
     };
 
-    Object.assign(counters, { windowsDone: start.windowsDone, swaps: start.swaps, dropped: start.dropped });
     // A window waits as columns, not as parsed objects, as the text formats keep theirs encoded.
     await runWindows<{ batch: ColumnBatch; dropped: number }>({
       windows: job.windows.slice(start.windowsDone),
       concurrency: job.concurrency,
       signal: job.signal,
       fetch: async (window, signal) => {
-        const kept = await fetchWindow(job.client, window, job.query.filter, counters, signal);
+        const kept = await fetchWindow(job.client, window, job.filter, stats, signal);
         return { batch: toColumns(job.fields, kept.swaps as unknown as Row[]), dropped: kept.dropped };
       },
       consume: async (window, result) => {
         pending.push(result.batch);
         pendingRows += result.batch.rows;
-        const done = { windowsDone: window.index + 1, swaps: counters.swaps + result.batch.rows, dropped: counters.dropped + result.dropped };
+        const done: Tally = { windowsDone: window.index + 1, swaps: tally.swaps + result.batch.rows, dropped: tally.dropped + result.dropped };
         // Cut only where the rows since the last cut decide it, so a resume cuts in the same places.
         if (pendingRows >= groupRows) await flush(done);
-        Object.assign(counters, done);
-        job.onWindow?.();
+        tally = done;
+        job.onEvent?.({ type: 'window', windowsTotal, ...done });
       },
     });
-    if (pendingRows > 0) await flush({ windowsDone: counters.windowsDone, swaps: counters.swaps, dropped: counters.dropped });
+    if (pendingRows > 0) await flush(tally);
     const footer = file.footer();
     await sink.complete(header ? Buffer.concat([header, footer]) : footer);
-  } finally {
+  } catch (error) {
     await state.handle.close();
+    // No row group recorded: nothing to resume from (the partial file is discarded too).
+    if (groups === 0) await fs.rm(job.stateFile, { force: true });
+    throw error;
   }
+  await state.handle.close();
   await fs.rm(job.stateFile, { force: true });
+  return { ...tally, windowsTotal, splits: stats.splits, swapsThisRun: tally.swaps - start.swaps };
 }

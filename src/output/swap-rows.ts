@@ -27,7 +27,7 @@ export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkIns
   return {
     header: () => `${c.bold(header.map((h, i) => cell(h, widths[i]!)).join(' ').trimEnd())}\n`,
     batch: (records) =>
-      (records as unknown as Swap[])
+      (records as readonly Swap[])
         .map((s) => {
           const usd = s.withdrawnUsdAmount ?? s.depositUsdAmount;
           const status = cell(s.usdMismatchStatus ?? '', widths[6]!);

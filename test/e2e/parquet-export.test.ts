@@ -5,13 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import { run } from '../../src/cli/main.js';
 import { ROW_GROUP_ROWS } from '../../src/output/parquet.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { runSwapx } from '../helpers/run.js';
 import { parquetColumns, parquetRowGroups, parquetRows, query } from '../helpers/duckdb.js';
 
 const SEED = 13;
@@ -24,24 +23,15 @@ let dir: string;
 let jsonl: Record<string, unknown>[];
 
 interface Result {
-  code: number;
+  code: number | null;
   stdout: string;
   stderr: string;
 }
 
-function sink(): PassThrough & { text: () => string } {
-  const stream = new PassThrough();
-  const chunks: Buffer[] = [];
-  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-  return Object.assign(stream, { text: () => Buffer.concat(chunks).toString('utf8') });
-}
-
 async function swapx(args: readonly string[], options: { baseUrl?: string; signal?: AbortSignal } = {}): Promise<Result> {
-  const stdout = sink();
-  const stderr = sink();
   const env = sandboxEnv(options.baseUrl ?? sandbox.url, path.join(dir, 'cfg'));
-  const code = await run(args, { stdout, stderr, env, stdin: new PassThrough(), signal: options.signal });
-  return { code, stdout: stdout.text(), stderr: stderr.text() };
+  const { code, stdout, stderr } = await runSwapx(args, { env, signal: options.signal });
+  return { code, stdout, stderr };
 }
 
 const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
