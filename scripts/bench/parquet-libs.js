@@ -24,7 +24,11 @@ const DOUBLES = ['depositAmount', 'withdrawnAmount', 'depositUsdAmount', 'withdr
 const LISTS = ['sourceOtherProtocolAddresses', 'destinationOtherProtocolAddresses'];
 
 async function readRows(file) {
-  return fs.readFileSync(file, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line));
+  return fs
+    .readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line));
 }
 
 /** Each candidate: reads the JSON Lines file, writes `out`. Runs in a child process (argv: name, in, out). */
@@ -77,11 +81,23 @@ const CANDIDATES = {
     const types = Object.fromEntries(
       (await import('../../dist/output/parquet.js')).PARQUET_FIELDS.map((f) => [
         f,
-        TIMES.includes(f) ? 'TIMESTAMPTZ' : DOUBLES.includes(f) ? 'DOUBLE' : LISTS.includes(f) ? 'VARCHAR[]' : f === 'tags' ? 'STRUCT(type VARCHAR, value VARCHAR)[]' : 'VARCHAR',
+        TIMES.includes(f)
+          ? 'TIMESTAMPTZ'
+          : DOUBLES.includes(f)
+            ? 'DOUBLE'
+            : LISTS.includes(f)
+              ? 'VARCHAR[]'
+              : f === 'tags'
+                ? 'STRUCT(type VARCHAR, value VARCHAR)[]'
+                : 'VARCHAR',
       ]),
     );
-    const columns = `{${Object.entries(types).map(([k, v]) => `'${k}': '${v}'`).join(', ')}}`;
-    await db.run(`COPY (SELECT * FROM read_json('${input}', format = 'newline_delimited', columns = ${columns})) TO '${out}' (FORMAT parquet, COMPRESSION zstd)`);
+    const columns = `{${Object.entries(types)
+      .map(([k, v]) => `'${k}': '${v}'`)
+      .join(', ')}}`;
+    await db.run(
+      `COPY (SELECT * FROM read_json('${input}', format = 'newline_delimited', columns = ${columns})) TO '${out}' (FORMAT parquet, COMPRESSION zstd)`,
+    );
   },
 };
 
@@ -143,7 +159,11 @@ for (const name of Object.keys(CANDIDATES)) {
   try {
     const a = run(path.join(tmp, 'a.parquet'));
     const b = run(path.join(tmp, 'b.parquet'));
-    const hash = (f) => crypto.createHash('sha256').update(fs.readFileSync(path.join(tmp, f))).digest('hex');
+    const hash = (f) =>
+      crypto
+        .createHash('sha256')
+        .update(fs.readFileSync(path.join(tmp, f)))
+        .digest('hex');
     rows.push({
       name,
       cpuS: Math.min(a.cpuS, b.cpuS),
@@ -154,16 +174,27 @@ for (const name of Object.keys(CANDIDATES)) {
       installMB: installSize(PACKAGES[name]),
     });
   } catch (error) {
-    rows.push({ name, skipped: String(error.stderr || error.message).split('\n').find((l) => /Error|Cannot find/.test(l)) ?? 'failed' });
+    rows.push({
+      name,
+      skipped:
+        String(error.stderr || error.message)
+          .split('\n')
+          .find((l) => /Error|Cannot find/.test(l)) ?? 'failed',
+    });
   }
 }
 fs.rmSync(tmp, { recursive: true, force: true });
 
 const mb = (n) => (n === undefined ? 'n/a' : `${(n / 1e6).toFixed(1)} MB`);
-console.log(`${swaps.length.toLocaleString('en-US')} swaps (${FROM.slice(0, 10)}, 2,000/hour): JSON Lines ${(jsonl.length / 1e6).toFixed(1)} MB, gzipped ${(baseline.gzBytes / 1e6).toFixed(1)} MB`);
+console.log(
+  `${swaps.length.toLocaleString('en-US')} swaps (${FROM.slice(0, 10)}, 2,000/hour): JSON Lines ${(jsonl.length / 1e6).toFixed(1)} MB, gzipped ${(baseline.gzBytes / 1e6).toFixed(1)} MB`,
+);
 console.log('| library | CPU s | peak RSS MB | file MB | same bytes twice | install size | streaming |');
 console.log('|---|---:|---:|---:|---|---:|---|');
 for (const r of rows) {
   if (r.skipped) console.log(`| ${r.name} | skipped: ${r.skipped} | | | | | |`);
-  else console.log(`| ${r.name} | ${r.cpuS.toFixed(2)} | ${r.rssMB.toFixed(0)} | ${r.sizeMB.toFixed(1)} | ${r.same ? 'yes' : 'no'} | ${mb(r.installMB)} | ${STREAMING[r.name]} |`);
+  else
+    console.log(
+      `| ${r.name} | ${r.cpuS.toFixed(2)} | ${r.rssMB.toFixed(0)} | ${r.sizeMB.toFixed(1)} | ${r.same ? 'yes' : 'no'} | ${mb(r.installMB)} | ${STREAMING[r.name]} |`,
+    );
 }

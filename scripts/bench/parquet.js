@@ -35,7 +35,15 @@ export async function parquetPart(ctx) {
       );
       const bytes = fs.statSync(out).size;
       fs.rmSync(out, { force: true });
-      return { format: format.name, label: format.label, range: label, cpuS: result.cpu, peakRssMB: kibToMB(result.rssKiB), wallS: result.wallMs / 1000, outputMB: bytes / 1e6 };
+      return {
+        format: format.name,
+        label: format.label,
+        range: label,
+        cpuS: result.cpu,
+        peakRssMB: kibToMB(result.rssKiB),
+        wallS: result.wallMs / 1000,
+        outputMB: bytes / 1e6,
+      };
     };
     // Twice each, alternating, the lower CPU kept: other work on a shared machine only ever adds.
     for (const format of FORMATS) runs.push(await exportOnce(format, DAY, '1 day'));
@@ -72,7 +80,15 @@ export async function parquetPart(ctx) {
       ['peak RSS MB', 'r'],
       ['wall s', 'r'],
     ],
-    runs.map((r) => [r.range, r.label, fixed(r.outputMB, 1), fixed(r.cpuS), r.range === '1 day' ? `${fixed(r.cpuS / jsonl.cpuS)}×` : '', fixed(r.peakRssMB, 0), fixed(r.wallS, 1)]),
+    runs.map((r) => [
+      r.range,
+      r.label,
+      fixed(r.outputMB, 1),
+      fixed(r.cpuS),
+      r.range === '1 day' ? `${fixed(r.cpuS / jsonl.cpuS)}×` : '',
+      fixed(r.peakRssMB, 0),
+      fixed(r.wallS, 1),
+    ]),
     [
       `1-day CPU is the lower of two runs of each format (GNU time, user + sys of the swapx process); RSS the higher.`,
       `Target: Parquet CPU at most ${MAX_CPU_RATIO}× JSON Lines: ${fixed(cpuRatio)}× → ${verdict(targets.cpu.pass)}`,

@@ -49,7 +49,9 @@ async function openState(file: string, count: number): Promise<{ handle: fs.File
   const text = await fs.readFile(file, 'utf8').catch(() => '');
   const lines = text.split('\n').slice(0, count);
   if (lines.length < count || lines.some((line) => !line.startsWith('{'))) {
-    throw new UsageError(`${file} does not hold the metadata of the ${count} row group(s) the manifest counts, so the export cannot be resumed; add --force to start over`);
+    throw new UsageError(
+      `${file} does not hold the metadata of the ${count} row group(s) the manifest counts, so the export cannot be resumed; add --force to start over`,
+    );
   }
   const bytes = Buffer.byteLength(lines.join('\n')) + 1;
   const handle = await fs.open(file, 'r+');

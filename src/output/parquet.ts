@@ -12,12 +12,12 @@
  * footer: the bytes depend only on the rows, never on the clock.
  */
 import { constants, gzipSync } from 'node:zlib';
-import type { RowGroup, SchemaElement } from 'hyparquet';
-import { ByteWriter, ParquetWriter, type ColumnSource } from 'hyparquet-writer';
+import { ByteWriter, ParquetWriter, type ColumnSource, type SchemaElement } from 'hyparquet-writer';
 import { LIST_SWAP_FIELDS } from '../api/types.js';
 import { VERSION } from '../version.js';
 
 type Row = Record<string, unknown>;
+type RowGroup = ParquetWriter['row_groups'][number];
 type Kind = 'string' | 'timestamp' | 'double' | 'strings' | 'tags';
 
 /** How each list-export field is typed in Parquet (the spec's types, section 2.1). */

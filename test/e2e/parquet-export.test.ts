@@ -52,7 +52,10 @@ beforeAll(async () => {
   slow = await startSandbox({ port: 0, seed: SEED, latencyMs: 60 });
   const r = await swapx(['swaps', ...range, '--jsonl', '-q']);
   expect(r.code).toBe(0);
-  jsonl = r.stdout.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  jsonl = r.stdout
+    .trimEnd()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 });
 afterAll(async () => {
   await Promise.all([sandbox.close(), slow.close()]);
@@ -66,7 +69,9 @@ describe('swapx swaps -o FILE.parquet', () => {
     expect(r).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(jsonl.length).toBeGreaterThan(10_000);
     // A row group closes at the first window edge with ROW_GROUP_ROWS or more: several groups, each about that size.
-    const groups = (await query(`SELECT row_group_id, any_value(row_group_num_rows)::INT AS n FROM parquet_metadata('${file}') GROUP BY 1 ORDER BY 1`)).map((g) => g.n as number);
+    const groups = (await query(`SELECT row_group_id, any_value(row_group_num_rows)::INT AS n FROM parquet_metadata('${file}') GROUP BY 1 ORDER BY 1`)).map(
+      (g) => g.n as number,
+    );
     expect(await parquetRowGroups(file)).toBe(groups.length);
     expect(groups.length).toBeGreaterThanOrEqual(3);
     expect(groups.reduce((a, b) => a + b, 0)).toBe(jsonl.length);
@@ -182,12 +187,36 @@ describe('-o names', () => {
   });
 
   const bad: [string, (out: string) => string[], (out: string) => string][] = [
-    ['an unknown extension', (out) => ['-o', `${out}.xlsx`], (out) => `-o ${out}.xlsx: swapx does not know the extension .xlsx (known: .json, .jsonl, .ndjson, .csv, .parquet, and .gz after a text one)`],
-    ['an unknown extension before .gz', (out) => ['-o', `${out}.txt.gz`], (out) => `-o ${out}.txt.gz: swapx does not know the extension .txt (known: .json, .jsonl, .ndjson, .csv, .parquet, and .gz after a text one)`],
-    ['a shorthand that contradicts the extension', (out) => ['--csv', '-o', `${out}.json`], (out) => `--csv contradicts -o ${out}.json, a .json file: give a matching extension, or leave one of them out`],
-    ['--format that contradicts the extension', (out) => ['--format', 'jsonl', '-o', `${out}.parquet`], (out) => `--format jsonl contradicts -o ${out}.parquet, a .parquet file: give a matching extension, or leave one of them out`],
-    ['--format parquet against .csv.gz', (out) => ['--format', 'parquet', '-o', `${out}.csv.gz`], (out) => `--format parquet contradicts -o ${out}.csv.gz, a .csv file: give a matching extension, or leave one of them out`],
-    ['a gzipped Parquet name', (out) => ['-o', `${out}.parquet.gz`], (out) => `-o ${out}.parquet.gz: Parquet is compressed inside; name the file .parquet, without .gz`],
+    [
+      'an unknown extension',
+      (out) => ['-o', `${out}.xlsx`],
+      (out) => `-o ${out}.xlsx: swapx does not know the extension .xlsx (known: .json, .jsonl, .ndjson, .csv, .parquet, and .gz after a text one)`,
+    ],
+    [
+      'an unknown extension before .gz',
+      (out) => ['-o', `${out}.txt.gz`],
+      (out) => `-o ${out}.txt.gz: swapx does not know the extension .txt (known: .json, .jsonl, .ndjson, .csv, .parquet, and .gz after a text one)`,
+    ],
+    [
+      'a shorthand that contradicts the extension',
+      (out) => ['--csv', '-o', `${out}.json`],
+      (out) => `--csv contradicts -o ${out}.json, a .json file: give a matching extension, or leave one of them out`,
+    ],
+    [
+      '--format that contradicts the extension',
+      (out) => ['--format', 'jsonl', '-o', `${out}.parquet`],
+      (out) => `--format jsonl contradicts -o ${out}.parquet, a .parquet file: give a matching extension, or leave one of them out`,
+    ],
+    [
+      '--format parquet against .csv.gz',
+      (out) => ['--format', 'parquet', '-o', `${out}.csv.gz`],
+      (out) => `--format parquet contradicts -o ${out}.csv.gz, a .csv file: give a matching extension, or leave one of them out`,
+    ],
+    [
+      'a gzipped Parquet name',
+      (out) => ['-o', `${out}.parquet.gz`],
+      (out) => `-o ${out}.parquet.gz: Parquet is compressed inside; name the file .parquet, without .gz`,
+    ],
     ['Parquet to stdout', () => ['--format', 'parquet'], () => 'Parquet is written only to a file: add -o FILE.parquet'],
     ['Parquet to -o -', () => ['--format', 'parquet', '-o', '-'], () => 'Parquet is written only to a file: add -o FILE.parquet'],
   ];

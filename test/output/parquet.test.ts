@@ -77,7 +77,9 @@ describe('Parquet encoding', () => {
       usdMismatchStatus: 'VARCHAR',
       tags: 'STRUCT("type" VARCHAR, "value" VARCHAR)[]',
     });
-    expect(new Set(Object.values(types))).toEqual(new Set(['VARCHAR', 'TIMESTAMP WITH TIME ZONE', 'VARCHAR[]', 'DOUBLE', 'STRUCT("type" VARCHAR, "value" VARCHAR)[]']));
+    expect(new Set(Object.values(types))).toEqual(
+      new Set(['VARCHAR', 'TIMESTAMP WITH TIME ZONE', 'VARCHAR[]', 'DOUBLE', 'STRUCT("type" VARCHAR, "value" VARCHAR)[]']),
+    );
   });
 
   it('keeps nulls null, empty lists empty, microseconds, and text of any script', async () => {
@@ -98,7 +100,15 @@ describe('Parquet encoding', () => {
         withdrawnAmount: 1e300,
         depositUsdAmount: 0.1 + 0.2,
       },
-      { ...base, id: 'tags', tags: [{ type: 'nft', value: null }, { type: null, value: 'x' }], sourceOtherProtocolAddresses: null },
+      {
+        ...base,
+        id: 'tags',
+        tags: [
+          { type: 'nft', value: null },
+          { type: null, value: 'x' },
+        ],
+        sourceOtherProtocolAddresses: null,
+      },
     ];
     const file = write('edges.parquet', encodeParquet(rows as unknown as Record<string, unknown>[], PARQUET_FIELDS));
     const [allNull, edges, tags] = await parquetRows(file);
@@ -116,13 +126,24 @@ describe('Parquet encoding', () => {
     });
     const [sign] = await query(`SELECT signbit(depositAmount) AS negative FROM read_parquet(${sqlString(file)}) WHERE id = 'edges'`);
     expect(sign).toEqual({ negative: true });
-    expect(tags).toMatchObject({ tags: [{ type: 'nft', value: null }, { type: null, value: 'x' }], sourceOtherProtocolAddresses: null });
+    expect(tags).toMatchObject({
+      tags: [
+        { type: 'nft', value: null },
+        { type: null, value: 'x' },
+      ],
+      sourceOtherProtocolAddresses: null,
+    });
   });
 
   it('writes the chosen fields only, in their order', async () => {
     const fields = ['tags', 'id', 'withdrawnAt', 'depositUsdAmount'];
     const file = write('fields.parquet', encodeParquet([base as unknown as Record<string, unknown>], fields));
-    expect(await parquetColumns(file)).toEqual(['tags STRUCT("type" VARCHAR, "value" VARCHAR)[]', 'id VARCHAR', 'withdrawnAt TIMESTAMP WITH TIME ZONE', 'depositUsdAmount DOUBLE']);
+    expect(await parquetColumns(file)).toEqual([
+      'tags STRUCT("type" VARCHAR, "value" VARCHAR)[]',
+      'id VARCHAR',
+      'withdrawnAt TIMESTAMP WITH TIME ZONE',
+      'depositUsdAmount DOUBLE',
+    ]);
     expect(await parquetRows(file)).toEqual([expected(base as unknown as Record<string, unknown>, fields)]);
   });
 
@@ -161,7 +182,10 @@ describe('Parquet encoding', () => {
   });
 
   it('continues from a saved state to the same bytes as one uninterrupted file', () => {
-    const swaps = swapsInWindow({ from: '2026-11-02T00:00:00Z', to: '2026-11-02T02:00:00Z' }, { seed: 5 }) as unknown as Swap[] as unknown as Record<string, unknown>[];
+    const swaps = swapsInWindow({ from: '2026-11-02T00:00:00Z', to: '2026-11-02T02:00:00Z' }, { seed: 5 }) as unknown as Swap[] as unknown as Record<
+      string,
+      unknown
+    >[];
     // -0 and extremes in the statistics must survive the saved state.
     swaps[3] = { ...swaps[3], depositAmount: -0, withdrawnAmount: 1e308 };
     const whole = encodeParquet(swaps, PARQUET_FIELDS, { rowGroupRows: 700 });
