@@ -160,6 +160,23 @@ describe('swapx swaps -o FILE.parquet', () => {
   });
 });
 
+describe('an interrupted Parquet export', () => {
+  it('before its first row group leaves nothing behind, not even the row-group file', async () => {
+    const out = tempDir('swapx-parquet-cut-');
+    const file = path.join(out, 'early.parquet');
+    const controller = new AbortController();
+    // The row-group file is made as the export starts: interrupt then, long before 2,000 swaps are in.
+    const watch = setInterval(() => {
+      if (fs.existsSync(`${file}.partial.rowgroups`)) controller.abort();
+    }, 2);
+    const r = await swapx(['swaps', ...range, '--concurrency', '1', '-o', file], { baseUrl: slow.url, signal: controller.signal });
+    clearInterval(watch);
+    expect(r.code).toBe(130);
+    expect(r.stderr).toMatch(/(^|\n)swapx: interrupted\n$/);
+    expect(fs.readdirSync(out)).toEqual([]);
+  });
+});
+
 describe('list exports leave out balanceChanges (always empty in a list)', () => {
   it('CSV has every list field but balanceChanges', async () => {
     const r = await swapx(['swaps', '--from', '2026-11-02T00:00:00Z', '--to', '2026-11-02T00:30:00Z', '--csv', '-q']);
