@@ -70,7 +70,7 @@ export const register: Register = (program, run) => {
 function planOf(ctx: Context, flags: SwapsFlags, now: number): ExportPlan {
   const { output: file, format, gzip, fields, excelSafe } = planOutput(ctx, flags, LIST_SWAP_FIELDS, { parquet: true });
   const plan = planFromFlags(flags, { file, format, gzip, fields, excelSafe }, now, ctx.settings().concurrency.value);
-  if (flags.resume && !flags.output) throw new UsageError('--resume needs -o FILE: only a file export can be resumed');
+  if (flags.resume && !file) throw new UsageError('--resume needs -o FILE: only a file export can be resumed');
   if (flags.resume && flags.force) throw new UsageError('--resume continues an unfinished export and --force discards it: give one');
   return plan;
 }

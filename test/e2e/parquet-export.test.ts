@@ -246,6 +246,11 @@ describe('-o names', () => {
     });
   }
 
+  it('refuses --resume to -o - (stdout cannot be resumed)', async () => {
+    const r = await swapx(['swaps', ...range, '-o', '-', '--resume']);
+    expect(r).toEqual({ code: 2, stdout: '', stderr: 'swapx: error: --resume needs -o FILE: only a file export can be resumed\n' });
+  });
+
   it('refuses Parquet from a command that has no Parquet form', async () => {
     const out = path.join(tempDir('swapx-bad-o-'), 'chains.parquet');
     const r = await swapx(['chains', '-o', out]);
