@@ -9,7 +9,6 @@ import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, type OutputFlags } from '../cli/output.js';
 import { shellQuote } from '../cli/shell-quote.js';
 import { exportSwaps, type ExportSummary } from '../export/exporter.js';
-import { exportSwapsParquet, parquetStatePath } from '../export/parquet-export.js';
 import { queryOf } from '../export/manifest.js';
 import { PartialFile, partialPaths } from '../export/partial-file.js';
 import { describePlan, futureNote, planFromFlags, resumeArgs, windowsOf, type ExportPlan } from '../export/plan.js';
@@ -165,10 +164,11 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   let summary: ExportSummary;
   try {
     const job = { client, filter: plan.filter, windows, concurrency: plan.concurrency, sink, signal: ctx.io.signal, onEvent: progress.onEvent };
-    summary =
-      plan.output.format === 'parquet' && file
-        ? await exportSwapsParquet({ ...job, fields: plan.output.fields, stateFile: parquetStatePath(partialPaths(file.target).partial) })
-        : await exportSwaps({ ...job, encoder: encoderFor(ctx, plan) });
+    if (plan.output.format === 'parquet' && file) {
+      // Loaded only here: the Parquet writer is a chunk of its own, not parsed at every start.
+      const { exportSwapsParquet, parquetStatePath } = await import('../export/parquet-export.js');
+      summary = await exportSwapsParquet({ ...job, fields: plan.output.fields, stateFile: parquetStatePath(partialPaths(file.target).partial) });
+    } else summary = await exportSwaps({ ...job, encoder: encoderFor(ctx, plan) });
   } catch (error) {
     progress.stop();
     await sink.close();
