@@ -98,7 +98,8 @@ export interface CodecQuery {
  * The codec of a sync directory's format. A whole-file format plugs in here: e.g. Parquet as
  * `{ extension: '.parquet', row: (swap) => ({ key, completedMs, updatedMs, payload: projected record }),
  * read: (bytes) => rows decoded, encode: (rows) => encodeParquet(rows.map((r) => r.payload)) }`
- * (src/output/parquet.ts: rows → whole file bytes), with 'parquet' added to SYNC_FORMATS.
+ * (`encodeParquet(rows, fields)` of src/output/parquet.ts: rows → whole file bytes), with 'parquet' added to
+ * SYNC_FORMATS. `read` needs a Parquet reader (there is none yet) to merge new versions into a partition.
  */
 export function partitionCodec(query: CodecQuery): PartitionCodec {
   return textCodec(query.format, query.gzip, createEncoder(query.format, { fields: query.fields, allFields: query.allFields }));
