@@ -84,7 +84,7 @@ function prepare(ctx: Context, options: SyncOptions, saved: SyncState | undefine
 export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
   const options = parseSyncFlags(flags, Date.now());
   const dir = options.dir;
-  prepare(ctx, options, await readState(dir), false);
+  const early = prepare(ctx, options, await readState(dir), false);
 
   let retries = 0;
   let requests = 0;
@@ -99,7 +99,9 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
   });
 
   // Credentials and the server are checked before anything is created: a run that fetches nothing leaves nothing behind.
-  let present = await serverClock(client);
+  // The probe is a zero-width window at the sync's start: the same operation the windows use, tiny on any server.
+  const probeAt = early.since;
+  let present = (await serverClock(client, probeAt)) ?? Date.now();
   let presentAt = Date.now();
   const { lock, created } = await lockDir(ctx, dir);
   try {
@@ -129,14 +131,10 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
       if (!firstStep) stepRequestsFrom = requests;
       // The present is the server's clock (its Date header), not ours: a skewed local clock moves no cursor.
       if (!firstStep) {
-        try {
-          present = await serverClock(client);
-          presentAt = Date.now();
-        } catch {
-          // An outage in --follow: the step's windows fail the same way and are waited out; the last clock read, moved on by ours, plans them.
-          present += Date.now() - presentAt;
-          presentAt = Date.now();
-        }
+        // Without an answer (an outage in --follow), the last clock read, moved on by ours, plans the step; its windows fail and are waited out.
+        const read = await serverClock(client, state.cursor);
+        present = read ?? present + (Date.now() - presentAt);
+        presentAt = Date.now();
       }
       firstStep = false;
       const until = options.until ?? Math.max(state.cursor, defaultUntil(present));
@@ -229,11 +227,19 @@ async function removeEmpty(dir: string, top: string): Promise<void> {
   }
 }
 
-/** The server's clock from its Date header (one small authenticated request), or ours when it sends none. */
-async function serverClock(client: SwapxClient): Promise<number> {
+/**
+ * The server's clock from its Date header (one small authenticated request: an empty window at `at`), or ours
+ * when it sends none. Refused credentials end the run here, before anything is written; any other failure is
+ * left to the windows, which name what failed.
+ */
+async function serverClock(client: SwapxClient, at: number): Promise<number | undefined> {
   client.http.serverDate = undefined;
-  await client.listChains();
-  return client.http.serverDate ?? Date.now();
+  try {
+    await client.listSwaps({ from: at, to: at, filter: 'Completed' });
+  } catch (error) {
+    if (exitCodeFor(error) === EXIT.auth) throw error;
+  }
+  return client.http.serverDate;
 }
 
 /** A partition holds one row per swap, its latest version: that takes the id, completedAt and updatedAt of each row. */
