@@ -29,7 +29,8 @@ beforeAll(async () => {
     const answer = await forward(target);
     let body = await answer.text();
     const to = target.searchParams.get('To');
-    if (answer.ok && target.pathname === '/v1/external/swaps' && to) {
+    // Not the empty window sync reads the server clock with.
+    if (answer.ok && target.pathname === '/v1/external/swaps' && to && to !== target.searchParams.get('From')) {
       const next = new URL(target);
       next.searchParams.set('From', new Date(Date.parse(to) + 1).toISOString());
       next.searchParams.set('To', new Date(Date.parse(to) + 10 * MIN).toISOString());
