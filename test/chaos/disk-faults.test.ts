@@ -99,8 +99,9 @@ describe.skipIf(noMount !== undefined)(`a full disk: the one-line error says wha
   afterEach(unmount);
   afterAll(() => chaos?.close());
 
-  const run = async (args: string[]) => {
-    const sandbox = await chaos.sandbox();
+  // Latency: an export checkpoints at most every 250 ms, so windows this slow are checkpointed before the disk fills.
+  const run = async (args: string[], latencyMs = 0) => {
+    const sandbox = await chaos.sandbox({ latencyMs });
     try {
       // Asynchronous: the sandbox answers from this process.
       const child = spawn(process.execPath, [BIN, ...args], { env: chaos.env(sandbox) });
@@ -116,7 +117,7 @@ describe.skipIf(noMount !== undefined)(`a full disk: the one-line error says wha
   it('export: ENOSPC names the file, what is saved and the resume command', async () => {
     mount();
     const file = path.join(mnt, 'x.jsonl');
-    const r = await run(chaos.exportArgs(query, file, ['-q']));
+    const r = await run(chaos.exportArgs(query, file, ['-q']), 300);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^swapx: error: writing \S+x\.jsonl: no space left on device; \d+\/\d+ windows saved in \S+x\.jsonl\.partial; resume with: swapx swaps .* --resume\n$/);
   });
