@@ -1,22 +1,24 @@
 /**
  * The reduced chaos run inside `npm test` (the full one is `npm run chaos`), with the same harness
- * (scripts/chaos-lib.js, against dist/): every case is compared with a clean run of the same query
+ * (scripts/chaos/, against dist/): every case is compared with a clean run of the same query
  * against a sandbox with the same data and no fault — exports byte for byte, syncs row for row (the catch-ups
  * of updates against a clean sync made at the later clock).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { Chaos, formatNotes, formatTable, mountSupport, randomMoments, type CaseRow } from '../../scripts/chaos-lib.js';
+import { mountSupport, randomMoments } from '../../scripts/chaos/faults.js';
+import { type CaseRow, formatNotes, formatTable } from '../../scripts/chaos/report.js';
+import { Chaos, type ExportQuery, type SyncQuery } from '../../scripts/chaos/scenarios.js';
 
 const noMount = mountSupport();
 const chaos = new Chaos({ seed: 7, swapsPerHour: 600 });
 const rows: CaseRow[] = [];
 
 // 24 windows of 5 min, two at a time: with 25 ms of latency a run takes one to two seconds.
-const EXPORT = { ...chaos.range(1, 2), window: '5m', concurrency: 2 };
+const EXPORT: ExportQuery = { kind: 'export', ...chaos.range(1, 2), window: '5m', concurrency: 2 };
 // Across midnight, so the sync writes two parts and commits its state between them.
-const SYNC = { ...chaos.range(21, 6), concurrency: 1 };
+const SYNC: SyncQuery = { kind: 'sync', ...chaos.range(21, 6), concurrency: 1 };
 // Parquet: 8 h of 5-min windows, about 4,800 swaps: row groups of 2,000 are cut and recorded before the kills.
-const PARQUET = { ...chaos.range(1, 8), window: '5m', concurrency: 2, ext: 'parquet' as const };
+const PARQUET: ExportQuery = { kind: 'export', ...chaos.range(1, 8), window: '5m', concurrency: 2, ext: 'parquet' };
 const KILL_SEED = 20261121;
 // Counted from the sandbox's first answer (a process start slowed by the other tests would skew them), over about a run's length.
 const exportMoments = randomMoments(KILL_SEED, 3, 0, 1500);
@@ -56,13 +58,13 @@ describe.concurrent('chaos, reduced: every case ends identical to a clean run', 
   );
 
   it.each(exportMoments)('an export killed with SIGKILL %i ms into its requests, then resumed', async (moment) =>
-    expectClean(await chaos.exportKill({ name: `export, SIGKILL at +${moment} ms`, query: EXPORT, moment })), CASE_MS);
+    expectClean(await chaos.kill({ name: `export, SIGKILL at +${moment} ms`, query: EXPORT, moment })), CASE_MS);
 
   it.each(parquetMoments)('a Parquet export killed with SIGKILL %i ms into its requests, then resumed to the same bytes', async (moment) =>
-    expectClean(await chaos.exportKill({ name: `Parquet export, SIGKILL at +${moment} ms`, query: PARQUET, moment })), CASE_MS);
+    expectClean(await chaos.kill({ name: `Parquet export, SIGKILL at +${moment} ms`, query: PARQUET, moment })), CASE_MS);
 
   it.each(syncMoments)('a sync killed with SIGKILL %i ms into its requests, then run again', async (moment) =>
-    expectClean(await chaos.syncKill({ name: `sync, SIGKILL at +${moment} ms`, query: SYNC, moment })), CASE_MS);
+    expectClean(await chaos.kill({ name: `sync, SIGKILL at +${moment} ms`, query: SYNC, moment })), CASE_MS);
 
   it('a sync caught up four days later, when its swaps have changed: the mirror holds each swap\'s latest version', async () => {
     const row = await chaos.syncUpdates({ name: 'sync updates, +4 d', query: SYNC, laterDays: 4 });
@@ -85,7 +87,7 @@ describe.concurrent('chaos, reduced: every case ends identical to a clean run', 
   it.skipIf(noMount !== undefined)(
     `a full disk: exit 1 with a clear message, nothing under the final name; --resume completes it once there is room${noMount ? ` (skipped: ${noMount})` : ''}`,
     async () => {
-      const row = await chaos.exportFullDisk({ name: 'export, full disk', query: EXPORT, sizeShare: 0.4 });
+      const row = await chaos.fullDisk({ name: 'export, full disk', query: EXPORT, sizeShare: 0.4 });
       expectClean(row);
       expect(row.notes.join('\n')).toMatch(/^exit 1: swapx: error: writing \S+x\.jsonl: no space left on device; \d+\/\d+ windows saved in /m);
     },
@@ -95,7 +97,7 @@ describe.concurrent('chaos, reduced: every case ends identical to a clean run', 
   it.skipIf(noMount !== undefined)(
     `a read-only output dir: exit 1 with a clear message; --resume completes it once writable${noMount ? ` (skipped: ${noMount})` : ''}`,
     async () => {
-      const row = await chaos.exportReadOnly({ name: 'export, read-only dir', query: EXPORT });
+      const row = await chaos.readOnly({ name: 'export, read-only dir', query: EXPORT });
       expectClean(row);
       expect(row.notes.join('\n')).toMatch(/^exit 1: swapx: error: read-only file system: \S+x\.jsonl$/m);
     },

@@ -13,7 +13,8 @@ import { PartialFile } from '../../src/export/partial-file.js';
 import { createEncoder } from '../../src/output/encode.js';
 import { textCodec } from '../../src/sync/codec.js';
 import { writePartitionFile } from '../../src/sync/partitions.js';
-import { Chaos, mountSupport } from '../../scripts/chaos-lib.js';
+import { mountSupport } from '../../scripts/chaos/faults.js';
+import { Chaos } from '../../scripts/chaos/scenarios.js';
 import { BIN, tempDir } from '../helpers/cli.js';
 
 /**

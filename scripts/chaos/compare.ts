@@ -1,0 +1,104 @@
+// How a case is compared with its clean run: exports byte for byte, syncs row for row by id (duplicates,
+// missing, extra and stale rows count as differences); and what a run's stderr says it retried.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The retries an export reports in its summary (the last `retries N` on stderr); 0 without one. */
+export function exportRetries(stderr: string): number {
+  const all = [...stderr.matchAll(/retries\s+([\d,]+)/g)];
+  const last = all[all.length - 1];
+  return last?.[1] ? Number(last[1].replace(/,/g, '')) : 0;
+}
+
+/** The sum of `retries` over a sync's --summary-json lines. */
+export function syncRetries(stderr: string): number {
+  let total = 0;
+  for (const line of stderr.split('\n')) {
+    if (!line.startsWith('{"event":"sync-step"')) continue;
+    try {
+      total += (JSON.parse(line) as { retries: number }).retries;
+    } catch {
+      // A line cut by SIGKILL.
+    }
+  }
+  return total;
+}
+
+/** Differences between two exports: 0 when byte-identical, else the lines in one but not the other (at least 1). */
+export function byteDifferences(actual: Buffer, expected: Buffer): number {
+  if (Buffer.compare(actual, expected) === 0) return 0;
+  const count = new Map<string, number>();
+  for (const line of expected.toString('utf8').split('\n')) count.set(line, (count.get(line) ?? 0) + 1);
+  let extra = 0;
+  for (const line of actual.toString('utf8').split('\n')) {
+    const n = count.get(line) ?? 0;
+    if (n > 0) count.set(line, n - 1);
+    else extra += 1;
+  }
+  let missing = 0;
+  for (const n of count.values()) missing += n;
+  // Same lines, other order or bytes: still not identical.
+  return Math.max(1, missing + extra);
+}
+
+/** Differences between two sets of ids: missing + unexpected + each duplicate written. */
+export function idDifferences(actual: readonly string[], expected: readonly string[]): number {
+  const want = new Set(expected);
+  const seen = new Set<string>();
+  let extra = 0;
+  let duplicates = 0;
+  for (const id of actual) {
+    if (seen.has(id)) duplicates += 1;
+    else if (!want.has(id)) extra += 1;
+    seen.add(id);
+  }
+  let missing = 0;
+  for (const id of want) if (!seen.has(id)) missing += 1;
+  return missing + extra + duplicates;
+}
+
+/** A synced row: its id and its JSON line. */
+export type SyncedRow = [id: string, line: string];
+
+/** Every row of a sync dir's partitions (date=*\/part*.jsonl) as [id, line], in file order, duplicates kept. */
+export function syncedRows(dir: string): SyncedRow[] {
+  const rows: SyncedRow[] = [];
+  for (const partition of fs.readdirSync(dir).sort()) {
+    if (!/^date=\d{4}-\d{2}-\d{2}$/.test(partition)) continue;
+    for (const name of fs.readdirSync(path.join(dir, partition)).sort()) {
+      if (!/^part(-.*)?\.jsonl$/.test(name)) continue;
+      for (const line of fs.readFileSync(path.join(dir, partition, name), 'utf8').split('\n')) {
+        if (line !== '') rows.push([String((JSON.parse(line) as { id: unknown }).id), line]);
+      }
+    }
+  }
+  return rows;
+}
+
+/** idDifferences, plus each row held in another version than the reference's (a stale or wrong row). */
+export function rowDifferences(actual: readonly SyncedRow[], expected: readonly SyncedRow[]): number {
+  const want = new Map(expected);
+  let stale = 0;
+  for (const [id, line] of actual) if (want.has(id) && want.get(id) !== line) stale += 1;
+  return (
+    idDifferences(
+      actual.map(([id]) => id),
+      [...want.keys()],
+    ) + stale
+  );
+}
+
+/** Hidden files a finished sync must not leave (temporary parts, state or lock files). */
+export function syncLeftovers(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((name) => path.basename(name).startsWith('.') && name !== '.swapx-sync.json');
+}
+
+export function dirBytes(dir: string): number {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .reduce((sum, entry) => sum + fs.statSync(path.join(entry.parentPath, entry.name)).size, 0);
+}
