@@ -16,7 +16,7 @@ import { formatUtc } from '../util/time.js';
 import { describeDifference as describe, fingerprint } from '../util/fingerprint.js';
 
 export const STATE_FILE = '.swapx-sync.json';
-export const SYNC_FORMATS = ['jsonl', 'csv'] as const;
+export const SYNC_FORMATS = ['jsonl', 'csv', 'parquet'] as const;
 export type SyncFormat = (typeof SYNC_FORMATS)[number];
 
 /** What the data in a sync directory is: a different query needs a different directory. */
