@@ -4,11 +4,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { parquetCodec } from '../../src/sync/parquet-codec.js';
-import { tempDir } from '../helpers/cli.js';
+import { collect, runCli, spawnCli, tempDir } from '../helpers/cli.js';
 import { query } from '../helpers/duckdb.js';
 import { expectedIds, mirrorRows, runInProcess, snapshotData, sorted, syncEnv } from './helpers.js';
 
@@ -30,8 +31,7 @@ afterAll(() => sandbox.close());
 async function readMirror(dir: string, fields: readonly string[]): Promise<Record<string, unknown>[]> {
   const select = fields.map((f) => (TIMES.has(f) ? `epoch_us("${f}")::VARCHAR AS "${f}"` : `"${f}"`));
   return query(
-    `SELECT ${select.join(', ')}, "date"::VARCHAR AS "date" FROM read_parquet('${dir}/**/*.parquet', hive_partitioning = true, filename = true) ORDER BY filename, file_row_number`
-      .replace(', filename = true)', ', filename = true, file_row_number = true)'),
+    `SELECT ${select.join(', ')}, "date"::VARCHAR AS "date" FROM read_parquet('${dir}/**/*.parquet', hive_partitioning = true, filename = true, file_row_number = true) ORDER BY filename, file_row_number`,
   );
 }
 
@@ -51,20 +51,30 @@ async function syncBoth(args: readonly string[], fields: readonly string[]) {
   const pq = path.join(root, 'pq');
   const jsonl = path.join(root, 'jsonl');
   clock = CLOCK1;
-  for (const [dir, format] of [[pq, 'parquet'], [jsonl, 'jsonl']] as const) {
+  for (const [dir, format] of [
+    [pq, 'parquet'],
+    [jsonl, 'jsonl'],
+  ] as const) {
     const r = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--format', format, ...args, '-q'], env);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
   }
+  const first = new Map(mirrorRows(jsonl).map((r) => [r.id, r.updatedAt]));
   clock = CLOCK2;
   for (const dir of [pq, jsonl]) expect((await runInProcess(['sync', '--out', dir, '--until', UNTIL, '-q'], env)).code).toBe(0);
+  // The second clock brings new versions of swaps already held: the Parquet partitions were merged, not just appended.
+  expect(mirrorRows(jsonl).filter((r) => first.has(r.id) && first.get(r.id) !== r.updatedAt).length).toBeGreaterThan(0);
   return { pq, jsonl, env, fields };
 }
 
 describe('sync --format parquet', () => {
   it('at two clocks days apart: DuckDB reads the hive-partitioned mirror as the JSON Lines mirror, value by value; a rerun changes nothing', async () => {
     const { pq, jsonl, env } = await syncBoth([], LIST_SWAP_FIELDS);
-    const files = fs.readdirSync(pq, { recursive: true }).map(String).filter((f) => f.endsWith('.parquet')).sort();
+    const files = fs
+      .readdirSync(pq, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.parquet'))
+      .sort();
     expect(files).toEqual(['date=2026-11-10/part.parquet', 'date=2026-11-11/part.parquet']);
     const rows = await readMirror(pq, LIST_SWAP_FIELDS);
     const expected = mirrorRows(jsonl);
@@ -107,6 +117,47 @@ describe('sync --format parquet', () => {
     const expected = mirrorRows(jsonl);
     expect(rows.length).toBe(expected.length);
     for (const record of expected) expect(byId.get(record.id)).toEqual(asRead(record, fields));
+  });
+
+  it('SIGKILLs during the catch-up at the later clock: a rerun ends byte-identical to an uninterrupted run', async () => {
+    const slow = await startSandbox({ port: 0, ...data, latencyMs: 3, now: () => clock });
+    try {
+      const env = { ...syncEnv(slow), SWAPX_SYNC_COMMIT_WINDOWS: '2' };
+      const base = tempDir('swapx-sync-pq-kill-');
+      const clean = path.join(base, 'clean');
+      const killed = path.join(base, 'killed');
+      const more = (dir: string) => ['sync', '--out', dir, '--until', UNTIL, '--concurrency', '1', '-q'];
+      clock = CLOCK1;
+      for (const dir of [clean, killed]) {
+        const r = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--format', 'parquet', '-q'], env);
+        expect(r.code, r.stderr).toBe(0);
+      }
+      clock = CLOCK2;
+      for (const ms of [200, 400, 700]) {
+        const child = spawnCli(more(killed), { env });
+        const done = collect(child);
+        await Promise.race([sleep(ms), done]);
+        child.kill('SIGKILL');
+        await done;
+      }
+      const [a, b] = await Promise.all([runCli(more(clean), { env }), runCli(more(killed), { env })]);
+      expect(a.code, a.stderr).toBe(0);
+      expect(b.code, b.stderr).toBe(0);
+      expect(Object.keys(snapshotData(clean))).toEqual(['date=2026-11-10/part.parquet', 'date=2026-11-11/part.parquet']);
+      expect(snapshotData(killed)).toEqual(snapshotData(clean));
+      const ids = (await readMirror(killed, ['id'])).map((r) => String(r.id));
+      expect(sorted(ids)).toEqual(expectedIds(data, SINCE, UNTIL, CLOCK2));
+      // No temporary file or lock left behind.
+      expect(fs.readdirSync(killed, { recursive: true }).map(String).sort()).toEqual([
+        '.swapx-sync.json',
+        'date=2026-11-10',
+        'date=2026-11-10/part.parquet',
+        'date=2026-11-11',
+        'date=2026-11-11/part.parquet',
+      ]);
+    } finally {
+      await slow.close();
+    }
   });
 
   it.each([
