@@ -140,9 +140,14 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
   };
 }
 
-/** A new mirror's fields: Parquet has a column for each field of a list export (no balanceChanges). */
+/**
+ * A new mirror's fields: those of a list export (no balanceChanges, which the list never returns: a CSV
+ * column that would always be empty). JSON Lines keeps every field: its lines are the API's objects as
+ * sent (pass-through), which hold no balanceChanges anyway. A mirror keeps the fields in its state, so
+ * one made before this default keeps its columns.
+ */
 function defaultFields(format: SyncFormat): readonly string[] {
-  return format === 'parquet' ? LIST_SWAP_FIELDS : SWAP_FIELDS;
+  return format === 'jsonl' ? SWAP_FIELDS : LIST_SWAP_FIELDS;
 }
 
 /** The query of this run: the flags given, else the state's, else the defaults; a flag that contradicts the state is refused. */
