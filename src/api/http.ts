@@ -131,11 +131,12 @@ export class HttpCore {
   async getJson<T>(path: string, query?: Query, options: { signal?: AbortSignal } = {}): Promise<T> {
     const info: RequestInfo = { method: 'GET', path: HttpCore.pathWithQuery(path, query) };
     const attempts = this.policy.retries + 1;
-    const linked = options.signal ? linkAbort([this.options.signal, options.signal]) : undefined;
+    // A signal of this request's own: its backoff sleep and throttle wait listen there, not on the shared ones.
+    const linked = linkAbort([this.options.signal, options.signal]);
     try {
-      return await this.withRetries<T>(info, attempts, linked ? linked.controller.signal : this.options.signal);
+      return await this.withRetries<T>(info, attempts, linked.controller.signal);
     } finally {
-      linked?.dispose();
+      linked.dispose();
     }
   }
 
