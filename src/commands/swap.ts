@@ -5,6 +5,7 @@ import { checkPathIdentifier } from '../cli/args.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';
+import { tableWidth } from './columns.js';
 import { swapDetail } from './swap-view.js';
 
 export const register: Register = (program, run) => {
@@ -28,6 +29,6 @@ export async function swap(ctx: Context, identifierArg: string, flags: OutputFla
   if (swaps.length === 0) {
     throw new NoMatchError(`no swap matches '${identifier}' (looked up as a transaction hash and as a swap id)`);
   }
-  await writeResult(ctx, plan, swaps, SWAP_FIELDS, (records) => records.map((s: Swap) => swapDetail(s, ctx.out)).join('\n'));
+  await writeResult(ctx, plan, swaps, SWAP_FIELDS, (records) => records.map((s: Swap) => swapDetail(s, ctx.out, tableWidth(ctx, plan))).join('\n'));
   return 0;
 }

@@ -18,6 +18,7 @@ import { FileSink, StdoutSink, type ExportSink } from '../export/sink.js';
 import { createEncoder, type Encoder, type MachineFormat } from '../output/encode.js';
 import { formatFromPath } from '../output/format.js';
 import { swapRowsEncoder } from '../output/swap-rows.js';
+import { terminalWidth } from '../output/table.js';
 import { formatUtc } from '../util/time.js';
 
 export interface SwapsFlags extends OutputFlags {
@@ -116,7 +117,10 @@ function resumeCommand(ctx: Context, prepared: Prepared, flags: SwapsFlags): str
 
 function encoderFor(ctx: Context, prepared: Prepared): Encoder {
   const { output, query } = prepared;
-  if (output.format === 'table') return swapRowsEncoder(query.filter, output.output ? new Chalk({ level: 0 }) : ctx.out);
+  if (output.format === 'table') {
+    const view = { fields: output.fields, width: output.output ? undefined : terminalWidth(ctx.io.stdout as { columns?: number; isTTY?: boolean }, ctx.io.env) };
+    return swapRowsEncoder(query.filter, output.output ? new Chalk({ level: 0 }) : ctx.out, view);
+  }
   return createEncoder(output.format as MachineFormat, { fields: output.fields, allFields: SWAP_FIELDS, excelSafe: output.excelSafe });
 }
 

@@ -6,7 +6,7 @@ import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';
 import { renderTable } from '../output/table.js';
-import { fieldColumns } from './columns.js';
+import { fieldColumns, tableWidth } from './columns.js';
 import type { SwapxClient } from '../api/client.js';
 
 interface TokensFlags extends OutputFlags {
@@ -14,6 +14,9 @@ interface TokensFlags extends OutputFlags {
   offset?: string;
   all?: boolean;
 }
+
+/** A contract is what people copy from this table: whole, and kept over the name and the link. */
+const TOKEN_COLUMNS = { contract: { truncate: 'never', priority: 1 }, name: { minWidth: 12 } } as const;
 
 export const register: Register = (program, run) => {
   addOutputOptions(program.command('tokens').description('list the tokens tracked on one chain (paged)'))
@@ -41,7 +44,7 @@ export async function tokens(ctx: Context, blockchainIdArg: string, flags: Token
     }
     throw error;
   }
-  await writeResult(ctx, plan, items, TOKEN_FIELDS, (records, fields) => renderTable(fieldColumns<Token>(fields), records, { header: ctx.out.bold }));
+  await writeResult(ctx, plan, items, TOKEN_FIELDS, (records, fields) => renderTable(fieldColumns<Token>(fields, TOKEN_COLUMNS, flags.fields !== undefined), records, { header: ctx.out.bold, maxWidth: tableWidth(ctx, plan) }));
   return 0;
 }
 

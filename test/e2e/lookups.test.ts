@@ -121,7 +121,8 @@ describe('swapx swap', () => {
     expect(Array.isArray(balanceChanges)).toBe(true);
   });
   it('shows both legs, times, status and balance changes for people', async () => {
-    const r = await runCli(['swap', String(sample.sourceTransaction), '--format', 'table'], { env });
+    // Wide enough for the legs side by side (on 80 columns they stack: test/cli/tables.test.ts).
+    const r = await runCli(['swap', String(sample.sourceTransaction), '--format', 'table'], { env: { ...env, COLUMNS: '200' } });
     expect(r.stdout).toContain(`Swap ${String(sample.id)}`);
     expect(r.stdout).toMatch(/source \(deposit\)\s+destination \(withdrawal\)/);
     expect(r.stdout).toContain(String(sample.sourceTransaction));
