@@ -1,6 +1,7 @@
 /** `swapx tokens <blockchainId> [--take] [--offset] [--all]`: GET /v1/external/chains/{id}/tokens */
 import { NoMatchError, NotFoundError, UsageError } from '../api/errors.js';
-import { OFFSET_MAX, TAKE_MAX, TOKEN_FIELDS, type Token } from '../api/types.js';
+import { OFFSET_MAX, TAKE_MAX, TOKEN_FIELDS, type Token, type TokenPage } from '../api/types.js';
+import { closest } from '../util/suggest.js';
 import { checkPathIdentifier, parseIntInRange } from '../cli/args.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
@@ -36,13 +37,20 @@ export async function tokens(ctx: Context, blockchainIdArg: string, flags: Token
   const plan = planOutput(ctx, flags, TOKEN_FIELDS);
   const client = ctx.client();
   let items: Token[];
+  let page: TokenPage | undefined;
   try {
-    items = flags.all ? await allTokens(ctx, client, blockchainId, offset ?? 0) : ((await client.listTokens(blockchainId, { take, offset })).items ?? []);
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      throw new NoMatchError(`unknown chain '${blockchainId}': see 'swapx chains' for the ids`, { cause: error });
+    if (flags.all) items = await allTokens(ctx, client, blockchainId, offset ?? 0);
+    else {
+      page = await client.listTokens(blockchainId, { take, offset });
+      items = page.items ?? [];
     }
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new NoMatchError(await unknownChain(client, blockchainId), { cause: error });
     throw error;
+  }
+  if (!flags.all && page && items.length < page.totalCount - (offset ?? 0)) {
+    const from = offset ? ` from offset ${offset}` : '';
+    ctx.info(`Showing ${items.length.toLocaleString('en-US')} of ${page.totalCount.toLocaleString('en-US')} tokens${from}: --all lists every one; --take and --offset page`);
   }
   await writeResult(ctx, plan, items, TOKEN_FIELDS, (records, fields) => renderTable(fieldColumns<Token>(fields, TOKEN_COLUMNS, flags.fields !== undefined), records, { header: ctx.out.bold, maxWidth: tableWidth(ctx, plan) }));
   return 0;
@@ -63,4 +71,17 @@ async function allTokens(ctx: Context, client: SwapxClient, blockchainId: string
     }
   }
   return items;
+}
+
+/** "unknown chain 'etherum'; did you mean ethereum?": the ids come from the API, as `swapx chains` shows them. */
+async function unknownChain(client: SwapxClient, blockchainId: string): Promise<string> {
+  let ids: string[] = [];
+  try {
+    ids = (await client.listChains()).flatMap((chain) => (chain.blockchainId ? [chain.blockchainId] : []));
+  } catch {
+    // The hint is a courtesy: without the list, the error still names the problem.
+  }
+  const near = closest(blockchainId, ids);
+  const hint = near.length ? `; did you mean ${near.join(' or ')}?` : '';
+  return `unknown chain '${blockchainId}'${hint} ('swapx chains' lists the ids)`;
 }

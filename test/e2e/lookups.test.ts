@@ -82,7 +82,7 @@ describe('swapx tokens', () => {
   it('an unknown chain is exit 4', async () => {
     const r = await runCli(['tokens', 'atlantis'], { env });
     expect(r.code).toBe(4);
-    expect(r.stderr).toBe("swapx: error: unknown chain 'atlantis': see 'swapx chains' for the ids\n");
+    expect(r.stderr).toBe("swapx: error: unknown chain 'atlantis' ('swapx chains' lists the ids)\n");
     expect(r.stdout).toBe('');
   });
 });
