@@ -104,6 +104,17 @@ function parseOptions(flags: SandboxFlags & { bearer?: string[] }): SandboxOptio
   };
 }
 
+/**
+ * The URL to give swapx: a wildcard bind (0.0.0.0, ::) is reached on this machine through loopback,
+ * the one plain-http address swapx sends credentials to.
+ */
+export function reachableUrl(serverUrl: string): string {
+  const url = new URL(serverUrl);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  else if (url.hostname === '[::]') url.hostname = '[::1]';
+  return url.origin;
+}
+
 async function sandbox(ctx: Context, flags: SandboxFlags & { bearer?: string[] }): Promise<number> {
   const options = parseOptions(flags);
   if (!isLoopbackHost(options.host!)) {
@@ -114,11 +125,12 @@ async function sandbox(ctx: Context, flags: SandboxFlags & { bearer?: string[] }
   }
   const server = await startSandbox(options);
   const clients = (options.clients ?? ['demo:demo']).join(', ');
-  ctx.io.stdout.write(`${server.url}\n`);
+  const url = reachableUrl(server.url);
+  ctx.io.stdout.write(`${url}\n`);
   ctx.info(
     [
       `swapx sandbox listening on ${server.url} (clients: ${clients}; clock: ${options.now ? formatUtc(options.now()) : 'real'})`,
-      `  try: SWAPX_BASE_URL=${server.url} SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo swapx chains`,
+      `  try: SWAPX_BASE_URL=${url} SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo swapx chains`,
       '  Ctrl-C stops it',
     ].join('\n'),
   );
