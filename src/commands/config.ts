@@ -70,7 +70,7 @@ async function get(ctx: Context, key: string): Promise<number> {
 
 async function set(ctx: Context, key: string, value: string): Promise<number> {
   const name = settingName(key);
-  ctx.store.setSetting(ctx.profile, name, checkSettingValue(name, value));
+  ctx.store.setSetting(ctx.profile, name, checkSettingValue(name, value, ctx.io.env));
   ctx.info(`Set ${name} in profile '${ctx.profile}'`);
   return 0;
 }
