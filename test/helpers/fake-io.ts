@@ -12,6 +12,23 @@ export class FakeOut extends Writable {
     if (options.isTTY !== undefined) this.isTTY = options.isTTY;
     if (options.columns !== undefined) this.columns = options.columns;
   }
+  // What a terminal stream offers and ora calls: cursor moves and line clears (never colour).
+  cursorTo(x: number, y?: number | (() => void), done?: () => void): boolean {
+    this.text += typeof y === 'number' ? `\u001b[${y + 1};${x + 1}H` : `\u001b[${x + 1}G`;
+    (typeof y === 'function' ? y : done)?.();
+    return true;
+  }
+  moveCursor(dx: number, dy: number, done?: () => void): boolean {
+    if (dx) this.text += dx < 0 ? `\u001b[${-dx}D` : `\u001b[${dx}C`;
+    if (dy) this.text += dy < 0 ? `\u001b[${-dy}A` : `\u001b[${dy}B`;
+    done?.();
+    return true;
+  }
+  clearLine(_dir: number, done?: () => void): boolean {
+    this.text += '\u001b[2K';
+    done?.();
+    return true;
+  }
   override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
     this.text += chunk.toString();
     done();
