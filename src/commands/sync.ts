@@ -29,7 +29,7 @@ export const register: Register = (program, run) => {
     .option('--out <dir>', 'the directory of partitions (date=YYYY-MM-DD/part-*.jsonl) and of the sync state')
     .option('--since <time>', 'where the first run starts (later runs continue from the saved cursor)')
     .option('--until <time>', 'end of this run, excluded (default: now minus 2 minutes)')
-    .option('-f, --format <format>', 'jsonl or csv, .gz to gzip (jsonl.gz); later runs keep the first run\'s (default: jsonl)')
+    .option('-f, --format <format>', "jsonl or csv, .gz or --gzip to compress (default: jsonl); set by the dir's first run: later runs may omit it, a different one is refused")
     .option('--gzip', 'gzip the parts (.jsonl.gz, .csv.gz)')
     .option('--fields <list>', 'only these fields (must include id and completedAt)')
     .option('--lag <duration>', 're-scan this far behind the cursor for late arrivals; 0 turns it off (default: 48h)')
