@@ -89,19 +89,19 @@ describe('lookup tables', () => {
     ]);
   });
   it('tokens at 80 columns keep the whole contract and drop the link; at 120 the link is cut in the middle', async () => {
-    expect(await head(['tokens', 'ethereum', '--take', '3'], 80)).toEqual([
+    expect(await head(['tokens', 'ethereum', '--take', '3', '-q'], 80)).toEqual([
       'symbol  name        contract',
       'ETH     Ether       0x0000000000000000000000000000000000000000',
       'USDC    USD Coin    0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
     ]);
-    expect(await head(['tokens', 'ethereum', '--take', '3'], 120)).toEqual([
+    expect(await head(['tokens', 'ethereum', '--take', '3', '-q'], 120)).toEqual([
       'symbol  name        contract                                    url',
       'ETH     Ether       0x0000000000000000000000000000000000000000  https://etherscan.io',
       'USDC    USD Coin    0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48  https://etherscan.io/token/0…b36c1d19d4a2e9eb0ce3606eb48',
     ]);
   });
   it('--fields is honoured in the table: those columns, in that order, none dropped', async () => {
-    expect(await head(['tokens', 'ethereum', '--take', '3', '--fields', 'url,symbol'], 40)).toEqual([
+    expect(await head(['tokens', 'ethereum', '--take', '3', '-q', '--fields', 'url,symbol'], 40)).toEqual([
       'url                               symbol',
       'https://etherscan.io              ETH',
       'https://ethersca…e9eb0ce3606eb48  USDC',
@@ -120,5 +120,14 @@ describe('swap card', () => {
     expect(lines.find((l) => l.startsWith('transaction'))).toBe('transaction  0x1f33ab1812364c10022ec377833f7dc226d556385655c360cb1b7c3b525d2b55');
     const wide = await runInProcess(['swap', id], { env, stdout: new FakeOut({ isTTY: true, columns: 200 }) });
     expect(wide.stdout.split('\n')[2]).toMatch(/^\s+source \(deposit\)\s+destination \(withdrawal\)$/);
+  });
+});
+
+describe('swap card with --fields', () => {
+  it('shows exactly those fields, in that order', async () => {
+    const id = (await head(['swaps', ...MINUTE], 80, 2))[1]!.split(' ')[0]!;
+    const r = await runInProcess(['swap', id, '-f', 'table', '--fields', 'bridge,id,protocolKey'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`bridge       Stargate\nid           ${id}\nprotocolKey  stargate\n`);
   });
 });
