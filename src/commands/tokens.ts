@@ -64,7 +64,12 @@ async function allTokens(ctx: Context, client: SwapxClient, blockchainId: string
     const pageItems = page.items ?? [];
     items.push(...pageItems);
     offset += pageItems.length;
-    if (pageItems.length === 0 || offset >= page.totalCount) break;
+    if (offset >= page.totalCount) break;
+    if (pageItems.length === 0) {
+      // The API said there are more: stopping quietly would pass a short list off as all of them.
+      ctx.warn(`${blockchainId}: the API reports ${page.totalCount} tokens but returned an empty page at offset ${offset}: listed ${items.length}`);
+      break;
+    }
     if (offset > OFFSET_MAX) {
       ctx.warn(`${blockchainId} has ${page.totalCount} tokens but the API pages only up to Offset ${OFFSET_MAX}: ${page.totalCount - offset} tokens cannot be listed`);
       break;

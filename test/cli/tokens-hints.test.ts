@@ -55,3 +55,25 @@ describe('an unknown chain', () => {
     expect(closest('zzzzzz', ids)).toEqual([]);
   });
 });
+
+describe('tokens --all', () => {
+  it('warns when a page comes back empty before totalCount is reached', async () => {
+    const http = await import('node:http');
+    // 1,500 tokens promised; the second page is empty.
+    const server = http.createServer((req, res) => {
+      const offset = Number(new URL(req.url ?? '', 'http://x').searchParams.get('Offset'));
+      const items = offset === 0 ? Array.from({ length: 1000 }, (_, i) => ({ symbol: `T${i}`, name: null, contract: null, url: null })) : [];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ items, totalCount: 1500 }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as { port: number }).port;
+      const r = await runInProcess(['tokens', 'short', '--all', '--jsonl'], { env: { ...env, SWAPX_BASE_URL: `http://127.0.0.1:${port}` } });
+      expect(r.code).toBe(0);
+      expect(r.stdout.trimEnd().split('\n')).toHaveLength(1000);
+      expect(r.stderr).toBe('warning: short: the API reports 1500 tokens but returned an empty page at offset 1000: listed 1000\n');
+    } finally {
+      server.close();
+    }
+  });
+});
