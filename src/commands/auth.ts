@@ -115,7 +115,16 @@ interface StatusFacts {
 async function status(ctx: Context, flags: { json?: boolean }): Promise<number> {
   const settings = ctx.settings();
   const resolved = ctx.credentials();
-  if (!resolved) throw new AuthError(loginHint(ctx.profile));
+  if (!resolved) {
+    // What is known still shows (which profile, which API); the hint says how to add credentials.
+    const none = { profile: ctx.profile, source: null, baseUrl: settings.baseUrl.value, baseUrlSource: settings.baseUrl.source, check: { ok: false, message: 'no credentials' } };
+    if (flags.json) ctx.io.stdout.write(`${JSON.stringify(none, null, 2)}\n`);
+    else {
+      const where = settings.baseUrl.source === 'profile' ? `profile '${ctx.profile}'` : settings.baseUrl.source;
+      ctx.io.stdout.write(renderPairs([['profile', ctx.profile], ['credentials', 'none'], ['base URL', `${settings.baseUrl.value} (${where})`]], (label) => ctx.out.dim(label)));
+    }
+    throw new AuthError(loginHint(ctx.profile));
+  }
   const { credentials } = resolved;
   const facts: StatusFacts = {
     profile: ctx.profile,

@@ -163,3 +163,18 @@ describe('network errors and base paths', () => {
     expect(r.stderr).toMatch(/^swapx: error: not found: .*\(GET \/api\/v1\/external\/chains\)\n$/);
   });
 });
+
+describe('auth status without credentials', () => {
+  it('shows the profile and the API, then the hint; exit 3; --json too', async () => {
+    const { env } = fresh();
+    const r = await runInProcess(['auth', 'status'], { env });
+    expect(r).toEqual({
+      code: 3,
+      stdout: `profile      default\ncredentials  none\nbase URL     ${sandbox.url} (env)\n`,
+      stderr: "swapx: error: no credentials: run 'swapx auth login', or set SWAPX_CLIENT_ID and SWAPX_API_KEY (or SWAPX_TOKEN)\n",
+    });
+    const json = await runInProcess(['--profile', 'work', 'auth', 'status', '--json'], { env });
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stdout)).toEqual({ profile: 'work', source: null, baseUrl: sandbox.url, baseUrlSource: 'env', check: { ok: false, message: 'no credentials' } });
+  });
+});
