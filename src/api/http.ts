@@ -128,7 +128,7 @@ const NETWORK_WORDS: Record<string, string> = {
 };
 
 /** A short word for a failed attempt's -v line: the meaning when known, the code otherwise. */
-export function networkWords(code: string | undefined): string {
+function networkWords(code: string | undefined): string {
   if (code === undefined) return 'failed';
   return NETWORK_WORDS[code] ?? code;
 }

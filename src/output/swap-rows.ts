@@ -28,7 +28,7 @@ interface SwapColumn {
 }
 
 /** "2026-11-23T08:21:17.612Z" → "2026-11-23 08:21:17": a table is read by people, to the second. */
-export function tableTime(value: string | null | undefined): string {
+function tableTime(value: string | null | undefined): string {
   if (!value) return '—';
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(value);
   return m ? `${m[1]} ${m[2]}` : value;

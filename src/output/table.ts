@@ -25,7 +25,7 @@ export interface Column<T> {
 }
 
 /** Used when the terminal does not say (piped output, a file): what most terminals open at. */
-export const DEFAULT_TERMINAL_WIDTH = 80;
+const DEFAULT_TERMINAL_WIDTH = 80;
 const DEFAULT_MIN_WIDTH = 8;
 const GAP = '  ';
 

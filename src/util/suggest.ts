@@ -1,7 +1,7 @@
 /** "Did you mean": the known names closest to a mistyped one. */
 
 /** Edit distance (insert, delete, substitute, swap of neighbours), case-insensitive. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const s = a.toLowerCase();
   const t = b.toLowerCase();
   const d: number[][] = Array.from({ length: s.length + 1 }, (_, i) => [i, ...Array<number>(t.length).fill(0)]);

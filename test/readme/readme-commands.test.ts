@@ -24,7 +24,7 @@ const NOT_SWAPX = ['npm install && npm run demo', 'npm test'];
 const CRON = /^([\d*/,-]+\s+){5}(?=\S)/;
 
 /** The lines of the ```sh blocks, comments dropped. */
-export function readmeCommands(markdown: string): string[] {
+function readmeCommands(markdown: string): string[] {
   const lines: string[] = [];
   for (const block of markdown.matchAll(/```sh\n([\s\S]*?)```/g)) {
     for (const raw of block[1]!.split('\n')) {
