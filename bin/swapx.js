@@ -8,5 +8,5 @@ setFlagsFromString('--liftoff-only');
 // V8's default, which lets it double) collects that garbage sooner: ~150 MB peak instead of ~200.
 setFlagsFromString('--heap-growing-percent=10');
 
-const { main } = await import('../dist/cli/main.js');
+const { main } = await import('../dist/cli-bundle/swapx.js');
 process.exitCode = await main(process.argv.slice(2));

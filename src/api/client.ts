@@ -38,7 +38,7 @@ export class SwapxClient {
     // The query is encoded once: the request and any error name the same path.
     const relative = HttpCore.pathWithQuery(path, query);
     const request: RequestInfo = { method: 'GET', path: this.http.fullPath(relative) };
-    return check(await this.http.getJson<unknown>(relative, undefined, options), request);
+    return check(await this.http.getJson<unknown>(relative, options), request);
   }
 
   /** GET /v1/external/swaps: swaps in a window of at most 30 minutes, both ends inclusive. */

@@ -1,5 +1,6 @@
 /**
- * One error hierarchy for everything the API core can raise. Callers branch
+ * One error hierarchy for everything the library can raise: bad input, missing
+ * credentials, and the API's answers by meaning. Callers branch
  * on the class; the CLI maps classes to exit codes in one place
  * (src/cli/exit-codes.ts).
  */
@@ -11,28 +12,21 @@ import type {
 } from './types.js';
 
 export class SwapxError extends Error {
-  override name = 'SwapxError';
+  constructor(message?: string, options?: ErrorOptions) {
+    super(message, options);
+    // Every subclass is named for itself ('RateLimitError'), without repeating its name in a field.
+    this.name = new.target.name;
+  }
 }
 
 /** Bad input detected before any request is sent (exit 2). */
-export class UsageError extends SwapxError {
-  override name = 'UsageError';
-}
+export class UsageError extends SwapxError {}
 
 /** No credentials, or credentials that cannot be used (exit 3). */
-export class AuthError extends SwapxError {
-  override name = 'AuthError';
-}
+export class AuthError extends SwapxError {}
 
 /** Adds context to its cause (which window, which step); the exit code follows the cause. */
-export class WrappedError extends SwapxError {
-  override name = 'WrappedError';
-}
-
-/** A lookup that found nothing: no swap matches, no such chain (exit 4). */
-export class NoMatchError extends SwapxError {
-  override name = 'NoMatchError';
-}
+export class WrappedError extends SwapxError {}
 
 /** Where an API error came from: enough to name the request, never the credential. */
 export interface RequestInfo {
@@ -42,7 +36,6 @@ export interface RequestInfo {
 }
 
 export class ApiError extends SwapxError {
-  override name = 'ApiError';
   readonly status: number;
   readonly headers: Record<string, string>;
   readonly body: ProblemDetails | undefined;
@@ -64,7 +57,6 @@ export class ApiError extends SwapxError {
 }
 
 export class ValidationError extends ApiError {
-  override name = 'ValidationError';
   get errors(): Record<string, string[]> {
     const errors = (this.body as DefaultValidationProblemDetails | undefined)?.errors;
     return errors && typeof errors === 'object' ? errors : {};
@@ -76,18 +68,14 @@ export class ValidationError extends ApiError {
 }
 
 export class PermissionDeniedError extends ApiError {
-  override name = 'PermissionDeniedError';
   get isUnconfirmed(): boolean {
     return (this.body as UnconfirmedProblemDetails | undefined)?.isUnconfirmed === true;
   }
 }
 
-export class NotFoundError extends ApiError {
-  override name = 'NotFoundError';
-}
+export class NotFoundError extends ApiError {}
 
 export class RateLimitError extends ApiError {
-  override name = 'RateLimitError';
   /** The wait the server asked for, in ms, when it said. */
   readonly retryAfterMs: number | undefined;
   constructor(message: string, status: number, headers: Record<string, string>, body: ProblemDetails | undefined, request: RequestInfo, retryAfterMs: number | undefined) {
@@ -96,18 +84,13 @@ export class RateLimitError extends ApiError {
   }
 }
 
-export class ServerError extends ApiError {
-  override name = 'ServerError';
-}
+export class ServerError extends ApiError {}
 
 /** A 2xx whose body is not what the API promises (not JSON, wrong shape, too large). */
-export class ResponseFormatError extends ApiError {
-  override name = 'ResponseFormatError';
-}
+export class ResponseFormatError extends ApiError {}
 
 /** Network failure: refused, reset, DNS, TLS, truncated body. Keeps its cause. */
 export class ConnectionError extends SwapxError {
-  override name = 'ConnectionError';
   readonly request: RequestInfo;
   constructor(message: string, request: RequestInfo, options?: { cause?: unknown }) {
     super(message, options);
@@ -115,14 +98,10 @@ export class ConnectionError extends SwapxError {
   }
 }
 
-export class TimeoutError extends ConnectionError {
-  override name = 'TimeoutError';
-}
+export class TimeoutError extends ConnectionError {}
 
 /** The user asked to stop (Ctrl-C / SIGTERM). */
-export class AbortedError extends SwapxError {
-  override name = 'AbortedError';
-}
+export class AbortedError extends SwapxError {}
 
 function describeBody(status: number, body: ProblemDetails | undefined): string {
   if (!body) return `HTTP ${status}`;

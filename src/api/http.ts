@@ -2,6 +2,7 @@
  * The HTTP core: one keep-alive undici dispatcher, GET JSON with
  * per-attempt timeouts, retries, a shared throttle and redacted logging.
  */
+import { TIMEOUT_MS } from './bounds.js';
 import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
@@ -145,7 +146,7 @@ export class HttpCore {
   readonly baseUrl: URL;
   private readonly basePath: string;
   private dispatcher: Dispatcher | undefined;
-  private undici: Promise<typeof import('undici')> | undefined;
+  private undici: Promise<typeof import('./undici.js')> | undefined;
   private readonly headers: Record<string, string>;
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
@@ -159,7 +160,7 @@ export class HttpCore {
     this.headers = { accept: 'application/json', 'user-agent': `swapx/${VERSION}` };
     if (options.credentials) this.headers.authorization = authorizationHeader(options.credentials);
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy, ...(options.retries === undefined ? {} : { retries: options.retries }) };
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? TIMEOUT_MS.default;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.throttle = new Throttle(options.requestsPerSecond);
   }
@@ -177,9 +178,13 @@ export class HttpCore {
     return qs ? `${path}?${qs}` : path;
   }
 
-  /** GET a JSON document, with retries. `signal` stops this request (and its backoff) as the client's signal stops all. */
-  async getJson<T>(path: string, query?: Query, options: { signal?: AbortSignal } = {}): Promise<T> {
-    const info: RequestInfo = { method: 'GET', path: this.fullPath(HttpCore.pathWithQuery(path, query)) };
+  /**
+   * GET a JSON document, with retries. `pathAndQuery` is encoded already (pathWithQuery), relative to the base URL;
+   * the request and its errors name the same text, with the base URL's own path in front.
+   * `signal` stops this request (and its backoff) as the client's signal stops all.
+   */
+  async getJson<T>(pathAndQuery: string, options: { signal?: AbortSignal } = {}): Promise<T> {
+    const info: RequestInfo = { method: 'GET', path: this.fullPath(pathAndQuery) };
     const attempts = this.policy.retries + 1;
     // A signal of this request's own: its backoff sleep and throttle wait listen there, not on the shared ones.
     const linked = linkAbort([this.options.signal, options.signal]);
@@ -222,8 +227,8 @@ export class HttpCore {
   }
 
   /** undici loads on the first request: commands that send none start faster. */
-  private async transport(): Promise<{ request: (typeof import('undici'))['request']; dispatcher: Dispatcher }> {
-    this.undici ??= import('undici');
+  private async transport(): Promise<{ request: (typeof import('./undici.js'))['request']; dispatcher: Dispatcher }> {
+    this.undici ??= import('./undici.js');
     const undici = await this.undici;
     this.dispatcher ??= new undici.Agent({ connections: this.options.connections ?? 8, keepAliveTimeout: 10_000, pipelining: 1 });
     return { request: undici.request, dispatcher: this.dispatcher };

@@ -2,6 +2,7 @@
  * Retry decisions in one place: what is retryable, how long to wait, and
  * when to give up instead of sleeping silently.
  */
+import { RETRIES } from './bounds.js';
 import { ApiError, ConnectionError, RateLimitError, TimeoutError } from './errors.js';
 
 export interface RetryPolicy {
@@ -16,7 +17,7 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  retries: 5,
+  retries: RETRIES.default,
   baseDelayMs: 250,
   maxDelayMs: 20_000,
   maxRetryAfterMs: 60_000,
@@ -84,7 +85,7 @@ export function backoffDelay(attempt: number, policy: RetryPolicy, random: () =>
   return Math.floor(random() * ceiling);
 }
 
-export type RetryDecision = { retry: true; delayMs: number; serverAsked: boolean } | { retry: false; error: unknown };
+export type RetryDecision = { retry: true; delayMs: number } | { retry: false; error: unknown };
 
 /**
  * What to do after a failed attempt. `retriesDone` counts retries already made.
@@ -109,6 +110,6 @@ export function decideRetry(error: unknown, retriesDone: number, policy: RetryPo
     };
   }
   if (retriesDone >= policy.retries) return { retry: false, error };
-  if (retryAfterMs !== undefined) return { retry: true, delayMs: retryAfterMs, serverAsked: true };
-  return { retry: true, delayMs: backoffDelay(retriesDone, policy, random), serverAsked: false };
+  if (retryAfterMs !== undefined) return { retry: true, delayMs: retryAfterMs };
+  return { retry: true, delayMs: backoffDelay(retriesDone, policy, random) };
 }

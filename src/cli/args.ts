@@ -1,14 +1,5 @@
-/** Checks of positional arguments and numeric options: each failure is a one-line UsageError (exit 2). */
+/** Checks of positional arguments: each failure is a one-line UsageError (exit 2). */
 import { UsageError } from '../api/errors.js';
-
-export function parseIntInRange(text: string | undefined, name: string, min: number, max: number): number | undefined {
-  if (text === undefined) return undefined;
-  const trimmed = text.trim();
-  const n = Number(trimmed);
-  if (!/^-?\d+$/.test(trimmed) || !Number.isSafeInteger(n)) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${text}'`);
-  if (n < min || n > max) throw new UsageError(`${name} must be from ${min} to ${max}, not ${trimmed}`);
-  return n;
-}
 
 /**
  * An identifier that goes into a URL path segment: it must stay one segment

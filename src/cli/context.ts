@@ -11,9 +11,10 @@ import type { Credentials } from '../api/credentials.js';
 import { loginHint, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
 import { allowsPlainHttp, resolveSettings, type ResolvedSettings, type SettingName } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
+import type { OutStream } from '../output/stream.js';
 import { formatElapsed } from '../util/time.js';
 
-export type OutStream = NodeJS.WritableStream & { isTTY?: boolean };
+export type { OutStream };
 export type InStream = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
 
 export interface Io {
@@ -23,6 +24,8 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** aborted on Ctrl-C / SIGTERM */
   signal: AbortSignal;
+  /** the clock, epoch ms: relative times (--last, yesterday) and the cut of a future --to read it */
+  now: () => number;
 }
 
 /** Options every command accepts (CLI.md, global options). */
@@ -78,6 +81,10 @@ export class Context {
     this.store = new ConfigStore(io.env, (message) => this.warn(message));
     this.out = new Chalk({ level: colorEnabled(io.stdout, io.env, globals.color) ? 1 : 0 });
     this.err = new Chalk({ level: colorEnabled(io.stderr, io.env, globals.color) ? 1 : 0 });
+  }
+
+  now(): number {
+    return this.io.now();
   }
 
   get quiet(): boolean {

@@ -4,13 +4,13 @@ import { stripControl } from '../output/sanitize.js';
 import {
   AbortedError,
   AuthError,
-  NoMatchError,
   PermissionDeniedError,
   SwapxError,
   UsageError,
   ValidationError,
   WrappedError,
 } from '../api/errors.js';
+import { NoMatchError } from './errors.js';
 
 export const EXIT = {
   ok: 0,

@@ -4,12 +4,13 @@
  * atomically to -o FILE.
  */
 import type { Command } from 'commander';
-import { UsageError } from '../api/errors.js';
+import { UsageError, WrappedError } from '../api/errors.js';
 import { encodeAll, type MachineFormat } from '../output/encode.js';
 import { writeFileAtomic } from '../output/atomic-file.js';
 import { selectFields } from '../output/fields.js';
 import { resolveFormat, type Format, type FormatFlags } from '../output/format.js';
 import type { Context } from './context.js';
+import { fsReason } from './exit-codes.js';
 
 export interface OutputFlags extends FormatFlags {
   fields?: string;
@@ -53,10 +54,16 @@ export async function writeResult<T extends object>(
 ): Promise<void> {
   let text: string;
   if (plan.format === 'table') text = table(records, plan.fields);
-  else {
-    const rows = records as unknown as readonly Record<string, unknown>[];
-    text = encodeAll(plan.format as MachineFormat, rows, { fields: plan.fields, allFields, excelSafe: plan.excelSafe });
+  else text = encodeAll(plan.format as MachineFormat, records, { fields: plan.fields, allFields, excelSafe: plan.excelSafe });
+  if (!plan.output) {
+    ctx.io.stdout.write(text);
+    return;
   }
-  if (plan.output) await writeFileAtomic(plan.output, text, { gzip: plan.gzip });
-  else ctx.io.stdout.write(text);
+  try {
+    await writeFileAtomic(plan.output, text, { gzip: plan.gzip });
+  } catch (error) {
+    // The user named FILE, not the temporary file beside it: say what cannot be written in their words (as messageFor words a file error).
+    const reason = fsReason(error);
+    throw reason ? new WrappedError(`${reason}: ${plan.output}`, { cause: error }) : error;
+  }
 }

@@ -1,12 +1,11 @@
 /** `swapx sandbox`: serve the local copy of the API (src/sandbox) until Ctrl-C. */
 import { UsageError } from '../api/errors.js';
 import { isLoopbackHost } from '../api/http.js';
-import { parseIntInRange } from '../cli/args.js';
+import { parseDurationOption, parseIntInRange, parseTimeOption } from '../api/bounds.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { checkFaultKinds } from '../sandbox/faults.js';
-import { startSandbox, type SandboxOptions } from '../sandbox/index.js';
-import { DURATION_FORMS, TIME_FORMS, formatUtc, parseDuration, parseTime } from '../util/time.js';
+import { checkFaultKinds, startSandbox, type SandboxOptions } from '../sandbox/index.js';
+import { formatUtc } from '../util/time.js';
 
 interface SandboxFlags {
   port?: string;
@@ -18,7 +17,7 @@ interface SandboxFlags {
   slowMs?: string;
   swapsPerHour?: string;
   client?: string[];
-  token?: string[];
+  bearer?: string[];
   lateShare?: string;
   lateBy?: string;
   now?: string;
@@ -56,7 +55,7 @@ export const register: Register = (program, run) => {
         '  SWAPX_BASE_URL=http://127.0.0.1:8787 SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo swapx chains',
       ].join('\n'),
     )
-    .action((flags: SandboxFlags & { bearer?: string[] }) => run((ctx) => sandbox(ctx, flags)));
+    .action((flags: SandboxFlags) => run((ctx) => sandbox(ctx, flags)));
 };
 
 function share(text: string | undefined, name: string): number | undefined {
@@ -66,13 +65,11 @@ function share(text: string | undefined, name: string): number | undefined {
   return p;
 }
 
-function parseOptions(flags: SandboxFlags & { bearer?: string[] }): SandboxOptions {
-  const lateBy = flags.lateBy === undefined ? undefined : parseDuration(flags.lateBy);
-  if (flags.lateBy !== undefined && lateBy === undefined) throw new UsageError(`--late-by: '${flags.lateBy}' is not a duration (${DURATION_FORMS})`);
+function parseOptions(flags: SandboxFlags): SandboxOptions {
+  const lateBy = flags.lateBy === undefined ? undefined : parseDurationOption('--late-by', flags.lateBy);
   let now: (() => number) | undefined;
   if (flags.now !== undefined) {
-    const fixed = parseTime(flags.now);
-    if (fixed === undefined) throw new UsageError(`--now: cannot read '${flags.now}' as a time; use ${TIME_FORMS}`);
+    const fixed = parseTimeOption('--now', flags.now, Date.now());
     now = () => fixed;
   }
   let faultKinds: SandboxOptions['faultKinds'];
@@ -115,7 +112,7 @@ export function reachableUrl(serverUrl: string): string {
   return url.origin;
 }
 
-async function sandbox(ctx: Context, flags: SandboxFlags & { bearer?: string[] }): Promise<number> {
+async function sandbox(ctx: Context, flags: SandboxFlags): Promise<number> {
   const options = parseOptions(flags);
   if (!isLoopbackHost(options.host!)) {
     ctx.warn(`binding to ${options.host}: the sandbox is reachable from other machines, with the demo credentials`);

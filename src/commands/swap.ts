@@ -1,5 +1,6 @@
 /** `swapx swap <identifier>`: GET /v1/external/swaps/{identifier} — support's "what happened to this tx?" */
-import { NoMatchError, NotFoundError } from '../api/errors.js';
+import { NotFoundError } from '../api/errors.js';
+import { NoMatchError } from '../cli/errors.js';
 import { SWAP_FIELDS, type Swap } from '../api/types.js';
 import { checkPathIdentifier } from '../cli/args.js';
 import type { Register } from '../cli/command.js';

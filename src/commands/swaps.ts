@@ -1,22 +1,22 @@
 /** `swapx swaps`: the bulk export over any range, in windows of at most 30 minutes. */
 import { Chalk } from 'chalk';
+import { CONCURRENCY, WINDOW_MS } from '../api/bounds.js';
 import { AbortedError, UsageError, WrappedError } from '../api/errors.js';
 import { fsReason, messageFor } from '../cli/exit-codes.js';
 import { DEFAULT_FILTER, SWAP_FIELDS } from '../api/types.js';
-import { parseIntInRange } from '../cli/args.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
-import { addOutputOptions, planOutput, type OutputFlags, type OutputPlan } from '../cli/output.js';
+import { addOutputOptions, planOutput, type OutputFlags } from '../cli/output.js';
 import { shellQuote } from '../cli/shell-quote.js';
-import { exportSwaps } from '../export/exporter.js';
-import type { ExportQuery } from '../export/manifest.js';
+import { exportSwaps, type ExportSummary } from '../export/exporter.js';
+import { queryOf } from '../export/manifest.js';
 import { PartialFile, partialPaths } from '../export/partial-file.js';
-import { describePlan, parseFilter, parseRange, parseWindow, planWindows, type RangeQuery } from '../export/plan.js';
-import { Progress, newCounters, summaryText } from '../export/progress.js';
+import { describePlan, futureNote, planFromFlags, resumeArgs, windowsOf, type ExportPlan } from '../export/plan.js';
+import { decideTarget } from '../export/target.js';
+import { Progress, summaryText } from '../cli/progress.js';
 import { WindowFailedError } from '../export/run-windows.js';
 import { FileSink, StdoutSink, type ExportSink } from '../export/sink.js';
 import { createEncoder, type Encoder, type MachineFormat } from '../output/encode.js';
-import { formatFromPath } from '../output/format.js';
 import { swapRowsEncoder } from '../output/swap-rows.js';
 import { terminalWidth } from '../output/table.js';
 import { formatUtc } from '../util/time.js';
@@ -34,6 +34,8 @@ export interface SwapsFlags extends OutputFlags {
   force?: boolean;
 }
 
+const span = (ms: number) => `${ms / 60_000}m`;
+
 export const register: Register = (program, run) => {
   const command = program
     .command('swaps')
@@ -42,8 +44,8 @@ export const register: Register = (program, run) => {
     .option('--to <time>', 'end of the range, excluded (default: now)')
     .option('--last <duration>', 'the range ending now, e.g. 24h or 7d')
     .option('--filter <name>', 'which swap time the range applies to: Withdrawn (server default), Deposited, Completed, Updated')
-    .option('--window <duration>', 'window length, 1m to 30m (default: 30m)')
-    .option('--concurrency <n>', 'windows fetched at once, 1 to 32 (default: 4, or the profile setting)')
+    .option('--window <duration>', `window length, ${span(WINDOW_MS.min)} to ${span(WINDOW_MS.max)} (default: ${span(WINDOW_MS.default)})`)
+    .option('--concurrency <n>', `windows fetched at once, ${CONCURRENCY.min} to ${CONCURRENCY.max} (default: ${CONCURRENCY.default}, or the profile setting)`)
     .option('--rps <n>', 'at most this many requests per second across all workers')
     .option('--resume', 'continue the unfinished export to -o FILE')
     .option('--force', 'overwrite -o FILE, or discard its unfinished export')
@@ -63,112 +65,123 @@ export const register: Register = (program, run) => {
     .action((flags: SwapsFlags) => run((ctx) => swaps(ctx, flags)));
 };
 
-interface Prepared {
-  query: RangeQuery;
-  output: OutputPlan;
-  concurrency: number;
-  rps: number | undefined;
-}
-
-/** Every check that can fail on input, before any request. */
-function prepare(ctx: Context, flags: SwapsFlags, now: number): Prepared {
-  const range = parseRange(flags, now);
-  const query: RangeQuery = { ...range, filter: parseFilter(flags.filter), windowMs: parseWindow(flags.window) };
-  const concurrency = parseIntInRange(flags.concurrency, '--concurrency', 1, 32) ?? ctx.settings().concurrency.value;
-  let rps: number | undefined;
-  if (flags.rps !== undefined) {
-    rps = Number(flags.rps);
-    if (!/^\d+(\.\d+)?$/.test(flags.rps.trim()) || !(rps > 0) || rps > 10_000) throw new UsageError(`--rps must be a positive number of requests per second, not '${flags.rps}'`);
-  }
+/** Every check that can fail on input, before any request: the one plan of this export. */
+function planOf(ctx: Context, flags: SwapsFlags, now: number): ExportPlan {
+  const { output: file, format, gzip, fields, excelSafe } = planOutput(ctx, flags, SWAP_FIELDS);
+  const plan = planFromFlags(flags, { file, format, gzip, fields, excelSafe }, now, ctx.settings().concurrency.value);
   if (flags.resume && !flags.output) throw new UsageError('--resume needs -o FILE: only a file export can be resumed');
   if (flags.resume && flags.force) throw new UsageError('--resume continues an unfinished export and --force discards it: give one');
-  return { query, output: planOutput(ctx, flags, SWAP_FIELDS), concurrency, rps };
+  return plan;
 }
 
-function exportQuery(ctx: Context, prepared: Prepared): ExportQuery {
-  const { query, output } = prepared;
-  return {
-    baseUrl: ctx.settings().baseUrl.value,
-    filter: query.filter ?? null,
-    from: formatUtc(query.from),
-    to: formatUtc(query.to),
-    windowMs: query.windowMs,
-    format: output.format,
-    fields: output.fields,
-    gzip: output.gzip,
-    excelSafe: output.excelSafe,
-  };
-}
-
-/** The exact command that resumes this export: absolute times, so `--last 24h` resumes the same range. */
-function resumeCommand(ctx: Context, prepared: Prepared, flags: SwapsFlags): string {
-  const { query, output } = prepared;
-  const words = ['swapx', 'swaps', '--from', formatUtc(query.from), '--to', formatUtc(query.to)];
-  if (query.filter) words.push('--filter', query.filter);
-  if (query.windowMs !== 30 * 60_000) words.push('--window', `${query.windowMs / 1000}s`);
-  if (formatFromPath(output.output ?? '').format !== output.format) words.push('--format', output.format);
-  if (flags.fields !== undefined) words.push('--fields', output.fields.join(','));
-  if (output.excelSafe) words.push('--excel-safe');
+/** The exact command that continues `plan`: swapx, the global options this run was given, and the plan's words. */
+function resumeCommand(ctx: Context, plan: ExportPlan): string {
+  const words = ['swapx'];
   if (ctx.globals.profile) words.push('--profile', ctx.globals.profile);
   if (ctx.globals.baseUrl) words.push('--base-url', ctx.globals.baseUrl);
-  words.push('-o', output.output ?? '', '--resume');
-  return shellQuote(words);
+  return shellQuote([...words, ...resumeArgs(plan)]);
 }
 
-function encoderFor(ctx: Context, prepared: Prepared): Encoder {
-  const { output, query } = prepared;
+function encoderFor(ctx: Context, plan: ExportPlan): Encoder {
+  const { output } = plan;
   if (output.format === 'table') {
-    const view = { fields: output.fields, width: output.output ? undefined : terminalWidth(ctx.io.stdout as { columns?: number; isTTY?: boolean }, ctx.io.env) };
-    return swapRowsEncoder(query.filter, output.output ? new Chalk({ level: 0 }) : ctx.out, view);
+    const view = { fields: output.fields, width: output.file ? undefined : terminalWidth(ctx.io.stdout as { columns?: number; isTTY?: boolean }, ctx.io.env) };
+    return swapRowsEncoder(plan.filter, output.file ? new Chalk({ level: 0 }) : ctx.out, view);
   }
   return createEncoder(output.format as MachineFormat, { fields: output.fields, allFields: SWAP_FIELDS, excelSafe: output.excelSafe });
 }
 
+/** Opens -o FILE as decided: undefined when there is nothing to do (the file is complete). */
+async function openTarget(ctx: Context, plan: ExportPlan, flags: SwapsFlags): Promise<{ file: PartialFile; plan: ExportPlan } | undefined> {
+  const target = plan.output.file!;
+  const baseUrl = ctx.settings().baseUrl.value;
+  const decision = await decideTarget(plan, baseUrl, { resume: flags.resume === true, force: flags.force === true });
+  switch (decision.action) {
+    case 'complete':
+      ctx.info(`${target} is complete already: nothing to resume (add --force to export it again)`);
+      return undefined;
+    case 'refuse':
+      if (decision.reason === 'exists') throw new UsageError(`${target} exists; add --force to overwrite it`);
+      if (decision.reason === 'unfinished') {
+        const { windowsDone, windowsTotal } = decision.manifest;
+        throw new UsageError(
+          `an unfinished export to ${target} exists (${windowsDone}/${windowsTotal} windows done); resume it with: ${resumeCommand(ctx, decision.saved)} — or add --force to start over`,
+        );
+      }
+      throw new UsageError(
+        `the unfinished export to ${target} is of a different query (${decision.difference}); resume it with: ${resumeCommand(ctx, decision.saved)} — or add --force to start over`,
+      );
+    case 'start':
+      return { file: await PartialFile.start(target, queryOf(decision.plan, baseUrl), windowsOf(decision.plan).length), plan: decision.plan };
+    case 'resume': {
+      const { manifest } = decision;
+      const range = decision.ownRange ? `, of its own range ${formatUtc(decision.plan.from)} → ${formatUtc(decision.plan.to)} (not the one the command now means)` : '';
+      ctx.info(`Resuming: ${manifest.windowsDone}/${manifest.windowsTotal} windows already done${range}`);
+      if (decision.baseUrlWas) ctx.warn(`the windows already done came from ${decision.baseUrlWas}; the rest comes from ${baseUrl}`);
+      return { file: await PartialFile.resume(target, manifest, baseUrl), plan: decision.plan };
+    }
+  }
+}
+
 export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   // Whole seconds: plans and resume commands stay readable for --last and relative times.
-  const now = Math.floor(Date.now() / 1000) * 1000;
-  const prepared = prepare(ctx, flags, now);
-  const { query, output, concurrency } = prepared;
-  const windows = planWindows(query.from, query.to, query.windowMs);
+  const now = Math.floor(ctx.now() / 1000) * 1000;
+  let plan = planOf(ctx, flags, now);
+  const future = futureNote(plan);
+  if (future) ctx.warn(future);
   if (flags.dryRun) {
-    ctx.io.stdout.write(describePlan(query, windows, concurrency));
+    ctx.io.stdout.write(describePlan(plan));
     return 0;
   }
-  if (query.to > now) ctx.warn(`--to ${formatUtc(query.to)} is in the future: swaps after now are not exported yet`);
 
   // Credentials and the base URL are checked before any file is made: a refused run leaves nothing to resume.
-  const counters = newCounters(windows.length);
+  let retries = 0;
   const client = ctx.client({
-    connections: concurrency,
-    requestsPerSecond: prepared.rps,
+    connections: plan.concurrency,
+    requestsPerSecond: plan.rps,
     onAttempt: (log) => {
-      if (log.retryInMs !== undefined) counters.retries += 1;
+      if (log.retryInMs !== undefined) retries += 1;
     },
   });
 
-  const resume = output.output ? resumeCommand(ctx, prepared, flags) : '';
   let sink: ExportSink;
-  if (output.output) {
-    const opened = await PartialFile.open(output.output, exportQuery(ctx, prepared), windows.length, {
-      resume: flags.resume === true,
-      force: flags.force === true,
-      resumeCommand: resume,
-    });
-    sink = new FileSink(opened.file);
-    if (opened.resumed) ctx.info(`Resuming: ${opened.file.state.windowsDone}/${windows.length} windows already done`);
+  let file: PartialFile | undefined;
+  if (plan.output.file) {
+    let opened: Awaited<ReturnType<typeof openTarget>>;
+    try {
+      opened = await openTarget(ctx, plan, flags);
+    } catch (error) {
+      // The user named FILE, not FILE.partial: say what cannot be written in their words (as messageFor words a file error).
+      const reason = fsReason(error);
+      if (reason) throw new WrappedError(`${reason}: ${plan.output.file}`, { cause: error });
+      throw error;
+    }
+    if (!opened) return 0;
+    ({ file, plan } = opened);
+    sink = new FileSink(file);
   } else sink = new StdoutSink(ctx.io.stdout);
 
-  // A resume starts where the checkpoint is: progress counts rate and ETA from there.
-  Object.assign(counters, { windowsDone: sink.state.windowsDone, swaps: sink.state.swaps, dropped: sink.state.dropped });
-  const progress = new Progress(ctx.io.stderr, counters, { quiet: ctx.quiet, color: ctx.err.level > 0 });
-  const startSwaps = sink.state.swaps;
+  const windows = windowsOf(plan);
+  const progress = new Progress(ctx.io.stderr, { ...sink.state, windowsTotal: windows.length }, { quiet: ctx.quiet, color: ctx.err.level > 0, retries: () => retries });
   await progress.start();
+  let summary: ExportSummary;
   try {
-    await exportSwaps({ client, query, windows, concurrency, encoder: encoderFor(ctx, prepared), sink, counters, signal: ctx.io.signal, onWindow: () => progress.update() });
+    summary = await exportSwaps({
+      client,
+      filter: plan.filter,
+      windows,
+      concurrency: plan.concurrency,
+      encoder: encoderFor(ctx, plan),
+      sink,
+      signal: ctx.io.signal,
+      onEvent: progress.onEvent,
+    });
   } catch (error) {
     progress.stop();
     await sink.close();
-    const saved = output.output ? `; ${sink.state.windowsDone}/${windows.length} windows saved in ${partialPaths(output.output).partial}; resume with: ${resume}` : '';
+    let saved = '';
+    if (file && sink.state.windowsDone === 0) await file.discard();
+    else if (file) saved = `; ${sink.state.windowsDone}/${windows.length} windows saved in ${partialPaths(file.target).partial}; resume with: ${resumeCommand(ctx, plan)}`;
     if (error instanceof AbortedError || ctx.io.signal.aborted) throw new AbortedError(`interrupted${saved}`);
     if (error instanceof WindowFailedError) {
       const w = error.window;
@@ -176,17 +189,18 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
       throw error;
     }
     // Writing failed (a full disk, a read-only dir): what is checkpointed is intact and resumable.
-    const writing = output.output && fsReason(error) ? `writing ${output.output}: ${fsReason(error)}` : messageFor(error);
+    const writing = file && fsReason(error) ? `writing ${file.target}: ${fsReason(error)}` : messageFor(error);
     throw new WrappedError(`${writing}${saved}`, { cause: error });
   }
   progress.stop();
   if (!ctx.quiet) {
     const facts = {
-      range: `${formatUtc(query.from)} → ${formatUtc(query.to)}`,
-      filter: query.filter ?? `${DEFAULT_FILTER} (server default)`,
-      output: output.output ?? 'stdout',
+      range: `${formatUtc(plan.from)} → ${formatUtc(plan.to)}`,
+      filter: plan.filter ?? `${DEFAULT_FILTER} (server default)`,
+      output: plan.output.file ?? 'stdout',
+      retries,
     };
-    ctx.io.stderr.write(`${summaryText(counters, progress.elapsedMs(), facts, counters.swaps - startSwaps)}\n`);
+    ctx.io.stderr.write(`${summaryText(summary, progress.elapsedMs(), facts)}\n`);
   }
   return 0;
 }

@@ -1,8 +1,10 @@
 /** `swapx tokens <blockchainId> [--take] [--offset] [--all]`: GET /v1/external/chains/{id}/tokens */
-import { NoMatchError, NotFoundError, UsageError } from '../api/errors.js';
+import { NotFoundError, UsageError } from '../api/errors.js';
+import { NoMatchError } from '../cli/errors.js';
 import { OFFSET_MAX, TAKE_MAX, TOKEN_FIELDS, type Token, type TokenPage } from '../api/types.js';
+import { parseIntInRange } from '../api/bounds.js';
+import { checkPathIdentifier } from '../cli/args.js';
 import { closest } from '../util/suggest.js';
-import { checkPathIdentifier, parseIntInRange } from '../cli/args.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';

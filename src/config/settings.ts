@@ -3,6 +3,7 @@
  * where each effective value comes from (flag > environment > profile > default).
  */
 import { UsageError } from '../api/errors.js';
+import { CONCURRENCY, DEFAULT_BASE_URL, RETRIES, TIMEOUT_MS, parseWholeNumber } from '../api/bounds.js';
 import { ALLOW_HTTP_ENV, checkBaseUrl } from '../api/http.js';
 import { parseDuration } from '../util/time.js';
 import { parseFormat, type Format } from '../output/format.js';
@@ -34,16 +35,6 @@ interface SettingSpec<K extends keyof Settings> {
   parse(text: string, from: string, env?: NodeJS.ProcessEnv): Settings[K];
 }
 
-function positiveInt(name: string, max: number) {
-  return (text: string, from: string): number => {
-    const n = Number(text);
-    if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n < 1 || n > max) {
-      throw new UsageError(`${from} must be a whole number from 1 to ${max}, not '${text}'`);
-    }
-    return n;
-  };
-}
-
 /** SWAPX_ALLOW_HTTP=1 (or true/yes): plain http to a test server beyond loopback is accepted. */
 export function allowsPlainHttp(env: NodeJS.ProcessEnv | undefined): boolean {
   return /^(1|true|yes)$/i.test(env?.[ALLOW_HTTP_ENV]?.trim() ?? '');
@@ -54,7 +45,7 @@ export const SETTINGS = {
     key: 'baseUrl',
     name: 'base-url',
     env: 'SWAPX_BASE_URL',
-    default: 'https://api.pulsy.app',
+    default: DEFAULT_BASE_URL,
     // Every base URL is sent credentials: refused here, before anything is stored or sent.
     parse: (text: string, from: string, env?: NodeJS.ProcessEnv) => {
       checkBaseUrl(text, true, from, allowsPlainHttp(env));
@@ -71,29 +62,25 @@ export const SETTINGS = {
   concurrency: {
     key: 'concurrency',
     name: 'concurrency',
-    default: 4,
-    parse: positiveInt('concurrency', 32),
+    default: CONCURRENCY.default,
+    parse: (text: string, from: string) => parseWholeNumber(text, from, CONCURRENCY),
   } satisfies SettingSpec<'concurrency'>,
   timeout: {
     key: 'timeoutMs',
     name: 'timeout',
-    default: 30_000,
-    defaultText: '30s',
+    default: TIMEOUT_MS.default,
+    defaultText: `${TIMEOUT_MS.default / 1000}s`,
     parse: (text: string, from: string) => {
       const ms = /^\d+$/.test(text.trim()) ? Number(text) * 1000 : parseDuration(text);
-      if (ms === undefined || ms <= 0 || ms > 3_600_000) throw new UsageError(`${from} must be a positive duration up to 1h, such as 30s or 2m, not '${text}'`);
+      if (ms === undefined || ms < TIMEOUT_MS.min || ms > TIMEOUT_MS.max) throw new UsageError(`${from} must be a positive duration up to 1h, such as 30s or 2m, not '${text}'`);
       return ms;
     },
   } satisfies SettingSpec<'timeoutMs'>,
   retries: {
     key: 'retries',
     name: 'retries',
-    default: 5,
-    parse: (text: string, from: string) => {
-      const n = Number(text);
-      if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(n) || n > 100) throw new UsageError(`${from} must be a whole number from 0 to 100, not '${text}'`);
-      return n;
-    },
+    default: RETRIES.default,
+    parse: (text: string, from: string) => parseWholeNumber(text, from, RETRIES),
   } satisfies SettingSpec<'retries'>,
 } as const;
 

@@ -1,23 +1,39 @@
-/** The bulk export: windows fetched concurrently, written in order through an encoder into a sink. */
+/**
+ * The bulk export: windows fetched concurrently, written in order through an
+ * encoder into a sink. It reports as it goes through `onEvent` and returns
+ * what it did; how that is shown is the caller's business.
+ */
 import type { SwapxClient } from '../api/client.js';
+import type { DateRangeFilter } from '../api/types.js';
 import type { Encoder } from '../output/encode.js';
 import { fetchWindow } from './fetch-window.js';
-import type { RangeQuery, Window } from './plan.js';
-import type { ExportCounters } from './progress.js';
+import type { Window } from './plan.js';
 import { runWindows } from './run-windows.js';
-import type { ExportSink } from './sink.js';
+import type { ExportSink, Tally } from './sink.js';
 
 export interface ExportJob {
   client: SwapxClient;
-  query: RangeQuery;
+  filter: DateRangeFilter | undefined;
   windows: readonly Window[];
   concurrency: number;
   encoder: Encoder;
   sink: ExportSink;
-  counters: ExportCounters;
   signal?: AbortSignal;
-  /** after each window is written */
-  onWindow?: () => void;
+  onEvent?: (event: ExportEvent) => void;
+}
+
+/** What is written so far, after each window (a resume starts with the windows already done). */
+export interface ExportEvent extends Tally {
+  type: 'window';
+  windowsTotal: number;
+}
+
+export interface ExportSummary extends Tally {
+  windowsTotal: number;
+  /** windows split in halves after timing out */
+  splits: number;
+  /** swaps written by this run (a resume wrote the others before) */
+  swapsThisRun: number;
 }
 
 /** A window as it waits for its turn: already encoded, so the parsed swaps are garbage at once. */
@@ -27,27 +43,29 @@ interface EncodedWindow {
   dropped: number;
 }
 
-export async function exportSwaps(job: ExportJob): Promise<void> {
-  const { encoder, sink, counters } = job;
+export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
+  const { encoder, sink } = job;
   const start = sink.state;
-  Object.assign(counters, { windowsDone: start.windowsDone, swaps: start.swaps, dropped: start.dropped });
+  const windowsTotal = job.windows.length;
+  let tally: Tally = { windowsDone: start.windowsDone, swaps: start.swaps, dropped: start.dropped };
+  const stats = { splits: 0 };
   await runWindows<EncodedWindow>({
     windows: job.windows.slice(start.windowsDone),
     concurrency: job.concurrency,
     signal: job.signal,
     fetch: async (window, signal) => {
-      const kept = await fetchWindow(job.client, window, job.query.filter, counters, signal);
-      const rows = kept.swaps as unknown as Record<string, unknown>[];
-      return { text: encoder.batch(rows, true), swaps: rows.length, dropped: kept.dropped };
+      const kept = await fetchWindow(job.client, window, job.filter, stats, signal);
+      return { text: encoder.batch(kept.swaps, true), swaps: kept.swaps.length, dropped: kept.dropped };
     },
     consume: async (window, encoded) => {
-      const joiner = encoded.swaps > 0 && counters.swaps > 0 ? encoder.between : '';
+      const joiner = encoded.swaps > 0 && tally.swaps > 0 ? encoder.between : '';
       const text = (window.index === 0 ? encoder.header() : '') + joiner + encoded.text;
-      const done = { windowsDone: window.index + 1, swaps: counters.swaps + encoded.swaps, dropped: counters.dropped + encoded.dropped };
+      const done: Tally = { windowsDone: window.index + 1, swaps: tally.swaps + encoded.swaps, dropped: tally.dropped + encoded.dropped };
       await sink.append(text, done);
-      Object.assign(counters, done);
-      job.onWindow?.();
+      tally = done;
+      job.onEvent?.({ type: 'window', windowsTotal, ...done });
     },
   });
-  await sink.complete(encoder.footer(counters.swaps > 0));
+  await sink.complete(encoder.footer(tally.swaps > 0));
+  return { ...tally, windowsTotal, splits: stats.splits, swapsThisRun: tally.swaps - start.swaps };
 }

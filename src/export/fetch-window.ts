@@ -7,7 +7,8 @@ import type { SwapxClient } from '../api/client.js';
 import { TimeoutError } from '../api/errors.js';
 import type { DateRangeFilter, Swap } from '../api/types.js';
 import { keepWindow, type Kept } from './order.js';
-import { MIN_WINDOW_MS, type Window } from './plan.js';
+import { WINDOW_MS } from '../api/bounds.js';
+import type { Window } from './plan.js';
 
 export interface FetchStats {
   /** windows split after timing out */
@@ -26,10 +27,10 @@ export async function fetchWindow(
     swaps = await client.listSwaps({ from: window.from, to: window.to, filter }, { signal });
   } catch (error) {
     const span = window.to - window.from;
-    if (!(error instanceof TimeoutError) || span < 2 * MIN_WINDOW_MS) throw error;
+    if (!(error instanceof TimeoutError) || span < 2 * WINDOW_MS.min) throw error;
     stats.splits += 1;
     // Halves on whole seconds, so the sub-windows' edges stay exact in the query.
-    const mid = window.from + Math.max(MIN_WINDOW_MS, Math.floor(span / 2 / 1000) * 1000);
+    const mid = window.from + Math.max(WINDOW_MS.min, Math.floor(span / 2 / 1000) * 1000);
     const first = await fetchWindow(client, { from: window.from, to: mid }, filter, stats, signal);
     const second = await fetchWindow(client, { from: mid, to: window.to }, filter, stats, signal);
     return { swaps: [...first.swaps, ...second.swaps], dropped: first.dropped + second.dropped };

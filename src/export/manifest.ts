@@ -7,8 +7,13 @@ import fs from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { writeFileAtomic } from '../output/atomic-file.js';
 import { describeDifference as describe, fingerprint } from '../util/fingerprint.js';
+import { formatUtc } from '../util/time.js';
+import type { DateRangeFilter } from '../api/types.js';
+import type { Format } from '../output/format.js';
+import { freezeOutput, withRange, type ExportPlan } from './plan.js';
 
 export interface ExportQuery {
+  /** where the windows came from: recorded, but not part of the fingerprint (see queryFingerprint) */
   baseUrl: string;
   filter: string | null;
   from: string;
@@ -18,6 +23,31 @@ export interface ExportQuery {
   fields: string[];
   gzip: boolean;
   excelSafe: boolean;
+}
+
+/** The manifest's record of a plan. */
+export function queryOf(plan: ExportPlan, baseUrl: string): ExportQuery {
+  const { output } = plan;
+  return {
+    baseUrl,
+    filter: plan.filter ?? null,
+    from: formatUtc(plan.from),
+    to: formatUtc(plan.to),
+    windowMs: plan.windowMs,
+    format: output.format,
+    fields: [...output.fields],
+    gzip: output.gzip,
+    excelSafe: output.excelSafe,
+  };
+}
+
+/**
+ * What makes two exports the same: everything that shapes the bytes, not where they came from. A base URL
+ * fixed after a failure (or the same API behind another address) must not make an export unresumable.
+ */
+export function queryFingerprint(query: ExportQuery): string {
+  const { baseUrl: _, ...shape } = query;
+  return fingerprint(shape);
 }
 
 export interface Manifest {
@@ -34,8 +64,6 @@ export interface Manifest {
   updatedAt: string;
 }
 
-export { fingerprint };
-
 export async function readManifest(file: string): Promise<Manifest | undefined> {
   let text: string;
   try {
@@ -50,7 +78,7 @@ export async function readManifest(file: string): Promise<Manifest | undefined> 
   } catch {
     throw new UsageError(`${file} is not a readable export manifest; delete it and the partial file beside it to start over`);
   }
-  if (manifest.version !== 1 || typeof manifest.bytes !== 'number' || typeof manifest.windowsDone !== 'number') {
+  if (manifest.version !== 1 || typeof manifest.bytes !== 'number' || typeof manifest.windowsDone !== 'number' || typeof manifest.query?.from !== 'string') {
     throw new UsageError(`${file} is not an export manifest swapx can read; delete it and the partial file beside it to start over`);
   }
   return manifest;
@@ -60,8 +88,7 @@ export async function writeManifest(file: string, manifest: Manifest): Promise<v
   await writeFileAtomic(file, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
 }
 
-const LABELS: Record<keyof ExportQuery, string> = {
-  baseUrl: 'base URL',
+const LABELS: Record<Exclude<keyof ExportQuery, 'baseUrl'>, string> = {
   filter: 'filter',
   from: '--from',
   to: '--to',
@@ -72,6 +99,22 @@ const LABELS: Record<keyof ExportQuery, string> = {
   excelSafe: '--excel-safe',
 };
 
+/** The plan a manifest records, with this run's file, concurrency and rate: what its resume command continues. */
+export function planOfQuery(query: ExportQuery, current: ExportPlan): ExportPlan {
+  return Object.freeze({
+    ...withRange(current, { from: Date.parse(query.from), to: Date.parse(query.to) }),
+    filter: (query.filter ?? undefined) as DateRangeFilter | undefined,
+    windowMs: query.windowMs,
+    output: freezeOutput({ file: current.output.file, format: query.format as Format, gzip: query.gzip, fields: query.fields, excelSafe: query.excelSafe }),
+  });
+}
+
+/** "--from was …, now …; gzip was false, now true": what differs but the base URL. */
 export function describeDifference(saved: ExportQuery, wanted: ExportQuery): string {
-  return describe(saved, wanted, LABELS);
+  return describe<Omit<ExportQuery, 'baseUrl'>>(saved, wanted, LABELS);
+}
+
+/** Only the range differs: what a relative range (--last 2d) does from one run to the next. */
+export function onlyRangeDiffers(saved: ExportQuery, wanted: ExportQuery): boolean {
+  return queryFingerprint({ ...saved, from: wanted.from, to: wanted.to }) === queryFingerprint(wanted);
 }

@@ -7,11 +7,11 @@
  * is its own gzip member, so the file can be cut at any window.
  */
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { UsageError } from '../api/errors.js';
+import { syncDirectory } from '../output/atomic-file.js';
 import { writeAll } from '../util/write-all.js';
-import { describeDifference, fingerprint, readManifest, writeManifest, type ExportQuery, type Manifest } from './manifest.js';
-import { exists } from '../util/fs.js';
+import { queryFingerprint, writeManifest, type ExportQuery, type Manifest } from './manifest.js';
 
 export interface PartialState {
   windowsDone: number;
@@ -20,12 +20,11 @@ export interface PartialState {
   bytes: number;
 }
 
-
 export function partialPaths(target: string): { partial: string; manifest: string } {
   return { partial: `${target}.partial`, manifest: `${target}.partial.manifest.json` };
 }
 
-/** A checkpoint costs two syncs and a rename: a few per second keep a resume cheap and the export fast. */
+/** A checkpoint costs three syncs (data, manifest, directory) and a rename: a few per second keep a resume cheap and the export fast. */
 export const CHECKPOINT_MS = 250;
 
 export class PartialFile {
@@ -49,42 +48,38 @@ export class PartialFile {
     return { windowsDone, swaps, dropped, bytes };
   }
 
-  /**
-   * Opens for a new export or a resume. Refuses (exit 2, before any request) to overwrite a finished
-   * file without `force`, to ignore an unfinished one without `resume` or `force`, and to resume a different query.
-   */
-  static async open(
-    target: string,
-    query: ExportQuery,
-    windowsTotal: number,
-    options: { resume: boolean; force: boolean; resumeCommand: string },
-  ): Promise<{ file: PartialFile; resumed: boolean }> {
+  /** A new export: an empty partial file and a manifest of no windows done. */
+  static async start(target: string, query: ExportQuery, windowsTotal: number): Promise<PartialFile> {
+    const manifest: Manifest = {
+      version: 1,
+      fingerprint: queryFingerprint(query),
+      query,
+      windowsTotal,
+      windowsDone: 0,
+      bytes: 0,
+      swaps: 0,
+      dropped: 0,
+      updatedAt: new Date().toISOString(),
+    };
     const paths = partialPaths(target);
-    const id = fingerprint(query);
-    const saved = await readManifest(paths.manifest);
-    if (saved && !options.force) {
-      if (!options.resume) {
-        throw new UsageError(
-          `an unfinished export to ${target} exists (${saved.windowsDone}/${saved.windowsTotal} windows done); resume it with: ${options.resumeCommand} — or add --force to start over`,
-        );
-      }
-      if (saved.fingerprint !== id) {
-        throw new UsageError(`the unfinished export to ${target} is of a different query (${describeDifference(saved.query, query)}); repeat its query to resume, or add --force to start over`);
-      }
+    const handle = await fs.open(paths.partial, 'w', 0o644);
+    try {
+      await writeManifest(paths.manifest, manifest);
+    } catch (error) {
+      await handle.close();
+      await fs.rm(paths.partial, { force: true });
+      throw error;
     }
-    if (!saved && (await exists(target)) && !options.force) {
-      throw new UsageError(`${target} exists; add --force to overwrite it`);
-    }
-    const resumed = saved !== undefined && options.resume && !options.force && (await exists(paths.partial));
-    const manifest: Manifest = resumed
-      ? saved
-      : { version: 1, fingerprint: id, query, windowsTotal, windowsDone: 0, bytes: 0, swaps: 0, dropped: 0, updatedAt: new Date().toISOString() };
-    const handle = await fs.open(paths.partial, resumed ? 'r+' : 'w', 0o644);
+    return new PartialFile(target, handle, manifest, paths);
+  }
+
+  /** Continues from the manifest's checkpoint (decideTarget checked it is this export's); `baseUrl` is where the rest comes from. */
+  static async resume(target: string, saved: Manifest, baseUrl: string): Promise<PartialFile> {
+    const paths = partialPaths(target);
+    const handle = await fs.open(paths.partial, 'r+');
     // What lies past the last checkpoint was written by a run that died before recording it.
-    await handle.truncate(manifest.bytes);
-    const file = new PartialFile(target, handle, manifest, paths);
-    if (!resumed) await writeManifest(paths.manifest, manifest);
-    return { file, resumed };
+    await handle.truncate(saved.bytes);
+    return new PartialFile(target, handle, { ...saved, query: { ...saved.query, baseUrl } }, paths);
   }
 
   /** Appends a window's text; checkpoints when the last checkpoint is CHECKPOINT_MS old. */
@@ -118,6 +113,14 @@ export class PartialFile {
     await this.handle.sync();
     await this.handle.close();
     await fs.rename(this.paths.partial, this.target);
+    await syncDirectory(path.dirname(this.target));
+    await fs.rm(this.paths.manifest, { force: true });
+  }
+
+  /** After a run that saved no window: leaves nothing behind, since there is nothing to resume. */
+  async discard(): Promise<void> {
+    await this.handle.close().catch(() => {});
+    await fs.rm(this.paths.partial, { force: true });
     await fs.rm(this.paths.manifest, { force: true });
   }
 

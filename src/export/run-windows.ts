@@ -9,7 +9,6 @@ import { AbortedError, WrappedError } from '../api/errors.js';
 import type { Window } from './plan.js';
 
 export class WindowFailedError extends WrappedError {
-  override name = 'WindowFailedError';
   constructor(
     readonly window: Window,
     cause: unknown,

@@ -1,11 +1,18 @@
 /** Where an export's text goes: stdout as it comes, or a checkpointed partial file. */
-import type { OutStream } from '../cli/context.js';
+import type { OutStream } from '../output/stream.js';
 import type { PartialFile, PartialState } from './partial-file.js';
+
+/** How far an export is: windows complete and contiguous from the first, and what they held. */
+export interface Tally {
+  windowsDone: number;
+  swaps: number;
+  dropped: number;
+}
 
 export interface ExportSink {
   /** where a resumed export starts */
   readonly state: PartialState;
-  append(text: string, done: { windowsDone: number; swaps: number; dropped: number }): Promise<void>;
+  append(text: string, done: Tally): Promise<void>;
   complete(text: string): Promise<void>;
   /** after a failure or interrupt: keep what is durable */
   close(): Promise<void>;
@@ -38,7 +45,7 @@ export class FileSink implements ExportSink {
   get state(): PartialState {
     return this.file.state;
   }
-  append(text: string, done: { windowsDone: number; swaps: number; dropped: number }): Promise<void> {
+  append(text: string, done: Tally): Promise<void> {
     return this.file.append(text, done);
   }
   complete(text: string): Promise<void> {

@@ -1,4 +1,8 @@
-/** Files appear whole or not at all: written under a temporary name beside the target, synced, renamed. */
+/**
+ * Files appear whole or not at all: written under a temporary name beside the
+ * target, synced, renamed, and the directory synced so the rename survives a
+ * power cut. Shared by the export (manifest, -o files) and the sync (state, partitions).
+ */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -23,5 +27,21 @@ export async function writeFileAtomic(target: string, data: string | Buffer, opt
   } catch (error) {
     await fs.rm(temp, { force: true });
     throw error;
+  }
+  await syncDirectory(path.dirname(target));
+}
+
+/** Makes a rename or a new name in `dir` durable; a file system that cannot sync a directory is left as it is. */
+export async function syncDirectory(dir: string): Promise<void> {
+  let handle: fs.FileHandle | undefined;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    // Some file systems (and Windows) refuse to open or sync a directory: the rename has happened all the same.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM' && code !== 'EACCES' && code !== 'ENOTSUP') throw error;
+  } finally {
+    await handle?.close();
   }
 }

@@ -1,19 +1,20 @@
 /**
  * Machine formats as text, a batch of records at a time: JSON Lines, one
- * JSON array, and CSV (csv-stringify, RFC 4180). The exporter writes each
+ * JSON array, and CSV (RFC 4180, see csv.ts). The exporter writes each
  * window as one batch; the lookup commands write one batch.
  */
-import { stringify } from 'csv-stringify/sync';
+import { csvField, csvLines } from './csv.js';
 import type { Format } from './format.js';
 
 export type MachineFormat = Exclude<Format, 'table'>;
+/** A record as the encoders read it: API types are interfaces, which have no index signature, so they come in as objects. */
 type Row = Record<string, unknown>;
 
 export interface Encoder {
   /** text before the first batch (CSV header, JSON '[') */
   header(): string;
   /** `first`: no record came before this batch */
-  batch(records: readonly Row[], first: boolean): string;
+  batch(records: readonly object[], first: boolean): string;
   /**
    * What to put before a batch encoded with `first` when records came before it (JSON's comma):
    * lets a batch be encoded before it is known whether it will be the first.
@@ -31,9 +32,9 @@ export interface EncodeOptions {
   excelSafe?: boolean;
 }
 
-function project(record: Row, fields: readonly string[]): Row {
+function project(record: object, fields: readonly string[]): Row {
   const out: Row = {};
-  for (const field of fields) if (field in record) out[field] = record[field];
+  for (const field of fields) if (field in record) out[field] = (record as Row)[field];
   return out;
 }
 
@@ -55,7 +56,7 @@ export function cellText(value: unknown, excelSafe = false): string {
 
 export function createEncoder(format: MachineFormat, options: EncodeOptions): Encoder {
   const passThrough = sameFields(options.fields, options.allFields);
-  const shape = passThrough ? (record: Row) => record : (record: Row) => project(record, options.fields);
+  const shape = passThrough ? (record: object) => record : (record: object) => project(record, options.fields);
   switch (format) {
     case 'jsonl':
       return {
@@ -75,9 +76,19 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
       const fields = options.fields;
       const excelSafe = options.excelSafe ?? false;
       return {
-        header: () => stringify([fields as string[]]),
-        batch: (records) =>
-          records.length === 0 ? '' : stringify(records.map((record) => fields.map((field) => cellText(record[field], excelSafe)))),
+        header: () => csvLines([fields]),
+        batch: (records) => {
+          // One string built in place: no array of cells per record for the collector to sweep.
+          let out = '';
+          for (const record of records) {
+            for (let i = 0; i < fields.length; i++) {
+              if (i > 0) out += ',';
+              out += csvField(cellText((record as Row)[fields[i]!], excelSafe));
+            }
+            out += '\n';
+          }
+          return out;
+        },
         between: '',
         footer: () => '',
       };
@@ -86,7 +97,7 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
 }
 
 /** The whole of a small result as text. */
-export function encodeAll(format: MachineFormat, records: readonly Row[], options: EncodeOptions): string {
+export function encodeAll(format: MachineFormat, records: readonly object[], options: EncodeOptions): string {
   const encoder = createEncoder(format, options);
   return encoder.header() + encoder.batch(records, true) + encoder.footer(records.length > 0);
 }

@@ -158,7 +158,7 @@ export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkIns
   return {
     header: () => `${c.bold(columns.map((column) => pad(column, column.header, 'end')).join('  ').trimEnd())}\n`,
     batch: (records) =>
-      (records as unknown as Swap[])
+      (records as readonly Swap[])
         .map((s) => {
           const cells = columns.map((column) => {
             const padded = pad(column, column.value(s, column.width));

@@ -14,7 +14,7 @@ export { startSandbox, type RunningSandbox, type SandboxOptions } from './server
 export { SwapDataset, DATA_DEFAULTS, datasetFor, type DataOptions } from './dataset.js';
 export { MAX_DELAY_MS, MAX_OFFSET_MS } from './timeline.js';
 export { listChains } from './catalog.js';
-export { FAULT_KINDS, type FaultKind } from './faults.js';
+export { FAULT_KINDS, checkFaultKinds, type FaultKind } from './faults.js';
 export { parseApiDateTime } from './validation.js';
 
 export interface WindowQuery {

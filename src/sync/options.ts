@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../api/errors.js';
 import { SWAP_FIELDS } from '../api/types.js';
-import { parseIntInRange } from '../cli/args.js';
+import { parseIntInRange } from '../api/bounds.js';
 import { selectFields } from '../output/fields.js';
 import { TIME_FORMS, formatUtc, parseDuration, parseTime } from '../util/time.js';
 import { describeDifference, SYNC_FORMATS, type SyncFormat, type SyncQuery, type SyncState } from './state.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  NoMatchError,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
@@ -8,11 +7,17 @@ import {
   ValidationError,
   apiErrorFromResponse,
 } from '../../src/api/errors.js';
+import { NoMatchError } from '../../src/cli/errors.js';
 import { exitCodeFor, messageFor } from '../../src/cli/exit-codes.js';
 
 const req = { method: 'GET', path: '/v1/external/swaps?From=a&To=b' };
 
 describe('apiErrorFromResponse', () => {
+  it('each error is named for its class, as stack traces and logs show it', () => {
+    expect(apiErrorFromResponse(429, {}, undefined, req).name).toBe('RateLimitError');
+    expect(apiErrorFromResponse(503, {}, undefined, req).name).toBe('ServerError');
+    expect(new NoMatchError('no swap matches').name).toBe('NoMatchError');
+  });
   it('400 is a validation error with the errors map and errorCode', () => {
     const error = apiErrorFromResponse(400, {}, { title: 'One or more validation errors occurred.', status: 400, errors: { From: ['The From field is required.'] }, errorCode: 'ValidationFailed' }, req);
     expect(error).toBeInstanceOf(ValidationError);

@@ -63,13 +63,13 @@ describe('backoff', () => {
 describe('decideRetry', () => {
   const policy = { ...DEFAULT_RETRY_POLICY, retries: 2, baseDelayMs: 100, maxDelayMs: 1000 };
   it('retries with backoff until the retries are used', () => {
-    expect(decideRetry(statusError(503), 0, policy, () => 0.5)).toEqual({ retry: true, delayMs: 50, serverAsked: false });
-    expect(decideRetry(statusError(503), 1, policy, () => 0.5)).toEqual({ retry: true, delayMs: 100, serverAsked: false });
+    expect(decideRetry(statusError(503), 0, policy, () => 0.5)).toEqual({ retry: true, delayMs: 50 });
+    expect(decideRetry(statusError(503), 1, policy, () => 0.5)).toEqual({ retry: true, delayMs: 100 });
     const last = decideRetry(statusError(503), 2, policy);
     expect(last.retry).toBe(false);
   });
   it('honours Retry-After exactly, without jitter', () => {
-    expect(decideRetry(statusError(429, { 'retry-after': '3' }), 0, policy, () => 0.1)).toEqual({ retry: true, delayMs: 3000, serverAsked: true });
+    expect(decideRetry(statusError(429, { 'retry-after': '3' }), 0, policy, () => 0.1)).toEqual({ retry: true, delayMs: 3000 });
   });
   it('gives up with a rate-limit error naming the wait when Retry-After is over 60 s', () => {
     const decision = decideRetry(statusError(429, { 'retry-after': '61' }), 0, policy);

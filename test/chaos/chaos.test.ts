@@ -82,7 +82,7 @@ describe.concurrent('chaos, reduced: every case ends identical to a clean run', 
     async () => {
       const row = await chaos.exportReadOnly({ name: 'export, read-only dir', query: EXPORT });
       expectClean(row);
-      expect(row.notes.join('\n')).toMatch(/^exit 1: swapx: error: read-only file system: \S+x\.jsonl\.partial$/m);
+      expect(row.notes.join('\n')).toMatch(/^exit 1: swapx: error: read-only file system: \S+x\.jsonl$/m);
     },
     CASE_MS,
   );

@@ -57,7 +57,7 @@ describe('short writes are taken for whole ones', () => {
       gzip: false,
       excelSafe: false,
     };
-    const { file } = await PartialFile.open(target, query, 2, { resume: false, force: false, resumeCommand: '' });
+    const file = await PartialFile.start(target, query, 2);
     await file.append('{"id":"a"}\n', { windowsDone: 1, swaps: 1, dropped: 0 });
     await file.append('{"id":"b"}\n', { windowsDone: 2, swaps: 2, dropped: 0 });
     await file.complete('');

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { runSwapx } from '../helpers/run.js';
 
 let sandbox: RunningSandbox;
 let configDir: string;
@@ -129,13 +130,14 @@ const CASES: Case[] = [
   ['sandbox client', ['sandbox', '--client', 'nocolon'], /^--client must be id:key, not 'nocolon'$/],
 ];
 
-describe.concurrent('bad input: exit 2, one line, no request, no file', () => {
+// One at a time: each run changes into its own working directory.
+describe('bad input: exit 2, one line, no request, no file', () => {
   it('has at least 60 cases', () => {
     expect(CASES.length).toBeGreaterThanOrEqual(60);
   });
   it.each(CASES)('%s', async (_name, args, message, input) => {
     const cwd = tempDir('swapx-bad-');
-    const r = await runCli(args, { env: sandboxEnv(sandbox.url, configDir), cwd, input });
+    const r = await runSwapx(args, { env: sandboxEnv(sandbox.url, configDir), cwd, input });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     const lines = r.stderr.split('\n');

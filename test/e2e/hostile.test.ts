@@ -9,7 +9,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { runCli, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { runSwapx } from '../helpers/run.js';
 
 const swap = {
   id: 'a1', timestamp: '2026-11-01T00:01:00Z', depositedAt: '2026-11-01T00:00:00Z', withdrawnAt: '2026-11-01T00:01:00Z', detectedAt: '2026-11-01T00:01:00Z',
@@ -92,7 +93,7 @@ afterAll(async () => {
 
 const dir = tempDir();
 const run = (route: string, args: string[], extra: string[] = []) =>
-  runCli([...extra, '--base-url', `${base}${route}`, ...args], { env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }) });
+  runSwapx([...extra, '--base-url', `${base}${route}`, ...args], { env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }) });
 const export1 = ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T00:10:00Z', '--jsonl', '-q'];
 
 describe('hostile server responses', () => {
@@ -178,7 +179,7 @@ describe('TLS', () => {
   });
   it('a self-signed certificate is an error, not retried, never ignored', async (ctx) => {
     if (!tls) ctx.skip();
-    const r = await runCli(['chains', '-v', '--base-url', url], { env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }) });
+    const r = await runSwapx(['chains', '-v', '--base-url', url], { env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }) });
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(2);

@@ -1,11 +1,12 @@
-/** The lookup commands, spawned as a user runs them, against a sandbox over real sockets. */
+/** The lookup commands, run in-process as a user runs them, against a sandbox over real sockets. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { runSwapx } from '../helpers/run.js';
 
 let sandbox: RunningSandbox;
 let env: NodeJS.ProcessEnv;
@@ -24,22 +25,29 @@ afterAll(async () => {
 
 describe('swapx chains', () => {
   it('prints JSON Lines when piped, exactly the API records', async () => {
-    const r = await runCli(['chains'], { env });
+    const r = await runSwapx(['chains'], { env });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(chains.map((c) => `${JSON.stringify(c)}\n`).join(''));
   });
+  it('prints a table for people when stdout is a terminal, with the same records', async () => {
+    const r = await runSwapx(['chains'], { env, tty: { columns: 120 } });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^blockchainId\s+name\s+explorerUrl$/);
+    expect(lines.slice(-chains.length).map((line) => line.split(/\s{2,}/)[0])).toEqual(chains.map((c) => c.blockchainId));
+  });
   it('prints one JSON array with --json', async () => {
-    const r = await runCli(['chains', '--json'], { env });
+    const r = await runSwapx(['chains', '--json'], { env });
     expect(JSON.parse(r.stdout)).toEqual(chains);
   });
   it('prints CSV with a header with --csv', async () => {
-    const r = await runCli(['chains', '--csv'], { env });
+    const r = await runSwapx(['chains', '--csv'], { env });
     expect(r.stdout.split('\n')[0]).toBe('blockchainId,name,explorerUrl');
     expect(parse(r.stdout, { columns: true })).toEqual(chains);
   });
   it('prints an aligned table with --format table', async () => {
-    const r = await runCli(['chains', '--format', 'table'], { env });
+    const r = await runSwapx(['chains', '--format', 'table'], { env });
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^blockchainId\s+name\s+explorerUrl$/);
     expect(lines).toHaveLength(chains.length + 1);
@@ -47,30 +55,35 @@ describe('swapx chains', () => {
     expect(r.stdout).not.toMatch(/\u001b\[/);
   });
   it('--fields picks and orders columns', async () => {
-    const r = await runCli(['chains', '--fields', 'name,blockchainId', '--csv'], { env });
+    const r = await runSwapx(['chains', '--fields', 'name,blockchainId', '--csv'], { env });
     expect(r.stdout.split('\n').slice(0, 2)).toEqual(['name,blockchainId', `${chains[0]!.name},${chains[0]!.blockchainId}`]);
   });
   it('-o writes the file atomically, format from the extension, .gz gzips', async () => {
     const file = path.join(dir, 'chains.csv.gz');
-    const r = await runCli(['chains', '-o', file], { env });
+    const r = await runSwapx(['chains', '-o', file], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expect(parse(gunzipSync(fs.readFileSync(file)).toString(), { columns: true })).toEqual(chains);
     expect(fs.readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
+  it('-o into a directory that does not exist names the file as given, not the temporary one', async () => {
+    const file = path.join(dir, 'nodir', 'chains.json');
+    const r = await runSwapx(['chains', '-o', file], { env });
+    expect([r.code, r.stdout, r.stderr]).toEqual([1, '', `swapx: error: no such file or directory: ${file}\n`]);
+  });
 });
 
 describe('swapx tokens', () => {
   it('pages with --take/--offset', async () => {
-    const r = await runCli(['tokens', 'ethereum', '--take', '3', '--offset', '1', '--json'], { env });
+    const r = await runSwapx(['tokens', 'ethereum', '--take', '3', '--offset', '1', '--json'], { env });
     expect(r.code).toBe(0);
     const tokens = JSON.parse(r.stdout) as { symbol: string }[];
     expect(tokens).toHaveLength(3);
-    const first = JSON.parse((await runCli(['tokens', 'ethereum', '--take', '4', '--json'], { env })).stdout) as unknown[];
+    const first = JSON.parse((await runSwapx(['tokens', 'ethereum', '--take', '4', '--json'], { env })).stdout) as unknown[];
     expect(tokens).toEqual(first.slice(1));
   });
   it('--all pages through every token', async () => {
-    const r = await runCli(['tokens', 'ethereum', '--all', '--jsonl', '-v'], { env });
+    const r = await runSwapx(['tokens', 'ethereum', '--all', '--jsonl', '-v'], { env });
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThan(2500);
@@ -80,7 +93,7 @@ describe('swapx tokens', () => {
     expect(requests[0]).toMatch(/^GET \/v1\/external\/chains\/ethereum\/tokens\?Take=1000&Offset=0 200 \d+ms$/);
   });
   it('an unknown chain is exit 4', async () => {
-    const r = await runCli(['tokens', 'atlantis'], { env });
+    const r = await runSwapx(['tokens', 'atlantis'], { env });
     expect(r.code).toBe(4);
     expect(r.stderr).toBe("swapx: error: unknown chain 'atlantis' ('swapx chains' lists the ids)\n");
     expect(r.stdout).toBe('');
@@ -89,17 +102,17 @@ describe('swapx tokens', () => {
 
 describe('swapx bridges', () => {
   it('lists listed bridges by volume; --include-delisted adds the rest', async () => {
-    const listed = JSON.parse((await runCli(['bridges', '--json'], { env })).stdout) as { delisted: boolean; allTimeSwapsVolume: number }[];
-    const all = JSON.parse((await runCli(['bridges', '--include-delisted', '--json'], { env })).stdout) as typeof listed;
+    const listed = JSON.parse((await runSwapx(['bridges', '--json'], { env })).stdout) as { delisted: boolean; allTimeSwapsVolume: number }[];
+    const all = JSON.parse((await runSwapx(['bridges', '--include-delisted', '--json'], { env })).stdout) as typeof listed;
     expect(listed.every((b) => !b.delisted)).toBe(true);
     expect(all.some((b) => b.delisted)).toBe(true);
     expect(all.length).toBeGreaterThan(listed.length);
     expect([...listed].sort((a, b) => b.allTimeSwapsVolume - a.allTimeSwapsVolume)).toEqual(listed);
   });
   it('shows status in colour for people, never when NO_COLOR is set', async () => {
-    const coloured = await runCli(['bridges', '--format', 'table'], { env: { ...env, NO_COLOR: undefined, FORCE_COLOR: '1' } });
+    const coloured = await runSwapx(['bridges', '--format', 'table'], { env: { ...env, NO_COLOR: undefined, FORCE_COLOR: '1' } });
     expect(coloured.stdout).toMatch(/\u001b\[32mOperational/);
-    const plain = await runCli(['bridges', '--format', 'table'], { env: { ...env, NO_COLOR: '1', FORCE_COLOR: '1' } });
+    const plain = await runSwapx(['bridges', '--format', 'table'], { env: { ...env, NO_COLOR: '1', FORCE_COLOR: '1' } });
     expect(plain.stdout).not.toMatch(/\u001b\[/);
     expect(plain.stdout).toMatch(/\$\d+\.\d\d[kMBT]/);
   });
@@ -108,11 +121,11 @@ describe('swapx bridges', () => {
 describe('swapx swap', () => {
   let sample: Record<string, unknown>;
   beforeAll(async () => {
-    const r = await runCli(['swaps', '--from', '2026-11-10T00:00:00Z', '--to', '2026-11-10T00:05:00Z', '--jsonl', '-q'], { env });
+    const r = await runSwapx(['swaps', '--from', '2026-11-10T00:00:00Z', '--to', '2026-11-10T00:05:00Z', '--jsonl', '-q'], { env });
     sample = JSON.parse(r.stdout.split('\n')[0]!) as Record<string, unknown>;
   });
   it.each(['id', 'sourceTransaction', 'destinationTransaction'])('finds a swap by %s, with balance changes', async (field) => {
-    const r = await runCli(['swap', String(sample[field]), '--json'], { env });
+    const r = await runSwapx(['swap', String(sample[field]), '--json'], { env });
     expect(r.code).toBe(0);
     const found = JSON.parse(r.stdout) as Record<string, unknown>[];
     expect(found).toHaveLength(1);
@@ -122,7 +135,7 @@ describe('swapx swap', () => {
   });
   it('shows both legs, times, status and balance changes for people', async () => {
     // Wide enough for the legs side by side (on 80 columns they stack: test/cli/tables.test.ts).
-    const r = await runCli(['swap', String(sample.sourceTransaction), '--format', 'table'], { env: { ...env, COLUMNS: '200' } });
+    const r = await runSwapx(['swap', String(sample.sourceTransaction), '--format', 'table'], { env: { ...env, COLUMNS: '200' } });
     expect(r.stdout).toContain(`Swap ${String(sample.id)}`);
     expect(r.stdout).toMatch(/source \(deposit\)\s+destination \(withdrawal\)/);
     expect(r.stdout).toContain(String(sample.sourceTransaction));
@@ -132,13 +145,13 @@ describe('swapx swap', () => {
     expect(r.stdout).toContain('Balance changes');
   });
   it('CSV has one column per spec field, balanceChanges as JSON', async () => {
-    const r = await runCli(['swap', String(sample.id), '--csv'], { env });
+    const r = await runSwapx(['swap', String(sample.id), '--csv'], { env });
     const [row] = parse(r.stdout, { columns: true }) as Record<string, string>[];
     expect(row!.id).toBe(sample.id);
     expect(JSON.parse(row!.balanceChanges!)).toBeInstanceOf(Array);
   });
   it('no match is exit 4 with nothing on stdout', async () => {
-    const r = await runCli(['swap', '0x0000000000000000000000000000000000000000000000000000000000000000'], { env });
+    const r = await runSwapx(['swap', '0x0000000000000000000000000000000000000000000000000000000000000000'], { env });
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe("swapx: error: no swap matches '0x0000000000000000000000000000000000000000000000000000000000000000' (looked up as a transaction hash and as a swap id)\n");

@@ -2,7 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { runSwapx } from '../helpers/run.js';
 
 let clean: RunningSandbox;
 let unavailable: RunningSandbox;
@@ -19,10 +20,10 @@ afterAll(async () => {
 });
 
 async function expectRideThrough(sandbox: RunningSandbox, status: string, wait: RegExp) {
-  const expected = (await runCli(['chains', '--json'], { env: sandboxEnv(clean.url, cfg) })).stdout;
+  const expected = (await runSwapx(['chains', '--json'], { env: sandboxEnv(clean.url, cfg) })).stdout;
   let sawRetry = false;
   for (let i = 0; i < 4 && !sawRetry; i += 1) {
-    const r = await runCli(['chains', '--json', '-v', '--retries', '10'], { env: sandboxEnv(sandbox.url, cfg) });
+    const r = await runSwapx(['chains', '--json', '-v', '--retries', '10'], { env: sandboxEnv(sandbox.url, cfg) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(expected);
     const lines = r.stderr.trimEnd().split('\n');
@@ -43,7 +44,7 @@ describe('retries', () => {
   it('gives up after --retries with exit 1', async () => {
     const always = await startSandbox({ port: 0, faultRate: 1, faultKinds: ['503'] });
     try {
-      const r = await runCli(['chains', '-v', '--retries', '2'], { env: sandboxEnv(always.url, cfg) });
+      const r = await runSwapx(['chains', '-v', '--retries', '2'], { env: sandboxEnv(always.url, cfg) });
       expect(r.code).toBe(1);
       const lines = r.stderr.trimEnd().split('\n');
       expect(lines).toHaveLength(4);

@@ -1,4 +1,4 @@
-/** The bulk exporter end to end: order, edges, concurrency, faults, resume after SIGKILL, signals, formats. */
+/** The bulk exporter end to end, in-process: order, edges, concurrency, faults, formats, files and resume. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -7,12 +7,9 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { startSandbox, swapsInWindow, type RunningSandbox } from '../../src/sandbox/index.js';
-import { collect, runCli, sandboxEnv, spawnCli, tempDir } from '../helpers/cli.js';
-
-const SEED = 11;
-const FROM = '2026-11-02T00:00:00Z';
-const TO = '2026-11-02T03:00:00Z';
-const range = ['--from', FROM, '--to', TO];
+import { tempDir } from '../helpers/cli.js';
+import { runSwapx } from '../helpers/run.js';
+import { FROM, SEED, TO, envIn, range, referenceExport } from '../helpers/swaps-fixture.js';
 
 let plain: RunningSandbox;
 let slow: RunningSandbox;
@@ -20,7 +17,7 @@ let faulty: RunningSandbox;
 let dir: string;
 let reference: string;
 
-const envFor = (sandbox: RunningSandbox) => sandboxEnv(sandbox.url, path.join(dir, 'cfg'));
+const envFor = (sandbox: RunningSandbox) => envIn(dir, sandbox);
 
 function expectedSwaps(from: string, to: string): Swap[] {
   // The API includes both ends; the export owns [from, to).
@@ -32,9 +29,7 @@ beforeAll(async () => {
   plain = await startSandbox({ port: 0, seed: SEED });
   slow = await startSandbox({ port: 0, seed: SEED, latencyMs: 40 });
   faulty = await startSandbox({ port: 0, seed: SEED, faultRate: 0.2, retryAfterSeconds: 0 });
-  const r = await runCli(['swaps', ...range, '--jsonl', '--concurrency', '1', '-q'], { env: envFor(plain) });
-  expect(r.code).toBe(0);
-  reference = r.stdout;
+  reference = await referenceExport(envFor(plain));
 });
 afterAll(async () => {
   await Promise.all([plain.close(), slow.close(), faulty.close()]);
@@ -42,7 +37,10 @@ afterAll(async () => {
 
 describe('swapx swaps: what is written', () => {
   it('writes every swap of [from, to) once, ordered by withdrawnAt then id', () => {
-    const rows = reference.trimEnd().split('\n').map((line) => JSON.parse(line) as Swap);
+    const rows = reference
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Swap);
     const expected = expectedSwaps(FROM, TO);
     expect(rows.length).toBe(expected.length);
     expect(new Set(rows.map((s) => s.id)).size).toBe(rows.length);
@@ -59,19 +57,21 @@ describe('swapx swaps: what is written', () => {
 
   it('writes a swap exactly on a window edge once', () => {
     const edges = ['2026-11-02T00:30:00Z', '2026-11-02T01:00:00Z', '2026-11-02T01:30:00Z', '2026-11-02T02:00:00Z', '2026-11-02T02:30:00Z'];
-    const onEdge = expectedSwaps(FROM, TO).filter((s) => edges.includes(s.withdrawnAt) || edges.includes(new Date(Date.parse(s.withdrawnAt)).toISOString().replace('.000Z', 'Z')));
+    const onEdge = expectedSwaps(FROM, TO).filter(
+      (s) => edges.includes(s.withdrawnAt) || edges.includes(new Date(Date.parse(s.withdrawnAt)).toISOString().replace('.000Z', 'Z')),
+    );
     expect(onEdge.length).toBeGreaterThan(0);
     for (const swap of onEdge) expect(reference.split(`"id":"${swap.id}"`).length - 1).toBe(1);
   });
 
   it('is byte-identical at concurrency 1 and 16 under random latency', async () => {
-    const r = await runCli(['swaps', ...range, '--jsonl', '--concurrency', '16', '--window', '7m', '-q'], { env: envFor(slow) });
+    const r = await runSwapx(['swaps', ...range, '--jsonl', '--concurrency', '16', '--window', '7m', '-q'], { env: envFor(slow) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(reference);
   });
 
   it('is byte-identical through --fault-rate 0.2, and counts the retries', async () => {
-    const r = await runCli(['swaps', ...range, '--jsonl', '--concurrency', '4', '--retries', '10'], { env: envFor(faulty) });
+    const r = await runSwapx(['swaps', ...range, '--jsonl', '--concurrency', '4', '--retries', '10'], { env: envFor(faulty) });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(reference);
     const retries = Number(/retries\s+(\d+)/.exec(r.stderr)?.[1]);
@@ -79,26 +79,29 @@ describe('swapx swaps: what is written', () => {
   });
 
   it('CSV: header in spec order, every field read back by a CSV parser', async () => {
-    const r = await runCli(['swaps', ...range, '--csv', '-q'], { env: envFor(plain) });
+    const r = await runSwapx(['swaps', ...range, '--csv', '-q'], { env: envFor(plain) });
     const [header] = r.stdout.split('\n');
     expect(header).toBe(SWAP_FIELDS.join(','));
     const rows = parse(r.stdout, { columns: true }) as Record<string, string>[];
-    const json = reference.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(rows.length).toBe(json.length);
-    rows.forEach((row, i) => {
-      for (const field of SWAP_FIELDS) {
-        const value = json[i]![field];
-        const cell = value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
-        expect(row[field]).toBe(cell);
-      }
-    });
+    const json = reference
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const cell = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+    // One comparison of every cell (an expect per cell costs seconds for thousands of rows).
+    expect(rows).toEqual(json.map((record) => Object.fromEntries(SWAP_FIELDS.map((field) => [field, cell(record[field])]))));
   });
 
   it('JSON is one array; -o FILE.jsonl.gz round-trips through gunzip', async () => {
-    const json = await runCli(['swaps', ...range, '--json', '-q'], { env: envFor(plain) });
-    expect(JSON.parse(json.stdout)).toEqual(reference.trimEnd().split('\n').map((l) => JSON.parse(l)));
+    const json = await runSwapx(['swaps', ...range, '--json', '-q'], { env: envFor(plain) });
+    expect(JSON.parse(json.stdout)).toEqual(
+      reference
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    );
     const file = path.join(dir, 'export.jsonl.gz');
-    const r = await runCli(['swaps', ...range, '-o', file, '-q'], { env: envFor(plain) });
+    const r = await runSwapx(['swaps', ...range, '-o', file, '-q'], { env: envFor(plain) });
     expect(r.code).toBe(0);
     expect(gunzipSync(fs.readFileSync(file)).toString()).toBe(reference);
     expect(fs.existsSync(`${file}.partial`)).toBe(false);
@@ -106,13 +109,13 @@ describe('swapx swaps: what is written', () => {
   });
 
   it('--fields picks and orders columns', async () => {
-    const r = await runCli(['swaps', ...range, '--csv', '--fields', 'sourceTransaction,id', '-q'], { env: envFor(plain) });
+    const r = await runSwapx(['swaps', ...range, '--csv', '--fields', 'sourceTransaction,id', '-q'], { env: envFor(plain) });
     const first = JSON.parse(reference.split('\n')[0]!) as Swap;
     expect(r.stdout.split('\n').slice(0, 2)).toEqual(['sourceTransaction,id', `${first.sourceTransaction},${first.id}`]);
   });
 
   it('prints a summary on stderr', async () => {
-    const r = await runCli(['swaps', ...range, '--jsonl'], { env: envFor(plain) });
+    const r = await runSwapx(['swaps', ...range, '--jsonl'], { env: envFor(plain) });
     const count = reference.trimEnd().split('\n').length;
     expect(r.stderr).toContain(`Exported ${count.toLocaleString('en-US')} swaps to stdout\n`);
     expect(r.stderr).toContain(`  range       ${FROM} → ${TO}\n`);
@@ -122,11 +125,14 @@ describe('swapx swaps: what is written', () => {
   });
 
   it('--filter changes which time the range applies to', async () => {
-    const r = await runCli(['swaps', ...range, '--filter', 'updated', '--jsonl', '-q', '-v'], { env: envFor(plain) });
+    const r = await runSwapx(['swaps', ...range, '--filter', 'updated', '--jsonl', '-q', '-v'], { env: envFor(plain) });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('Filter=Updated');
     expect(r.stdout).not.toBe(reference);
-    const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as Swap);
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Swap);
     expect(rows.every((s) => s.updatedAt >= '2026-11-02T00:00:00' && Date.parse(s.updatedAt) < Date.parse(TO))).toBe(true);
   });
 });
@@ -134,7 +140,9 @@ describe('swapx swaps: what is written', () => {
 describe('swapx swaps: plan', () => {
   it('--dry-run prints the plan and sends no request', async () => {
     const before = plain.stats().requests;
-    const r = await runCli(['swaps', '--from', '2026-11-01', '--to', '2026-11-08', '--filter', 'Completed', '--dry-run', '--concurrency', '8'], { env: envFor(plain) });
+    const r = await runSwapx(['swaps', '--from', '2026-11-01', '--to', '2026-11-08', '--filter', 'Completed', '--dry-run', '--concurrency', '8'], {
+      env: envFor(plain),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
@@ -157,81 +165,168 @@ describe('swapx swaps: files, resume and signals', () => {
   it('does not overwrite an existing file without --force', async () => {
     const file = path.join(dir, 'exists.csv');
     fs.writeFileSync(file, 'keep me');
-    const r = await runCli(['swaps', ...range, '-o', file], { env: envFor(plain) });
+    const r = await runSwapx(['swaps', ...range, '-o', file], { env: envFor(plain) });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`swapx: error: ${file} exists; add --force to overwrite it\n`);
     expect(fs.readFileSync(file, 'utf8')).toBe('keep me');
-    const forced = await runCli(['swaps', ...range, '-o', file, '--force', '-q'], { env: envFor(plain) });
+    const forced = await runSwapx(['swaps', ...range, '-o', file, '--force', '-q'], { env: envFor(plain) });
     expect(forced.code).toBe(0);
     expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toBe(SWAP_FIELDS.join(','));
   });
 
-  // Checkpoints come at most every 250 ms: one window at a time at 40 ms latency gives several.
-  it.each([1, 8, 20])('resumes after SIGKILL (a checkpoint of %i+ windows) to the same bytes as an uninterrupted run', async (afterWindows) => {
-    const file = path.join(dir, `killed-${afterWindows}.jsonl`);
-    const args = ['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file];
-    const child = spawnCli(args, { env: envFor(slow) });
-    const done = collect(child);
-    const manifest = `${file}.partial.manifest.json`;
-    for (let i = 0; i < 400; i += 1) {
-      const m = fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, 'utf8') || '{}') as { windowsDone?: number }) : {};
-      if ((m.windowsDone ?? 0) >= afterWindows) break;
-      await sleep(10);
-    }
-    child.kill('SIGKILL');
-    const killed = await done;
-    expect(killed.signal).toBe('SIGKILL');
-    expect(fs.existsSync(file)).toBe(false);
-    // Without --resume: the exact command that resumes it.
-    const refused = await runCli(args, { env: envFor(slow) });
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`resume it with: swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume`);
-    const resumed = await runCli([...args, '--resume'], { env: envFor(slow) });
-    expect(resumed.code).toBe(0);
-    expect(resumed.stderr).toMatch(/^Resuming: \d+\/36 windows already done\n/);
-    expect(fs.readFileSync(file, 'utf8')).toBe(reference);
-  });
-
-  it('refuses to resume an export of a different query', async () => {
-    const file = path.join(dir, 'other.jsonl');
-    const child = spawnCli(['swaps', ...range, '--concurrency', '1', '-o', file], { env: envFor(slow) });
-    const done = collect(child);
-    while (!fs.existsSync(`${file}.partial.manifest.json`)) await sleep(10);
-    child.kill('SIGKILL');
-    await done;
-    const r = await runCli(['swaps', ...range, '--filter', 'Completed', '-o', file, '--resume'], { env: envFor(slow) });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toBe(
-      `swapx: error: the unfinished export to ${file} is of a different query (filter was null, now "Completed"); repeat its query to resume, or add --force to start over\n`,
-    );
-  });
-
-  it('SIGINT stops, keeps what is complete, exits 130 with the resume command', async () => {
-    const file = path.join(dir, 'interrupted.csv');
-    const child = spawnCli(['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file], { env: envFor(slow) });
-    const done = collect(child);
-    while (!fs.existsSync(`${file}.partial.manifest.json`)) await sleep(10);
-    await sleep(150);
-    child.kill('SIGINT');
-    const r = await done;
-    expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(new RegExp(`swapx: interrupted; \\d+/36 windows saved in ${file}\\.partial; resume with: swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume\\n$`));
-    const resumed = await runCli(['swaps', ...range, '--window', '5m', '-o', file, '--resume', '-q'], { env: envFor(slow) });
-    expect(resumed.code).toBe(0);
-    const csv = await runCli(['swaps', ...range, '--csv', '-q'], { env: envFor(plain) });
-    expect(fs.readFileSync(file, 'utf8')).toBe(csv.stdout);
-  });
-
-  it('a window that keeps failing stops the export with exit 1, naming the window and the resume command', async () => {
+  it('a failure before the first window leaves no .partial and no manifest, and names the window', async () => {
     const broken = await startSandbox({ port: 0, seed: SEED, faultRate: 1, retryAfterSeconds: 0 });
     try {
       const file = path.join(dir, 'failed.jsonl');
-      const r = await runCli(['swaps', ...range, '--retries', '1', '--concurrency', '1', '-o', file], { env: envFor(broken) });
+      const r = await runSwapx(['swaps', ...range, '--retries', '1', '--concurrency', '1', '-o', file], { env: envFor(broken) });
       expect(r.code).toBe(1);
-      expect(r.stderr).toMatch(new RegExp(`^swapx: error: window ${FROM} → 2026-11-02T00:30:00Z failed: .+; 0/6 windows saved in ${file}\\.partial; resume with: swapx swaps --from ${FROM} --to ${TO} -o ${file} --resume\\n$`));
-      expect(fs.existsSync(file)).toBe(false);
+      expect(r.stderr).toMatch(new RegExp(`^swapx: error: window ${FROM} → 2026-11-02T00:30:00Z failed: [^;\n]+\n$`));
+      expect(fs.readdirSync(dir).filter((name) => name.startsWith('failed.jsonl'))).toEqual([]);
     } finally {
       await broken.close();
     }
+  });
+
+  it('a wrong base URL leaves nothing behind, so the fixed one starts without --force', async () => {
+    const file = path.join(dir, 'wrong-url.jsonl');
+    const wrong = await runSwapx(['swaps', ...range, '-o', file, '--base-url', `${plain.url}/nope`, '-q'], { env: envFor(plain) });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/^swapx: error: window 2026-11-02T00:00:00Z → 2026-11-02T00:30:00Z failed: not found: .+\n$/);
+    expect(fs.readdirSync(dir).filter((name) => name.startsWith('wrong-url.jsonl'))).toEqual([]);
+    const fixed = await runSwapx(['swaps', ...range, '-o', file, '-q'], { env: envFor(plain) });
+    expect([fixed.code, fixed.stderr]).toEqual([0, '']);
+    expect(fs.readFileSync(file, 'utf8')).toBe(reference);
+  });
+
+  it('-o into a directory that does not exist names the file as given, not its .partial', async () => {
+    const file = path.join(dir, 'nodir', 'x.csv');
+    const r = await runSwapx(['swaps', ...range, '-o', file], { env: envFor(plain) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`swapx: error: no such file or directory: ${file}\n`);
+  });
+
+  it('--resume of a finished export is a success that keeps the file', async () => {
+    const file = path.join(dir, 'finished.jsonl');
+    expect((await runSwapx(['swaps', ...range, '-o', file, '-q'], { env: envFor(plain) })).code).toBe(0);
+    fs.appendFileSync(file, 'marker\n');
+    const before = plain.stats().requests;
+    const again = await runSwapx(['swaps', ...range, '-o', file, '--resume'], { env: envFor(plain) });
+    expect([again.code, again.stdout, again.stderr]).toEqual([0, '', `${file} is complete already: nothing to resume (add --force to export it again)\n`]);
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${reference}marker\n`);
+    expect(plain.stats().requests).toBe(before);
+  });
+});
+
+/** Runs an export in-process and stops it (as Ctrl-C would) once `windows` windows are checkpointed. */
+async function interrupted(args: string[], file: string, windows: number, now?: number) {
+  const controller = new AbortController();
+  const result = runSwapx(args, { env: envFor(slow), signal: controller.signal, now });
+  const manifest = `${file}.partial.manifest.json`;
+  for (let i = 0; i < 1000 && !controller.signal.aborted; i += 1) {
+    const m = fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, 'utf8') || '{}') as { windowsDone?: number }) : {};
+    if ((m.windowsDone ?? 0) >= windows) controller.abort();
+    else await sleep(10);
+  }
+  const r = await result;
+  expect(r.code).toBe(130);
+  return JSON.parse(fs.readFileSync(manifest, 'utf8')) as { windowsDone: number; windowsTotal: number };
+}
+
+describe('swapx swaps: resuming', () => {
+  it('refuses to resume an export of a different query, printing the command that resumes it', async () => {
+    const file = path.join(dir, 'other.jsonl');
+    const saved = await interrupted(['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file], file, 1);
+    const r = await runSwapx(['swaps', ...range, '--filter', 'Completed', '-o', file, '--resume'], { env: envFor(slow) });
+    const command = `swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume`;
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `swapx: error: the unfinished export to ${file} is of a different query (filter was null, now "Completed"; --window (ms) was 300000, now 1800000); resume it with: ${command} — or add --force to start over\n`,
+    ]);
+    const pasted = await runSwapx([...command.split(' ').slice(1), '-q'], { env: envFor(slow) });
+    expect([pasted.code, pasted.stderr]).toEqual([0, '']);
+    expect(saved.windowsTotal).toBe(36);
+    expect(fs.readFileSync(file, 'utf8')).toBe(reference);
+  });
+
+  it('--last continues its own saved range with --resume, and the printed resume command works when pasted', async () => {
+    const file = path.join(dir, 'last.jsonl');
+    const started = Date.parse(TO);
+    const later = started + 3_600_000;
+    const saved = await interrupted(['swaps', '--last', '3h', '--window', '5m', '--concurrency', '1', '-o', file], file, 1, started);
+    // A plain rerun an hour later: --last 3h now means another range, and the printed command is the saved one.
+    const plainRerun = await runSwapx(['swaps', '--last', '3h', '--window', '5m', '-o', file], { env: envFor(slow), now: later });
+    const command = `swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume`;
+    expect([plainRerun.code, plainRerun.stderr]).toEqual([
+      2,
+      `swapx: error: an unfinished export to ${file} exists (${saved.windowsDone}/36 windows done); resume it with: ${command} — or add --force to start over\n`,
+    ]);
+    const resumed = await runSwapx(['swaps', '--last', '3h', '--window', '5m', '-o', file, '--resume'], { env: envFor(slow), now: later });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stderr.split('\n')[0]).toBe(
+      `Resuming: ${saved.windowsDone}/36 windows already done, of its own range ${FROM} → ${TO} (not the one the command now means)`,
+    );
+    expect(resumed.stderr).toContain(`  range       ${FROM} → ${TO}\n`);
+    expect(fs.readFileSync(file, 'utf8')).toBe(reference);
+  });
+
+  it('the base URL is not part of the query: an export resumes from another address of the same API, with a warning', async () => {
+    const file = path.join(dir, 'moved.jsonl');
+    const saved = await interrupted(['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file], file, 1);
+    const r = await runSwapx(['swaps', ...range, '--window', '5m', '-o', file, '--resume', '--base-url', plain.url], { env: envFor(slow) });
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n').slice(0, 2)).toEqual([
+      `Resuming: ${saved.windowsDone}/36 windows already done`,
+      `warning: the windows already done came from ${slow.url}; the rest comes from ${plain.url}`,
+    ]);
+    expect(fs.readFileSync(file, 'utf8')).toBe(reference);
+  });
+  it('Ctrl-C before the first window leaves nothing behind and prints no resume command', async () => {
+    const file = path.join(dir, 'stopped-early.jsonl');
+    const controller = new AbortController();
+    controller.abort();
+    const r = await runSwapx(['swaps', ...range, '-o', file], { env: envFor(plain), signal: controller.signal });
+    expect([r.code, r.stdout, r.stderr]).toEqual([130, '', 'swapx: interrupted\n']);
+    expect(fs.readdirSync(dir).filter((name) => name.startsWith('stopped-early.jsonl'))).toEqual([]);
+  });
+
+  it('the resume command keeps the global options the run was given', async () => {
+    const file = path.join(dir, 'globals.jsonl');
+    const saved = await interrupted(['swaps', ...range, '--window', '5m', '--concurrency', '1', '--base-url', slow.url, '-o', file], file, 1);
+    const r = await runSwapx(['swaps', ...range, '--base-url', slow.url, '-o', file], { env: envFor(plain) });
+    const command = `swapx --base-url ${slow.url} swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume`;
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `swapx: error: an unfinished export to ${file} exists (${saved.windowsDone}/36 windows done); resume it with: ${command} — or add --force to start over\n`,
+    ]);
+    const pasted = await runSwapx([...command.split(' ').slice(1), '-q'], { env: envFor(plain) });
+    expect([pasted.code, pasted.stderr]).toEqual([0, '']);
+    expect(fs.readFileSync(file, 'utf8')).toBe(reference);
+  });
+});
+
+describe('swapx swaps: the clock', () => {
+  it('a --to in the future stops at now and says so, in --dry-run too', async () => {
+    const now = Date.parse('2026-11-02T01:00:00Z');
+    const dry = await runSwapx(['swaps', '--from', FROM, '--to', '2026-11-03', '--dry-run'], { env: envFor(plain), now });
+    expect(dry.code).toBe(0);
+    expect(dry.stderr).toBe('warning: --to 2026-11-03T00:00:00Z is in the future: the export stops at now (2026-11-02T01:00:00Z)\n');
+    expect(dry.stdout.split('\n').slice(0, 4)).toEqual([
+      'range        2026-11-02T00:00:00Z → 2026-11-02T01:00:00Z (UTC, end excluded)',
+      'filter       Withdrawn (server default)',
+      'window       30 min',
+      'windows      2',
+    ]);
+    const before = plain.stats().requests;
+    const r = await runSwapx(['swaps', '--from', FROM, '--to', '2026-11-03', '--jsonl'], { env: envFor(plain), now });
+    expect(r.code).toBe(0);
+    expect(plain.stats().requests - before).toBe(2);
+    expect(r.stderr.split('\n')[0]).toBe('warning: --to 2026-11-03T00:00:00Z is in the future: the export stops at now (2026-11-02T01:00:00Z)');
+    expect(r.stdout).toBe(
+      reference
+        .split('\n')
+        .filter((line) => line !== '' && Date.parse((JSON.parse(line) as Swap).withdrawnAt) < now)
+        .map((line) => `${line}\n`)
+        .join(''),
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
-import { describePlan, parseFilter, parseRange, parseWindow, planWindows } from '../../src/export/plan.js';
+import { SWAP_FIELDS } from '../../src/api/types.js';
+import { describePlan, futureNote, parseFilter, parseRange, parseWindow, planExport, planFromFlags, planWindows, resumeArgs } from '../../src/export/plan.js';
 
 const t = (iso: string) => Date.parse(iso);
 const MIN = 60_000;
@@ -19,7 +20,9 @@ describe('planWindows', () => {
     expect(planWindows(t('2026-11-01'), t('2026-11-08'), 30 * MIN)).toHaveLength(336);
   });
   it('plans one window for a one-second range', () => {
-    expect(planWindows(t('2026-11-01T00:00:00Z'), t('2026-11-01T00:00:01Z'), 30 * MIN)).toEqual([{ index: 0, from: t('2026-11-01T00:00:00Z'), to: t('2026-11-01T00:00:01Z') }]);
+    expect(planWindows(t('2026-11-01T00:00:00Z'), t('2026-11-01T00:00:01Z'), 30 * MIN)).toEqual([
+      { index: 0, from: t('2026-11-01T00:00:00Z'), to: t('2026-11-01T00:00:01Z') },
+    ]);
   });
   it('leaves no gap and no overlap', () => {
     const windows = planWindows(t('2026-11-01T00:00:00.500Z'), t('2026-11-02T03:07:11Z'), 7 * MIN);
@@ -31,9 +34,10 @@ describe('planWindows', () => {
 describe('parseRange', () => {
   const now = t('2026-11-21T12:00:00Z');
   it('reads --from/--to and --last', () => {
-    expect(parseRange({ from: '2026-11-01', to: '2026-11-08' }, now)).toEqual({ from: t('2026-11-01'), to: t('2026-11-08') });
-    expect(parseRange({ last: '6h' }, now)).toEqual({ from: now - 6 * 3_600_000, to: now });
-    expect(parseRange({ from: 'yesterday' }, now)).toEqual({ from: t('2026-11-20'), to: now });
+    expect(parseRange({ from: '2026-11-01', to: '2026-11-08' }, now)).toEqual({ from: t('2026-11-01'), to: t('2026-11-08'), relative: false });
+    expect(parseRange({ last: '6h' }, now)).toEqual({ from: now - 6 * 3_600_000, to: now, relative: true });
+    expect(parseRange({ from: 'yesterday' }, now)).toEqual({ from: t('2026-11-20'), to: now, relative: true });
+    expect(parseRange({ from: '2026-11-01', to: 'today' }, now)).toEqual({ from: t('2026-11-01'), to: t('2026-11-21'), relative: true });
   });
   it.each([
     [{}, 'give a range: --from <time> --to <time>, or --last <duration>'],
@@ -70,8 +74,9 @@ describe('parseWindow and parseFilter', () => {
 
 describe('describePlan', () => {
   it('shows range, filter, windows, requests and concurrency', () => {
-    const query = { from: t('2026-11-01'), to: t('2026-11-01T01:15:00Z'), filter: undefined, windowMs: 30 * MIN };
-    expect(describePlan(query, planWindows(query.from, query.to, query.windowMs), 4)).toBe(
+    const output = { file: undefined, format: 'jsonl' as const, gzip: false, fields: [], excelSafe: false };
+    const plan = planExport({ from: t('2026-11-01'), to: t('2026-11-01T01:15:00Z'), output, now: t('2026-11-21T12:00:00Z') });
+    expect(describePlan(plan)).toBe(
       [
         'range        2026-11-01T00:00:00Z → 2026-11-01T01:15:00Z (UTC, end excluded)',
         'filter       Withdrawn (server default)',
@@ -84,5 +89,63 @@ describe('describePlan', () => {
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe('planExport', () => {
+  const now = t('2026-11-21T12:00:00Z');
+  const output = { file: 'week.csv', format: 'csv' as const, gzip: false, fields: ['id', 'bridge'], excelSafe: false };
+
+  it('cuts a --to in the future at now and says so', () => {
+    const plan = planExport({ from: t('2026-11-21'), to: t('2026-11-23'), output, now });
+    expect([plan.to, plan.futureTo, plan.relative]).toEqual([now, t('2026-11-23'), true]);
+    expect(futureNote(plan)).toBe('--to 2026-11-23T00:00:00Z is in the future: the export stops at now (2026-11-21T12:00:00Z)');
+    expect(futureNote(planExport({ from: t('2026-11-20'), to: t('2026-11-21'), output, now }))).toBeUndefined();
+  });
+
+  it('is frozen', () => {
+    const plan = planExport({ from: t('2026-11-20'), to: t('2026-11-21'), output, now });
+    expect(Object.isFrozen(plan) && Object.isFrozen(plan.output) && Object.isFrozen(plan.output.fields)).toBe(true);
+  });
+
+  it.each([
+    [{ windowMs: 59_000 }, 'the window (ms) must be from 60000 to 1800000, not 59000'],
+    [{ concurrency: 33 }, 'concurrency must be from 1 to 32, not 33'],
+    [{ from: t('2026-11-22') }, '--from 2026-11-22T00:00:00Z is in the future'],
+  ])('refuses %j', (change, message) => {
+    expect(() => planExport({ from: t('2026-11-20'), to: t('2026-11-21'), output, now, ...change })).toThrow(message);
+  });
+
+  it('renders the words that resume it: absolute times, only what differs from the defaults', () => {
+    const plan = planFromFlags({ last: '2d', filter: 'completed', window: '10m' }, output, now, 4);
+    expect(resumeArgs(plan)).toEqual([
+      'swaps',
+      '--from',
+      '2026-11-19T12:00:00Z',
+      '--to',
+      '2026-11-21T12:00:00Z',
+      '--filter',
+      'Completed',
+      '--window',
+      '600s',
+      '--fields',
+      'id,bridge',
+      '-o',
+      'week.csv',
+      '--resume',
+    ]);
+    const plain = planFromFlags({ from: '2026-11-01', to: '2026-11-02' }, { ...output, file: 'out.txt', format: 'jsonl', fields: SWAP_FIELDS }, now, 4);
+    expect(resumeArgs(plain)).toEqual([
+      'swaps',
+      '--from',
+      '2026-11-01T00:00:00Z',
+      '--to',
+      '2026-11-02T00:00:00Z',
+      '--format',
+      'jsonl',
+      '-o',
+      'out.txt',
+      '--resume',
+    ]);
   });
 });

@@ -49,18 +49,3 @@ export function collect(child: ChildProcess, input?: string): Promise<CliResult>
 export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {}): Promise<CliResult> {
   return collect(spawnCli(args, options), options.input);
 }
-
-/** Resolves once `text` appears on the child's stderr. */
-export function waitForStderr(child: ChildProcess, pattern: RegExp): Promise<void> {
-  return new Promise((resolve) => {
-    let seen = '';
-    const onData = (chunk: Buffer | string) => {
-      seen += chunk.toString();
-      if (pattern.test(seen)) {
-        child.stderr!.off('data', onData);
-        resolve();
-      }
-    };
-    child.stderr!.on('data', onData);
-  });
-}

@@ -1,6 +1,6 @@
 /** In-process runs of the CLI: `run(argv, io)` with captured streams, a chosen terminal width and a throw-away config dir. */
 import { Readable, Writable } from 'node:stream';
-import { run } from '../../src/cli/main.js';
+import { run } from '../../src/main.js';
 
 /** A stdout/stderr that keeps what is written; `isTTY` and `columns` as a terminal would have them. */
 export class FakeOut extends Writable {

@@ -1,11 +1,12 @@
 /** The swapx program: global options, the commands, and the one place a run becomes an exit code. */
 import { Command, CommanderError, Help, Option } from 'commander';
-import { UsageError } from '../api/errors.js';
-import { VERSION } from '../version.js';
-import type { Handler } from './command.js';
-import { Context, type GlobalOptions, type Io } from './context.js';
-import { EXIT, exitCodeFor, messageFor } from './exit-codes.js';
-import { COMMANDS } from '../commands/index.js';
+import { DEFAULT_BASE_URL, RETRIES, TIMEOUT_MS } from './api/bounds.js';
+import { UsageError } from './api/errors.js';
+import { VERSION } from './version.js';
+import type { Handler } from './cli/command.js';
+import { Context, type GlobalOptions, type Io } from './cli/context.js';
+import { EXIT, exitCodeFor, messageFor } from './cli/exit-codes.js';
+import { COMMANDS } from './commands/index.js';
 
 /** Flags that would put a secret into argv (ps, shell history): refused with what to use instead. */
 const SECRET_FLAGS: Record<string, string> = {
@@ -63,9 +64,9 @@ export function buildProgram(io: Io, onExit: (code: number) => void): Command {
     .description('Query and bulk-export cross-chain swaps from the XFlow swap export API')
     .version(VERSION, '-V, --version')
     .addOption(new Option('--profile <name>', 'stored profile (credentials + settings) [env: SWAPX_PROFILE] (default: "default")'))
-    .addOption(new Option('--base-url <url>', 'API base address [env: SWAPX_BASE_URL] (default: "https://api.pulsy.app")'))
-    .addOption(new Option('--timeout <duration>', 'per-request timeout, e.g. 30s (default: "30s")'))
-    .addOption(new Option('--retries <n>', 'retries per request on 429, 5xx, timeouts, resets (default: 5)'))
+    .addOption(new Option('--base-url <url>', `API base address [env: SWAPX_BASE_URL] (default: "${DEFAULT_BASE_URL}")`))
+    .addOption(new Option('--timeout <duration>', `per-request timeout, e.g. 30s (default: "${TIMEOUT_MS.default / 1000}s")`))
+    .addOption(new Option('--retries <n>', `retries per request on 429, 5xx, timeouts, resets, ${RETRIES.min} to ${RETRIES.max} (default: ${RETRIES.default})`))
     .option('-v, --verbose', 'one stderr line per HTTP request (credentials redacted)')
     .option('-q, --quiet', 'no progress, no summary (errors still go to stderr)')
     .option('--no-color', 'no colour [env: NO_COLOR]')
@@ -115,6 +116,7 @@ export async function run(argv: readonly string[], io: Partial<Io> = {}): Promis
     stdin: io.stdin ?? process.stdin,
     env: io.env ?? process.env,
     signal: io.signal ?? new AbortController().signal,
+    now: io.now ?? Date.now,
   };
   let exitCode: number = EXIT.ok;
   try {

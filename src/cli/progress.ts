@@ -1,23 +1,13 @@
 /**
  * Progress on stderr while an export runs — an ora spinner on a terminal, a
- * plain line every 10 s otherwise — and the summary at the end.
+ * plain line every 10 s otherwise — and the summary at the end. It listens to
+ * the exporter's events and the client's retries; it changes nothing.
  */
 import type { Ora } from 'ora';
-import type { OutStream } from '../cli/context.js';
+import type { ExportEvent, ExportSummary } from '../export/exporter.js';
+import type { Tally } from '../export/sink.js';
+import type { OutStream } from '../output/stream.js';
 import { formatElapsed } from '../util/time.js';
-
-export interface ExportCounters {
-  windowsTotal: number;
-  windowsDone: number;
-  swaps: number;
-  dropped: number;
-  retries: number;
-  splits: number;
-}
-
-export function newCounters(windowsTotal: number): ExportCounters {
-  return { windowsTotal, windowsDone: 0, swaps: 0, dropped: 0, retries: 0, splits: 0 };
-}
 
 const num = (n: number) => n.toLocaleString('en-US');
 
@@ -25,23 +15,21 @@ export class Progress {
   private spinner: Ora | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly started = performance.now();
-  /** what this run did, for the rate and ETA (a resume starts with windows done) */
-  private readonly baseWindows: number;
-  private readonly baseSwaps: number;
+  private latest: Tally & { windowsTotal: number };
 
   constructor(
     private readonly stream: OutStream,
-    private readonly counters: ExportCounters,
-    private readonly options: { quiet: boolean; color: boolean; intervalMs?: number },
+    /** where this run starts (a resume starts with windows done), for the rate and ETA */
+    private readonly base: Tally & { windowsTotal: number },
+    private readonly options: { quiet: boolean; color: boolean; intervalMs?: number; retries: () => number },
   ) {
-    this.baseWindows = counters.windowsDone;
-    this.baseSwaps = counters.swaps;
+    this.latest = base;
   }
 
   async start(): Promise<void> {
     if (this.options.quiet) return;
     // A terminal of zero columns (a pty nobody sized) would make ora clear lines forever.
-    if (this.stream.isTTY && ((this.stream as NodeJS.WriteStream).columns ?? 0) > 0) {
+    if (this.stream.isTTY && (this.stream.columns ?? 0) > 0) {
       // ora loads only for people watching a terminal.
       const { default: ora } = await import('ora');
       // color false, not 'white': any colour name is an escape sequence, which NO_COLOR / --no-color forbid.
@@ -54,7 +42,13 @@ export class Progress {
     this.timer.unref();
   }
 
-  update(): void {
+  /** The exporter's listener. */
+  readonly onEvent = (event: ExportEvent): void => {
+    this.latest = event;
+    this.update();
+  };
+
+  private update(): void {
     if (this.spinner) this.spinner.text = this.line();
   }
 
@@ -63,13 +57,13 @@ export class Progress {
   }
 
   line(): string {
-    const c = this.counters;
+    const c = this.latest;
     const seconds = this.elapsedMs() / 1000;
-    const rate = seconds > 0 ? (c.swaps - this.baseSwaps) / seconds : 0;
-    const doneHere = c.windowsDone - this.baseWindows;
+    const rate = seconds > 0 ? (c.swaps - this.base.swaps) / seconds : 0;
+    const doneHere = c.windowsDone - this.base.windowsDone;
     const left = c.windowsTotal - c.windowsDone;
     const eta = doneHere > 0 ? formatElapsed((this.elapsedMs() / doneHere) * left) : '?';
-    return `windows ${num(c.windowsDone)}/${num(c.windowsTotal)} · ${num(c.swaps)} swaps · ${num(Math.round(rate))}/s · retries ${num(c.retries)} · ETA ${left === 0 ? '0s' : eta}`;
+    return `windows ${num(c.windowsDone)}/${num(c.windowsTotal)} · ${num(c.swaps)} swaps · ${num(Math.round(rate))}/s · retries ${num(this.options.retries())} · ETA ${left === 0 ? '0s' : eta}`;
   }
 
   stop(): void {
@@ -84,18 +78,19 @@ export interface SummaryFacts {
   range: string;
   filter: string;
   output: string;
+  retries: number;
 }
 
-export function summaryText(counters: ExportCounters, elapsedMs: number, facts: SummaryFacts, swapsThisRun: number): string {
+export function summaryText(summary: ExportSummary, elapsedMs: number, facts: SummaryFacts): string {
   const seconds = elapsedMs / 1000;
-  const rate = seconds > 0 ? Math.round(swapsThisRun / seconds) : 0;
+  const rate = seconds > 0 ? Math.round(summary.swapsThisRun / seconds) : 0;
   return [
-    `Exported ${num(counters.swaps)} swaps to ${facts.output}`,
+    `Exported ${num(summary.swaps)} swaps to ${facts.output}`,
     `  range       ${facts.range}`,
     `  filter      ${facts.filter}`,
-    `  windows     ${num(counters.windowsDone)}/${num(counters.windowsTotal)}${counters.splits ? ` (${counters.splits} split after timeouts)` : ''}`,
-    `  duplicates  ${num(counters.dropped)} dropped (window edges)`,
-    `  retries     ${num(counters.retries)}`,
+    `  windows     ${num(summary.windowsDone)}/${num(summary.windowsTotal)}${summary.splits ? ` (${summary.splits} split after timeouts)` : ''}`,
+    `  duplicates  ${num(summary.dropped)} dropped (window edges)`,
+    `  retries     ${num(facts.retries)}`,
     `  elapsed     ${formatElapsed(elapsedMs)} (${num(rate)} swaps/s)`,
   ].join('\n');
 }

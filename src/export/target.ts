@@ -1,0 +1,41 @@
+/**
+ * What an export to -o FILE does with what is already there: start, resume
+ * the unfinished export (its own range, when this run's range was read
+ * against the clock), or stop because the file is complete. Refusals carry
+ * the saved plan, so the shell can print the command that resumes it.
+ */
+import { exists } from '../util/fs.js';
+import { type Manifest, describeDifference, onlyRangeDiffers, planOfQuery, queryOf, readManifest } from './manifest.js';
+import { partialPaths } from './partial-file.js';
+import type { ExportPlan } from './plan.js';
+
+export type TargetDecision =
+  /** nothing to keep: a new export (or --force) */
+  | { action: 'start'; plan: ExportPlan }
+  /** continue from the manifest's checkpoint; `ownRange`: the saved range replaced this run's relative one */
+  | { action: 'resume'; plan: ExportPlan; manifest: Manifest; ownRange: boolean; baseUrlWas: string | undefined }
+  /** --resume of a file that is complete: nothing to do */
+  | { action: 'complete' }
+  | { action: 'refuse'; reason: 'exists' }
+  | { action: 'refuse'; reason: 'unfinished' | 'different'; saved: ExportPlan; manifest: Manifest; difference: string };
+
+export async function decideTarget(plan: ExportPlan, baseUrl: string, options: { resume: boolean; force: boolean }): Promise<TargetDecision> {
+  const target = plan.output.file!;
+  const paths = partialPaths(target);
+  if (options.force) return { action: 'start', plan };
+  const manifest = await readManifest(paths.manifest);
+  if (!manifest) {
+    if (!(await exists(target))) return { action: 'start', plan };
+    return options.resume ? { action: 'complete' } : { action: 'refuse', reason: 'exists' };
+  }
+  const saved = planOfQuery(manifest.query, plan);
+  const wanted = queryOf(plan, baseUrl);
+  const difference = describeDifference(manifest.query, wanted);
+  if (!options.resume) return { action: 'refuse', reason: 'unfinished', saved, manifest, difference };
+  const ownRange = difference !== '' && plan.relative && onlyRangeDiffers(manifest.query, wanted);
+  if (difference !== '' && !ownRange) return { action: 'refuse', reason: 'different', saved, manifest, difference };
+  // A manifest without its partial file has nothing to continue.
+  if (!(await exists(paths.partial))) return { action: 'start', plan: ownRange ? saved : plan };
+  const baseUrlWas = manifest.query.baseUrl !== baseUrl ? manifest.query.baseUrl : undefined;
+  return { action: 'resume', plan: ownRange ? saved : plan, manifest, ownRange, baseUrlWas };
+}
