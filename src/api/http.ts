@@ -227,7 +227,7 @@ export class HttpCore {
   }
 
   /** undici loads on the first request: commands that send none start faster. */
-  private async transport(): Promise<{ request: (typeof import('./undici.js'))['request']; dispatcher: Dispatcher }> {
+  private async transport(): Promise<{ request: typeof import('./undici.js')['request']; dispatcher: Dispatcher }> {
     this.undici ??= import('./undici.js');
     const undici = await this.undici;
     this.dispatcher ??= new undici.Agent({ connections: this.options.connections ?? 8, keepAliveTimeout: 10_000, pipelining: 1 });
@@ -322,7 +322,13 @@ export class HttpCore {
     }
     if (status >= 300 && status < 400) {
       const where = headers.location ? ` to ${headers.location}` : '';
-      throw new ResponseFormatError(`the API answered with a redirect (HTTP ${status}${where}); swapx does not follow redirects: set --base-url to the final address`, status, headers, undefined, info);
+      throw new ResponseFormatError(
+        `the API answered with a redirect (HTTP ${status}${where}); swapx does not follow redirects: set --base-url to the final address`,
+        status,
+        headers,
+        undefined,
+        info,
+      );
     }
     const body = parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? (parsed.value as ProblemDetails) : undefined;
     throw apiErrorFromResponse(status, headers, body, info, parseRetryAfter(headers['retry-after']));

@@ -4,6 +4,7 @@
  * Option values that are enums complete to their values; --profile
  * completes to the stored profile names (asked of swapx when completing).
  */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${…} here is shell syntax, not a template
 import type { Command, Option } from 'commander';
 import { DATE_RANGE_FILTERS } from '../api/types.js';
 import { SETTING_NAMES } from '../config/settings.js';
@@ -120,7 +121,8 @@ function bash(program: Command): string {
   lines.push('  subs="$(_swapx_subcommands "$path")"');
   lines.push('  if [[ -n "$subs" ]]; then COMPREPLY=($(compgen -W "$subs" -- "$cur")); return; fi');
   lines.push('  case "$path" in');
-  for (const spec of specs) if (spec.argumentValues) lines.push(`    "${spec.path.join(' ')}") COMPREPLY=($(compgen -W "${words(spec.argumentValues)}" -- "$cur")) ;;`);
+  for (const spec of specs)
+    if (spec.argumentValues) lines.push(`    "${spec.path.join(' ')}") COMPREPLY=($(compgen -W "${words(spec.argumentValues)}" -- "$cur")) ;;`);
   lines.push('  esac');
   lines.push('}');
   lines.push('_swapx_subcommands() {');
@@ -185,7 +187,8 @@ function fish(program: Command): string {
     const when = spec.path.length === 0 ? '' : ` -n ${fishQuote(condition(spec.path))}`;
     for (const sub of spec.subcommands) {
       const subSpec = specs.find((s) => s.path.join(' ') === [...spec.path, sub].join(' '))!;
-      const notYet = spec.path.length === 0 ? '__fish_use_subcommand' : `${condition(spec.path)}; and not __fish_seen_subcommand_from ${words(subcommandsOf(spec.path))}`;
+      const notYet =
+        spec.path.length === 0 ? '__fish_use_subcommand' : `${condition(spec.path)}; and not __fish_seen_subcommand_from ${words(subcommandsOf(spec.path))}`;
       lines.push(`complete -c swapx -n ${fishQuote(notYet)} -a ${sub} -d ${fishQuote(subSpec.description)}`);
     }
     for (const option of spec.options) {

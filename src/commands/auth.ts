@@ -25,7 +25,10 @@ export const register: Register = (program: Command, run: Run) => {
     .option('--api-key-stdin', 'read the API key from standard input')
     .option('--token-stdin', 'read a Bearer token (JWT) from standard input instead')
     .option('--no-verify', 'store without checking the credentials against the API')
-    .addHelpText('after', "\nExamples:\n  swapx auth login\n  printf %s \"$KEY\" | swapx auth login --client-id acme --api-key-stdin\n  swapx auth login --token-stdin < token.jwt")
+    .addHelpText(
+      'after',
+      '\nExamples:\n  swapx auth login\n  printf %s "$KEY" | swapx auth login --client-id acme --api-key-stdin\n  swapx auth login --token-stdin < token.jwt',
+    )
     .action((flags: LoginFlags) => run((ctx) => login(ctx, flags)));
   auth
     .command('status')
@@ -45,7 +48,8 @@ export const register: Register = (program: Command, run: Run) => {
 
 async function readCredentials(ctx: Context, flags: LoginFlags): Promise<Credentials> {
   const { stdin, stderr } = ctx.io;
-  if (flags.tokenStdin && (flags.apiKeyStdin || flags.clientId)) throw new UsageError('--token-stdin is for a Bearer token: drop --client-id and --api-key-stdin');
+  if (flags.tokenStdin && (flags.apiKeyStdin || flags.clientId))
+    throw new UsageError('--token-stdin is for a Bearer token: drop --client-id and --api-key-stdin');
   // On a terminal, "standard input" is the keyboard: ask without echo rather than show the secret as it is typed.
   const secret = async (what: string) => {
     if (stdin.isTTY !== true) return readAllStdin(stdin, what);
@@ -117,11 +121,26 @@ async function status(ctx: Context, flags: { json?: boolean }): Promise<number> 
   const resolved = ctx.credentials();
   if (!resolved) {
     // What is known still shows (which profile, which API); the hint says how to add credentials.
-    const none = { profile: ctx.profile, source: null, baseUrl: settings.baseUrl.value, baseUrlSource: settings.baseUrl.source, check: { ok: false, message: 'no credentials' } };
+    const none = {
+      profile: ctx.profile,
+      source: null,
+      baseUrl: settings.baseUrl.value,
+      baseUrlSource: settings.baseUrl.source,
+      check: { ok: false, message: 'no credentials' },
+    };
     if (flags.json) ctx.io.stdout.write(`${JSON.stringify(none, null, 2)}\n`);
     else {
       const where = settings.baseUrl.source === 'profile' ? `profile '${ctx.profile}'` : settings.baseUrl.source;
-      ctx.io.stdout.write(renderPairs([['profile', ctx.profile], ['credentials', 'none'], ['base URL', `${settings.baseUrl.value} (${where})`]], (label) => ctx.out.dim(label)));
+      ctx.io.stdout.write(
+        renderPairs(
+          [
+            ['profile', ctx.profile],
+            ['credentials', 'none'],
+            ['base URL', `${settings.baseUrl.value} (${where})`],
+          ],
+          (label) => ctx.out.dim(label),
+        ),
+      );
     }
     throw new AuthError(loginHint(ctx.profile));
   }

@@ -27,16 +27,25 @@ export async function bridges(ctx: Context, flags: BridgesFlags): Promise<number
   const statusColor: Record<string, (text: string) => string> = { Operational: c.green, Warning: c.yellow, Malfunction: c.red };
   await writeResult(ctx, plan, rows, BRIDGE_FIELDS, (records, fields) =>
     renderTable(
-      fieldColumns<Bridge>(flags.fields ? fields : TABLE_FIELDS, {
-        status: { style: (padded, raw) => (statusColor[raw] ?? ((t: string) => t))(padded), truncate: 'never' },
-        allTimeSwapsVolume: { header: 'volume', value: (b) => compactUsd(b.allTimeSwapsVolume) || '—', align: 'right', truncate: 'never' },
-        // null is "not known", which is not 0 swaps
-        allTimeSwapsCount: { header: 'swaps', value: (b) => (b.allTimeSwapsCount === null ? '—' : b.allTimeSwapsCount.toLocaleString('en-US')), align: 'right', truncate: 'never' },
-        latestSwapTimestamp: { header: 'latest swap', truncate: 'never' },
-        earliestSwapTimestamp: { truncate: 'never' },
-        supportedChains: { header: 'chains', value: (b) => (b.supportedChains ?? []).join(','), minWidth: 20, priority: -10 },
-        name: { value: (b) => `${b.name ?? ''}${b.delisted ? ' (delisted)' : ''}`, minWidth: 12 },
-      }, flags.fields !== undefined),
+      fieldColumns<Bridge>(
+        flags.fields ? fields : TABLE_FIELDS,
+        {
+          status: { style: (padded, raw) => (statusColor[raw] ?? ((t: string) => t))(padded), truncate: 'never' },
+          allTimeSwapsVolume: { header: 'volume', value: (b) => compactUsd(b.allTimeSwapsVolume) || '—', align: 'right', truncate: 'never' },
+          // null is "not known", which is not 0 swaps
+          allTimeSwapsCount: {
+            header: 'swaps',
+            value: (b) => (b.allTimeSwapsCount === null ? '—' : b.allTimeSwapsCount.toLocaleString('en-US')),
+            align: 'right',
+            truncate: 'never',
+          },
+          latestSwapTimestamp: { header: 'latest swap', truncate: 'never' },
+          earliestSwapTimestamp: { truncate: 'never' },
+          supportedChains: { header: 'chains', value: (b) => (b.supportedChains ?? []).join(','), minWidth: 20, priority: -10 },
+          name: { value: (b) => `${b.name ?? ''}${b.delisted ? ' (delisted)' : ''}`, minWidth: 12 },
+        },
+        flags.fields !== undefined,
+      ),
       records,
       { header: c.bold, maxWidth: tableWidth(ctx, plan) },
     ),

@@ -15,6 +15,8 @@ export const register: Register = (program, run) => {
 export async function chains(ctx: Context, flags: OutputFlags): Promise<number> {
   const plan = planOutput(ctx, flags, CHAIN_FIELDS);
   const rows = await ctx.client().listChains();
-  await writeResult(ctx, plan, rows, CHAIN_FIELDS, (records, fields) => renderTable(fieldColumns<Chain>(fields, {}, flags.fields !== undefined), records, { header: ctx.out.bold, maxWidth: tableWidth(ctx, plan) }));
+  await writeResult(ctx, plan, rows, CHAIN_FIELDS, (records, fields) =>
+    renderTable(fieldColumns<Chain>(fields, {}, flags.fields !== undefined), records, { header: ctx.out.bold, maxWidth: tableWidth(ctx, plan) }),
+  );
   return 0;
 }

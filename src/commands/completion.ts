@@ -1,4 +1,5 @@
 /** `swapx completion bash|zsh|fish`: print a shell completion script; `swapx __profiles` (hidden) feeds it profile names. */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${…} here is shell syntax, not a template
 import { UsageError } from '../api/errors.js';
 import type { Register } from '../cli/command.js';
 import { PROFILES_COMMAND, SHELLS, completionScript, type Shell } from '../cli/completion.js';

@@ -75,7 +75,12 @@ function parseOptions(flags: SandboxFlags): SandboxOptions {
   let faultKinds: SandboxOptions['faultKinds'];
   if (flags.faultKinds !== undefined) {
     try {
-      faultKinds = checkFaultKinds(flags.faultKinds.split(',').map((kind) => kind.trim()).filter((kind) => kind !== ''));
+      faultKinds = checkFaultKinds(
+        flags.faultKinds
+          .split(',')
+          .map((kind) => kind.trim())
+          .filter((kind) => kind !== ''),
+      );
     } catch (error) {
       throw new UsageError(`--fault-kinds: ${(error as Error).message}`);
     }

@@ -38,7 +38,11 @@ export function swapDetail(swap: Swap, c: ChalkInstance, width = Number.POSITIVE
     { header: c.bold },
   );
   if (Math.max(...legTable.split('\n').map((line) => textWidth(stripControl(line)))) > width) {
-    const side = (title: string, pick: (l: Leg) => string) => `${c.bold(title)}\n${renderPairs(legs.map((l) => [l.label, pick(l)] as const), (label) => c.dim(label))}`;
+    const side = (title: string, pick: (l: Leg) => string) =>
+      `${c.bold(title)}\n${renderPairs(
+        legs.map((l) => [l.label, pick(l)] as const),
+        (label) => c.dim(label),
+      )}`;
     legTable = `${side('source (deposit)', (l) => l.source)}\n${side('destination (withdrawal)', (l) => l.destination)}`;
   }
 
@@ -52,14 +56,14 @@ export function swapDetail(swap: Swap, c: ChalkInstance, width = Number.POSITIVE
     ['protocol', text(swap.protocolKey)],
     ['interacted with', text(swap.sourceInteractedWith)],
     ['USD check', text(mismatch)],
-    ['tags', swap.tags && swap.tags.length ? swap.tags.map((t) => `${text(t.type)}=${text(t.value)}`).join(', ') : '—'],
+    ['tags', swap.tags?.length ? swap.tags.map((t) => `${text(t.type)}=${text(t.value)}`).join(', ') : '—'],
   ];
   let details = renderPairs(pairs, (label) => c.dim(label));
   const colour = status[mismatch];
   if (colour) details = details.replace(`  ${mismatch}\n`, `  ${colour(mismatch)}\n`);
 
   let balances = '';
-  if (swap.balanceChanges && swap.balanceChanges.length) {
+  if (swap.balanceChanges?.length) {
     balances = `\n${c.bold('Balance changes')}\n${renderTable(
       [
         { header: 'account', value: (b) => b.account },

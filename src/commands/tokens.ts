@@ -52,9 +52,13 @@ export async function tokens(ctx: Context, blockchainIdArg: string, flags: Token
   }
   if (!flags.all && page && items.length < page.totalCount - (offset ?? 0)) {
     const from = offset ? ` from offset ${offset}` : '';
-    ctx.info(`Showing ${items.length.toLocaleString('en-US')} of ${page.totalCount.toLocaleString('en-US')} tokens${from}: --all lists every one; --take and --offset page`);
+    ctx.info(
+      `Showing ${items.length.toLocaleString('en-US')} of ${page.totalCount.toLocaleString('en-US')} tokens${from}: --all lists every one; --take and --offset page`,
+    );
   }
-  await writeResult(ctx, plan, items, TOKEN_FIELDS, (records, fields) => renderTable(fieldColumns<Token>(fields, TOKEN_COLUMNS, flags.fields !== undefined), records, { header: ctx.out.bold, maxWidth: tableWidth(ctx, plan) }));
+  await writeResult(ctx, plan, items, TOKEN_FIELDS, (records, fields) =>
+    renderTable(fieldColumns<Token>(fields, TOKEN_COLUMNS, flags.fields !== undefined), records, { header: ctx.out.bold, maxWidth: tableWidth(ctx, plan) }),
+  );
   return 0;
 }
 
@@ -73,7 +77,9 @@ async function allTokens(ctx: Context, client: SwapxClient, blockchainId: string
       break;
     }
     if (offset > OFFSET_MAX) {
-      ctx.warn(`${blockchainId} has ${page.totalCount} tokens but the API pages only up to Offset ${OFFSET_MAX}: ${page.totalCount - offset} tokens cannot be listed`);
+      ctx.warn(
+        `${blockchainId} has ${page.totalCount} tokens but the API pages only up to Offset ${OFFSET_MAX}: ${page.totalCount - offset} tokens cannot be listed`,
+      );
       break;
     }
   }

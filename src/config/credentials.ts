@@ -21,7 +21,8 @@ function fromEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
 export function resolveCredentials(env: NodeJS.ProcessEnv, store: ConfigStore, profile: string): ResolvedCredentials | undefined {
   const clientId = fromEnv(env, 'SWAPX_CLIENT_ID');
   const apiKey = fromEnv(env, 'SWAPX_API_KEY');
-  if (clientId && apiKey) return { credentials: { kind: 'basic', clientId, apiKey }, source: 'env', origin: 'the environment (SWAPX_CLIENT_ID and SWAPX_API_KEY)' };
+  if (clientId && apiKey)
+    return { credentials: { kind: 'basic', clientId, apiKey }, source: 'env', origin: 'the environment (SWAPX_CLIENT_ID and SWAPX_API_KEY)' };
   if (clientId || apiKey) {
     const missing = clientId ? 'SWAPX_API_KEY' : 'SWAPX_CLIENT_ID';
     throw new AuthError(`${clientId ? 'SWAPX_CLIENT_ID' : 'SWAPX_API_KEY'} is set but ${missing} is not: set both for Basic auth, or neither`);

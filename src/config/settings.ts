@@ -72,7 +72,8 @@ export const SETTINGS = {
     defaultText: `${TIMEOUT_MS.default / 1000}s`,
     parse: (text: string, from: string) => {
       const ms = /^\d+$/.test(text.trim()) ? Number(text) * 1000 : parseDuration(text);
-      if (ms === undefined || ms < TIMEOUT_MS.min || ms > TIMEOUT_MS.max) throw new UsageError(`${from} must be a positive duration up to 1h, such as 30s or 2m, not '${text}'`);
+      if (ms === undefined || ms < TIMEOUT_MS.min || ms > TIMEOUT_MS.max)
+        throw new UsageError(`${from} must be a positive duration up to 1h, such as 30s or 2m, not '${text}'`);
       return ms;
     },
   } satisfies SettingSpec<'timeoutMs'>,

@@ -72,9 +72,33 @@ function defaultColumns(timeField: (typeof FILTER_TIME_FIELD)[DateRangeFilter]):
     { header: timeField, width: 19, minWidth: 19, priority: 90, truncate: 'never', value: (s) => tableTime(s[timeField]) },
     { header: 'bridge', width: 16, minWidth: 12, priority: 50, truncate: 'end', value: (s) => s.bridge ?? '—' },
     { header: 'route', width: 22, minWidth: 18, priority: 80, truncate: 'end', value: (s) => `${s.sourceChain ?? '?'} → ${s.destinationChain ?? '?'}` },
-    { header: 'deposit', width: 20, minWidth: 14, priority: 30, truncate: 'end', align: 'right', value: (s, w) => amountCell(s.depositAmount, s.sourceToken, w) },
-    { header: 'withdrawal', width: 20, minWidth: 14, priority: 40, truncate: 'end', align: 'right', value: (s, w) => amountCell(s.withdrawnAmount, s.destinationToken, w) },
-    { header: 'USD', width: 11, minWidth: 11, priority: 70, truncate: 'never', align: 'right', value: (s) => usdCell(s.withdrawnUsdAmount ?? s.depositUsdAmount) },
+    {
+      header: 'deposit',
+      width: 20,
+      minWidth: 14,
+      priority: 30,
+      truncate: 'end',
+      align: 'right',
+      value: (s, w) => amountCell(s.depositAmount, s.sourceToken, w),
+    },
+    {
+      header: 'withdrawal',
+      width: 20,
+      minWidth: 14,
+      priority: 40,
+      truncate: 'end',
+      align: 'right',
+      value: (s, w) => amountCell(s.withdrawnAmount, s.destinationToken, w),
+    },
+    {
+      header: 'USD',
+      width: 11,
+      minWidth: 11,
+      priority: 70,
+      truncate: 'never',
+      align: 'right',
+      value: (s) => usdCell(s.withdrawnUsdAmount ?? s.depositUsdAmount),
+    },
     {
       header: 'USD check',
       width: 16,
@@ -115,10 +139,19 @@ function fieldColumns(fields: readonly string[]): SwapColumn[] {
   return fields.map((field, index) => {
     const record = (s: Swap) => (s as unknown as Record<string, unknown>)[field];
     const base = { header: field, priority: -index, required: true };
-    if (TIME_FIELDS.has(field)) return { ...base, width: Math.max(19, field.length), minWidth: 19, truncate: 'never', value: (s) => tableTime(record(s) as string | null) };
-    if (USD_FIELDS.has(field)) return { ...base, width: FIELD_WIDTH[field]!, minWidth: 11, truncate: 'never', align: 'right', value: (s) => usdCell(record(s) as number | null) };
+    if (TIME_FIELDS.has(field))
+      return { ...base, width: Math.max(19, field.length), minWidth: 19, truncate: 'never', value: (s) => tableTime(record(s) as string | null) };
+    if (USD_FIELDS.has(field))
+      return { ...base, width: FIELD_WIDTH[field]!, minWidth: 11, truncate: 'never', align: 'right', value: (s) => usdCell(record(s) as number | null) };
     if (AMOUNT_FIELDS.has(field)) {
-      return { ...base, width: FIELD_WIDTH[field]!, minWidth: 10, truncate: 'end', align: 'right', value: (s, w) => amountCell(record(s) as number | null, null, w) };
+      return {
+        ...base,
+        width: FIELD_WIDTH[field]!,
+        minWidth: 10,
+        truncate: 'end',
+        align: 'right',
+        value: (s, w) => amountCell(record(s) as number | null, null, w),
+      };
     }
     const hashLike = !(field in FIELD_WIDTH);
     return {
@@ -156,7 +189,13 @@ export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkIns
     return column.align === 'right' ? gap + shown : shown + gap;
   };
   return {
-    header: () => `${c.bold(columns.map((column) => pad(column, column.header, 'end')).join('  ').trimEnd())}\n`,
+    header: () =>
+      `${c.bold(
+        columns
+          .map((column) => pad(column, column.header, 'end'))
+          .join('  ')
+          .trimEnd(),
+      )}\n`,
     batch: (records) =>
       (records as readonly Swap[])
         .map((s) => {

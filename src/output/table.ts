@@ -125,7 +125,10 @@ export function renderTable<T>(columns: readonly Column<T>[], rows: readonly T[]
     const gap = ' '.repeat(Math.max(0, fitted[i]! - textWidth(shown)));
     return { shown, padded: column.align === 'right' ? gap + shown : shown + gap };
   };
-  const headerLine = kept.map((i) => pad(columns[i]!.header, i, 'end').padded).join(GAP).trimEnd();
+  const headerLine = kept
+    .map((i) => pad(columns[i]!.header, i, 'end').padded)
+    .join(GAP)
+    .trimEnd();
   const lines = [options.header ? options.header(headerLine) : headerLine];
   for (const row of all) {
     lines.push(
@@ -145,7 +148,7 @@ export function renderTable<T>(columns: readonly Column<T>[], rows: readonly T[]
 /** `label  value` lines, labels aligned. */
 export function renderPairs(pairs: readonly (readonly [string, string])[], label: (text: string) => string = (t) => t): string {
   const w = Math.max(0, ...pairs.map(([key]) => textWidth(key)));
-  return pairs.map(([key, value]) => `${label(key.padEnd(w))}  ${stripControl(value)}`).join('\n') + '\n';
+  return `${pairs.map(([key, value]) => `${label(key.padEnd(w))}  ${stripControl(value)}`).join('\n')}\n`;
 }
 
 /** 1234567.8 → "$1.23M" for people; machine formats keep the number. */

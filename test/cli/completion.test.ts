@@ -1,4 +1,5 @@
 /** Issue 11.16: `swapx completion bash|zsh|fish`, and bash completion exercised in a real bash. */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${…} here is shell syntax, not a template
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,9 @@ beforeAll(async () => {
   const dir = tempDir();
   configDir = path.join(dir, 'cfg');
   fs.mkdirSync(configDir, { mode: 0o700 });
-  fs.writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ profiles: { default: { token: 't' }, work: { settings: { concurrency: '8' } } } }), { mode: 0o600 });
+  fs.writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ profiles: { default: { token: 't' }, work: { settings: { concurrency: '8' } } } }), {
+    mode: 0o600,
+  });
   // The script asks `swapx __profiles` for names: a swapx on PATH, as after `npm install -g`.
   binDir = path.join(dir, 'bin');
   fs.mkdirSync(binDir);
@@ -63,15 +66,25 @@ describe('swapx completion', () => {
     ]);
     expect(zsh).toContain('complete -F _swapx swapx\n');
     const fish = (await runInProcess(['completion', 'fish'])).stdout.split('\n');
-    expect(fish).toContain("complete -c swapx -n '__fish_use_subcommand' -a swaps -d 'export every swap in a time range (any length), in windows of at most 30 minutes'");
+    expect(fish).toContain(
+      "complete -c swapx -n '__fish_use_subcommand' -a swaps -d 'export every swap in a time range (any length), in windows of at most 30 minutes'",
+    );
     expect(fish).toContain(
       "complete -c swapx -n '__fish_seen_subcommand_from swaps' -l filter -x -a 'Withdrawn Deposited Completed Updated' -d 'which swap time the range applies to: Withdrawn (server default), Deposited, Completed, Updated'",
     );
-    expect(fish).toContain("complete -c swapx -l profile -x -a '(swapx __profiles 2>/dev/null)' -d 'stored profile (credentials + settings) [env: SWAPX_PROFILE] (default: \"default\")'");
-    expect(fish).toContain("complete -c swapx -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from login status logout list' -a login -d 'store credentials in the profile (prompts with hidden input on a terminal)'");
+    expect(fish).toContain(
+      "complete -c swapx -l profile -x -a '(swapx __profiles 2>/dev/null)' -d 'stored profile (credentials + settings) [env: SWAPX_PROFILE] (default: \"default\")'",
+    );
+    expect(fish).toContain(
+      "complete -c swapx -n '__fish_seen_subcommand_from auth; and not __fish_seen_subcommand_from login status logout list' -a login -d 'store credentials in the profile (prompts with hidden input on a terminal)'",
+    );
   });
   it('an unknown shell is exit 2 with one line; the hidden profiles command lists names', async () => {
-    expect(await runInProcess(['completion', 'tcsh'])).toEqual({ code: 2, stdout: '', stderr: "swapx: error: completion: unknown shell 'tcsh' (known: bash, zsh, fish)\n" });
+    expect(await runInProcess(['completion', 'tcsh'])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "swapx: error: completion: unknown shell 'tcsh' (known: bash, zsh, fish)\n",
+    });
     expect(await runInProcess(['__profiles'], { env: { SWAPX_CONFIG_DIR: configDir } })).toEqual({ code: 0, stdout: 'default\nwork\n', stderr: '' });
   });
 });

@@ -36,7 +36,13 @@ describe('auth login', () => {
   });
   it('--api-key-stdin on a terminal prompts without echo instead of reading an echoed line', async () => {
     const { env, dir } = fresh();
-    const stdin = Object.assign(new PassThrough(), { isTTY: true, rawModes: [] as boolean[], setRawMode(mode: boolean) { this.rawModes.push(mode); } });
+    const stdin = Object.assign(new PassThrough(), {
+      isTTY: true,
+      rawModes: [] as boolean[],
+      setRawMode(mode: boolean) {
+        this.rawModes.push(mode);
+      },
+    });
     const running = runInProcess(['auth', 'login', '--client-id', 'demo', '--api-key-stdin'], { env, stdin });
     setTimeout(() => stdin.write('demo\r'), 20);
     const r = await running;
@@ -137,7 +143,11 @@ describe('plain http', () => {
   });
   it('the same from the environment and the flag, before any request', async () => {
     const { env } = fresh({ SWAPX_CLIENT_ID: 'demo', SWAPX_API_KEY: 'demo' });
-    expect(await runInProcess(['chains'], { env: { ...env, SWAPX_BASE_URL: 'http://example.com' } })).toEqual({ code: 2, stdout: '', stderr: refusal('SWAPX_BASE_URL') });
+    expect(await runInProcess(['chains'], { env: { ...env, SWAPX_BASE_URL: 'http://example.com' } })).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: refusal('SWAPX_BASE_URL'),
+    });
     expect(await runInProcess(['--base-url', 'http://example.com', 'chains'], { env })).toEqual({ code: 2, stdout: '', stderr: refusal('--base-url') });
   });
   it('loopback is accepted; SWAPX_ALLOW_HTTP=1 lets a test server through', async () => {
@@ -175,6 +185,12 @@ describe('auth status without credentials', () => {
     });
     const json = await runInProcess(['--profile', 'work', 'auth', 'status', '--json'], { env });
     expect(json.code).toBe(3);
-    expect(JSON.parse(json.stdout)).toEqual({ profile: 'work', source: null, baseUrl: sandbox.url, baseUrlSource: 'env', check: { ok: false, message: 'no credentials' } });
+    expect(JSON.parse(json.stdout)).toEqual({
+      profile: 'work',
+      source: null,
+      baseUrl: sandbox.url,
+      baseUrlSource: 'env',
+      check: { ok: false, message: 'no credentials' },
+    });
   });
 });

@@ -25,13 +25,18 @@ describe('help', () => {
     ]);
     expect(section(r.stdout, 'Exit codes:').map((line) => line.trim().split(/\s+/)[0])).toEqual(['0', '1', '2', '3', '4', '130']);
   });
-  it.each([['swaps'], ['sync'], ['swap'], ['tokens'], ['auth', 'status'], ['config', 'set']])('swapx %s --help lists the global options', async (...command) => {
-    const r = await runInProcess([...command, '--help']);
-    expect(r.code).toBe(0);
-    const globals = section(r.stdout, 'Global Options:').filter((line) => /^\s+-/.test(line)).map((line) => line.trim().split(/\s{2,}/)[0]);
-    expect(globals).toEqual(['--profile <name>', '--base-url <url>', '--timeout <duration>', '--retries <n>', '-v, --verbose', '-q, --quiet', '--no-color']);
-    expect(r.stdout).not.toContain('SWAPX_CONFIG_DIR  ');
-  });
+  it.each([['swaps'], ['sync'], ['swap'], ['tokens'], ['auth', 'status'], ['config', 'set']])(
+    'swapx %s --help lists the global options',
+    async (...command) => {
+      const r = await runInProcess([...command, '--help']);
+      expect(r.code).toBe(0);
+      const globals = section(r.stdout, 'Global Options:')
+        .filter((line) => /^\s+-/.test(line))
+        .map((line) => line.trim().split(/\s{2,}/)[0]);
+      expect(globals).toEqual(['--profile <name>', '--base-url <url>', '--timeout <duration>', '--retries <n>', '-v, --verbose', '-q, --quiet', '--no-color']);
+      expect(r.stdout).not.toContain('SWAPX_CONFIG_DIR  ');
+    },
+  );
   it('the sandbox lists only the ones it honours; completion none', async () => {
     const sandbox = await runInProcess(['sandbox', '--help']);
     expect(section(sandbox.stdout, 'Global Options:').map((line) => line.trim().split(/\s{2,}/)[0])).toEqual(['-v, --verbose', '-q, --quiet', '--no-color']);

@@ -58,7 +58,9 @@ describe('--concurrency 32', () => {
   });
   it('sync prints no MaxListenersExceededWarning', async () => {
     const env = sandboxEnv(sandbox.url, path.join(dir, 'config'));
-    const r = await runInProcess(['sync', '--out', path.join(dir, 'mirror'), '--since', '2026-11-01', '--until', '2026-11-02', '--concurrency', '32', '-q'], { env });
+    const r = await runInProcess(['sync', '--out', path.join(dir, 'mirror'), '--since', '2026-11-01', '--until', '2026-11-02', '--concurrency', '32', '-q'], {
+      env,
+    });
     await settle();
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);

@@ -106,7 +106,11 @@ describe('lookup tables', () => {
       'https://etherscan.io              ETH',
       'https://ethersca…e9eb0ce3606eb48  USDC',
     ]);
-    expect(await head(['bridges', '--fields', 'key,allTimeSwapsCount'], 80)).toEqual(['key             swaps', 'stargate   22,673,543', 'wormhole   11,364,850']);
+    expect(await head(['bridges', '--fields', 'key,allTimeSwapsCount'], 80)).toEqual([
+      'key             swaps',
+      'stargate   22,673,543',
+      'wormhole   11,364,850',
+    ]);
   });
 });
 

@@ -105,7 +105,11 @@ function plan(line: string): Planned {
     planned.input = tokens.slice(2, pipe).join(' ');
     tokens = tokens.slice(pipe + 1);
   }
-  for (const [op, key] of [['<', 'input'], ['>', 'stdoutFile'], ['2>>', 'stderrFile']] as const) {
+  for (const [op, key] of [
+    ['<', 'input'],
+    ['>', 'stdoutFile'],
+    ['2>>', 'stderrFile'],
+  ] as const) {
     const at = tokens.indexOf(op);
     if (at === -1) continue;
     const file = path.resolve(root, tokens[at + 1]!);
