@@ -166,7 +166,7 @@ async function status(ctx: Context, flags: { json?: boolean }): Promise<number> 
         ? error.isUnconfirmed
           ? 'rejected: the account is not confirmed yet'
           : `rejected (HTTP ${error.status})`
-        : `failed: ${messageFor(error)}`;
+        : `not done: ${messageFor(error)}`;
     facts.check = { ok: false, message };
   }
   if (flags.json) {

@@ -83,7 +83,7 @@ describe('auth status', () => {
         'client id    demo',
         'API key      ****',
         'base URL     http://127.0.0.1:1 (env)',
-        'check        failed: connection to 127.0.0.1:1 failed: connection refused',
+        'check        not done: connection to 127.0.0.1:1 failed: connection refused',
         '',
       ].join('\n'),
     );
