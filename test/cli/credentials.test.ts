@@ -52,6 +52,27 @@ describe('auth login', () => {
   });
 });
 
+describe('secrets typed at a terminal', () => {
+  const terminal = () => Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => true });
+  it('--token-stdin prompts without echo too', async () => {
+    const { env } = fresh();
+    const stdin = terminal();
+    const running = runInProcess(['auth', 'login', '--token-stdin'], { env, stdin });
+    setTimeout(() => stdin.write('demo-token\r'), 20);
+    const r = await running;
+    expect(r.code).toBe(0);
+    expect(r.stderr.split('\n')[0]).toBe('Token (hidden): ');
+  });
+  it('an empty entry is exit 2, nothing stored', async () => {
+    const { env, dir } = fresh();
+    const stdin = terminal();
+    const running = runInProcess(['auth', 'login', '--client-id', 'demo', '--api-key-stdin'], { env, stdin });
+    setTimeout(() => stdin.write('\r'), 20);
+    expect(await running).toEqual({ code: 2, stdout: '', stderr: 'API key (hidden): \nswapx: error: no API key was entered\n' });
+    expect(fs.existsSync(dir)).toBe(false);
+  });
+});
+
 describe('auth status', () => {
   it('credentials from the environment are named as such, not as the default profile', async () => {
     const { env } = fresh({ SWAPX_CLIENT_ID: 'demo', SWAPX_API_KEY: 'demo' });
