@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench`: pipelining, CPU per swap and memory of the bulk export, measured on the built CLI
 // (bin/swapx.js → dist/) against the sandbox in its own process. Prints one table per part and writes
-// bench-results.json at the repo root. Parts: scripts/bench/{latency,cpu,memory}.js.
+// bench-results.json at the repo root. Parts: scripts/bench/{latency,cpu,memory,parquet}.js; name some
+// (`node scripts/bench.js parquet`) to run only those.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { formatUtc } from '../dist/util/time.js';
 import { cpuPart } from './bench/cpu.js';
 import { latencyPart } from './bench/latency.js';
 import { memoryPart } from './bench/memory.js';
+import { parquetPart } from './bench/parquet.js';
 import { GNU_TIME, killAll, runTimed } from './bench/proc.js';
 import { loadAverage, machine } from './bench/report.js';
 
@@ -67,11 +69,13 @@ console.log(
 
 const results = { machine: host };
 try {
+  const only = process.argv.slice(2);
   for (const [key, part] of [
     ['latency', latencyPart],
     ['cpu', cpuPart],
     ['memory', memoryPart],
-  ]) {
+    ['parquet', parquetPart],
+  ].filter(([key]) => only.length === 0 || only.includes(key))) {
     const before = loadAverage();
     const { text, result } = await part(ctx);
     const after = loadAverage();

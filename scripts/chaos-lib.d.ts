@@ -11,6 +11,8 @@ export interface ExportQuery {
   window?: string;
   /** --concurrency, default 4 */
   concurrency?: number;
+  /** the -o extension, so the format: default 'jsonl' */
+  ext?: 'jsonl' | 'csv' | 'json' | 'parquet';
 }
 
 export interface SyncQuery {

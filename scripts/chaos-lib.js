@@ -174,6 +174,11 @@ export function idDifferences(actual, expected) {
   return missing + extra + duplicates;
 }
 
+/** The export's file extension: `query.ext` (such as 'parquet'), JSON Lines by default. */
+function outputExt(query) {
+  return query.ext ?? 'jsonl';
+}
+
 /** Every id in a sync dir's parts (date=*\/part-*.jsonl), in part order, duplicates kept. */
 export function syncedIds(dir) {
   const ids = [];
@@ -308,17 +313,19 @@ export class Chaos {
 
   /** The bytes of a clean export of the query (same data, no fault, no latency), once per query. */
   exportReference(query) {
-    const key = `export ${query.from} ${query.to} ${query.window ?? ''}`;
+    const key = `export ${query.from} ${query.to} ${query.window ?? ''} ${outputExt(query)}`;
     let reference = this.references.get(key);
     if (!reference) {
       reference = (async () => {
         const sandbox = await this.sandbox();
         try {
-          const file = path.join(this.caseDir('reference-export'), 'clean.jsonl');
+          const file = path.join(this.caseDir('reference-export'), `clean.${outputExt(query)}`);
           const r = await runSwapx(this.exportArgs(query, file, ['-q']), this.env(sandbox));
           if (r.code !== 0) throw new Error(`the clean reference export failed (exit ${r.code}): ${firstLine(r.stderr)}`);
           const bytes = fs.readFileSync(file);
-          return { bytes, rows: bytes.toString('utf8').split('\n').filter(Boolean).length, ms: r.ms };
+          // Parquet rows are counted in the JSON Lines export of the same query.
+          const rows = outputExt(query) === 'parquet' ? (await this.exportReference({ ...query, ext: undefined })).rows : bytes.toString('utf8').split('\n').filter(Boolean).length;
+          return { bytes, rows, ms: r.ms };
         } finally {
           await this.stopSandbox(sandbox);
         }
@@ -368,7 +375,7 @@ export class Chaos {
   /** Checks a finished export: exit 0, the file under its final name, nothing partial left; fills in the differences. */
   #checkExport(row, run, file, reference) {
     if (run.code !== 0) row.problems.push(`exit ${run.code ?? run.signal}: ${firstLine(run.stderr)}`);
-    for (const leftover of [`${file}.partial`, `${file}.partial.manifest.json`]) {
+    for (const leftover of [`${file}.partial`, `${file}.partial.manifest.json`, `${file}.partial.rowgroups`]) {
       if (exists(leftover)) row.problems.push(`${path.basename(leftover)} left behind`);
     }
     const actual = exists(file) ? fs.readFileSync(file) : Buffer.alloc(0);
@@ -411,7 +418,7 @@ export class Chaos {
       const reference = await this.exportReference(spec.query);
       const sandbox = await this.sandbox({ faultRate: spec.rate, faultKinds: spec.kinds, slowMs: spec.slowMs });
       try {
-        const file = path.join(this.caseDir(spec.name), 'x.jsonl');
+        const file = path.join(this.caseDir(spec.name), `x.${outputExt(spec.query)}`);
         const args = this.exportArgs(spec.query, file, ['--timeout', spec.timeout ?? '1s', '--retries', String(spec.retries ?? 10)]);
         let run = await runSwapx(args, this.env(sandbox));
         row.retries += exportRetries(run.stderr);
@@ -467,7 +474,7 @@ export class Chaos {
       const reference = await this.exportReference(spec.query);
       const { sandbox, firstAnswer } = await this.#watchedSandbox(spec.latencyMs ?? 25);
       try {
-        const file = path.join(this.caseDir(spec.name), 'x.jsonl');
+        const file = path.join(this.caseDir(spec.name), `x.${outputExt(spec.query)}`);
         const run = await runSwapx(this.exportArgs(spec.query, file), this.env(sandbox));
         row.faults = `none (latency ${spec.latencyMs ?? 25} ms)`;
         row.runMs = Math.round(performance.now() - (await firstAnswer));
@@ -509,7 +516,7 @@ export class Chaos {
       const reference = await this.exportReference(spec.query);
       const { sandbox, firstAnswer } = await this.#watchedSandbox(spec.latencyMs ?? 25);
       try {
-        const file = path.join(this.caseDir(spec.name), 'x.jsonl');
+        const file = path.join(this.caseDir(spec.name), `x.${outputExt(spec.query)}`);
         const args = this.exportArgs(spec.query, file);
         const { child, done } = spawnSwapx(args, this.env(sandbox));
         await Promise.race([firstAnswer.then(() => sleep(spec.moment)), done]);
@@ -585,7 +592,7 @@ export class Chaos {
       const faults = {};
       let live = true;
       try {
-        const file = path.join(this.caseDir(spec.name), 'x.jsonl');
+        const file = path.join(this.caseDir(spec.name), `x.${outputExt(spec.query)}`);
         const args = this.exportArgs(spec.query, file, ['--retries', String(spec.retries)]);
         const { done } = spawnSwapx(args, this.env(sandbox));
         const manifest = `${file}.partial.manifest.json`;

@@ -37,6 +37,8 @@ const ALL_KINDS = ['429', '500', '503', 'reset', 'truncated', 'slow'];
 const LONG = { ...chaos.range(6, 12), window: '10m', concurrency: 4 };
 // 48 windows of 5 min, two at a time: with 25 ms of latency a run takes a couple of seconds to kill into.
 const EXPORT = { ...chaos.range(1, 4), window: '5m', concurrency: 2 };
+// Parquet: 8 h in windows of 5 min (about 4,800 swaps, so row groups of 2,000 are cut and recorded mid-run).
+const PARQUET = { ...chaos.range(1, 8), window: '5m', concurrency: 2, ext: 'parquet' };
 // 12 h across midnight, one window at a time: two dates, so two parts and a state commit between them.
 const SYNC = { ...chaos.range(18, 12), concurrency: 1 };
 
@@ -67,6 +69,8 @@ try {
     () => chaos.syncFaultRate({ name: 'sync, fault rate 0.3', query: SYNC, rate: 0.3, kinds: ALL_KINDS, slowMs: 5000, timeout: '1s', retries: 15 }),
     ...exportMoments.map((moment, i) => () => chaos.exportKill({ name: `export, SIGKILL #${i + 1} at +${moment} ms`, query: EXPORT, moment })),
     ...syncMoments.map((moment, i) => () => chaos.syncKill({ name: `sync, SIGKILL #${i + 1} at +${moment} ms`, query: SYNC, moment })),
+    () => chaos.faultRate({ name: 'Parquet export, fault rate 0.3', query: PARQUET, rate: 0.3, kinds: ALL_KINDS, slowMs: 5000, timeout: '1s', retries: 15 }),
+    ...exportMoments.slice(0, Math.ceil(kills / 2)).map((moment, i) => () => chaos.exportKill({ name: `Parquet export, SIGKILL #${i + 1} at +${moment * 2} ms`, query: PARQUET, moment: moment * 2 })),
     () => chaos.sandboxRestart({ name: 'export, sandbox restart (--retries 10)', query: EXPORT, retries: 10, outageMs: 2000 }),
     () => chaos.sandboxRestart({ name: 'export, sandbox restart (--retries 0)', query: EXPORT, retries: 0, outageMs: 2000 }),
   ];

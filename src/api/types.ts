@@ -121,6 +121,13 @@ export const SWAP_FIELDS = [
   'balanceChanges',
 ] as const satisfies readonly (keyof Swap)[];
 
+/**
+ * The fields of a swap in a list export (swaps, sync): all but balanceChanges, which only the
+ * by-identifier operation returns, so in a list it would be a column that is always empty.
+ */
+export const LIST_SWAP_FIELDS = SWAP_FIELDS.filter((field) => field !== 'balanceChanges') as readonly ListSwapField[];
+export type ListSwapField = Exclude<(typeof SWAP_FIELDS)[number], 'balanceChanges'>;
+
 /** SupportedChainExported */
 export interface Chain {
   blockchainId: string | null;

@@ -8,7 +8,7 @@ import { UsageError, WrappedError } from '../api/errors.js';
 import { encodeAll, type MachineFormat } from '../output/encode.js';
 import { writeFileAtomic } from '../output/atomic-file.js';
 import { selectFields } from '../output/fields.js';
-import { resolveFormat, type Format, type FormatFlags } from '../output/format.js';
+import { resolveFormat, STDOUT_NAME, type Format, type FormatFlags } from '../output/format.js';
 import type { Context } from './context.js';
 import { fsReason } from './exit-codes.js';
 
@@ -19,12 +19,12 @@ export interface OutputFlags extends FormatFlags {
 
 export function addOutputOptions(command: Command): Command {
   return command
-    .option('-f, --format <format>', 'table, json, jsonl or csv (default: table on a terminal, jsonl otherwise)')
+    .option('-f, --format <format>', 'table, json, jsonl, csv or parquet (swaps, to a file) (default: table on a terminal, jsonl otherwise)')
     .option('--json', 'shorthand for --format json')
     .option('--jsonl', 'shorthand for --format jsonl')
     .option('--csv', 'shorthand for --format csv')
     .option('--fields <list>', 'only these fields, in this order (comma-separated)')
-    .option('-o, --output <file>', 'write to a file (atomically); format from .json/.jsonl/.ndjson/.csv, .gz gzips')
+    .option('-o, --output <file>', 'write to a file (atomically); format from .json/.jsonl/.ndjson/.csv/.parquet, .gz gzips; - is stdout')
     .option('--excel-safe', 'CSV: prefix cells starting with = + - @ with a quote so spreadsheets do not run them');
 }
 
@@ -36,12 +36,17 @@ export interface OutputPlan {
   excelSafe: boolean;
 }
 
-/** Checks the output options; throws UsageError before any request is sent. */
-export function planOutput(ctx: Context, flags: OutputFlags, allFields: readonly string[]): OutputPlan {
-  const { format, gzip } = resolveFormat(flags, { stdoutIsTTY: ctx.io.stdout.isTTY === true, configured: ctx.settings().format.value });
+/**
+ * Checks the output options; throws UsageError before any request is sent.
+ * `parquet`: the command can write Parquet (swaps); elsewhere it is a usage error.
+ */
+export function planOutput(ctx: Context, flags: OutputFlags, allFields: readonly string[], options: { parquet?: boolean } = {}): OutputPlan {
   if (flags.output !== undefined && flags.output.trim() === '') throw new UsageError('--output needs a file name');
+  const { format, gzip } = resolveFormat(flags, { stdoutIsTTY: ctx.io.stdout.isTTY === true, configured: ctx.settings().format.value });
+  if (format === 'parquet' && !options.parquet) throw new UsageError('Parquet output is for swapx swaps (and sync); use json, jsonl or csv here');
   if (flags.excelSafe && format !== 'csv') throw new UsageError('--excel-safe applies to CSV output only');
-  return { format, gzip, fields: selectFields(flags.fields, allFields), output: flags.output, excelSafe: flags.excelSafe === true };
+  const output = flags.output === STDOUT_NAME ? undefined : flags.output;
+  return { format, gzip, fields: selectFields(flags.fields, allFields), output, excelSafe: flags.excelSafe === true };
 }
 
 /** Writes a whole result: `table` renders for people, other formats encode the records as sent. */

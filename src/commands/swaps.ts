@@ -3,7 +3,7 @@ import { Chalk } from 'chalk';
 import { CONCURRENCY, WINDOW_MS } from '../api/bounds.js';
 import { AbortedError, UsageError, WrappedError } from '../api/errors.js';
 import { fsReason, messageFor } from '../cli/exit-codes.js';
-import { DEFAULT_FILTER, SWAP_FIELDS } from '../api/types.js';
+import { DEFAULT_FILTER, LIST_SWAP_FIELDS } from '../api/types.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, type OutputFlags } from '../cli/output.js';
@@ -58,6 +58,7 @@ export const register: Register = (program, run) => {
         'Examples:',
         '  swapx swaps --from 2026-11-01 --to 2026-11-08 --csv -o week.csv',
         '  swapx swaps --last 24h --filter Completed -o day.jsonl.gz',
+        '  swapx swaps --from 2026-11-01 --to 2026-11-08 -o week.parquet',
         '  swapx swaps --from yesterday --to today -o daily.jsonl --resume',
         '  swapx swaps --from 2026-11-01 --to 2026-12-01 --dry-run',
       ].join('\n'),
@@ -67,9 +68,9 @@ export const register: Register = (program, run) => {
 
 /** Every check that can fail on input, before any request: the one plan of this export. */
 function planOf(ctx: Context, flags: SwapsFlags, now: number): ExportPlan {
-  const { output: file, format, gzip, fields, excelSafe } = planOutput(ctx, flags, SWAP_FIELDS);
+  const { output: file, format, gzip, fields, excelSafe } = planOutput(ctx, flags, LIST_SWAP_FIELDS, { parquet: true });
   const plan = planFromFlags(flags, { file, format, gzip, fields, excelSafe }, now, ctx.settings().concurrency.value);
-  if (flags.resume && !flags.output) throw new UsageError('--resume needs -o FILE: only a file export can be resumed');
+  if (flags.resume && !file) throw new UsageError('--resume needs -o FILE: only a file export can be resumed');
   if (flags.resume && flags.force) throw new UsageError('--resume continues an unfinished export and --force discards it: give one');
   return plan;
 }
@@ -88,7 +89,7 @@ function encoderFor(ctx: Context, plan: ExportPlan): Encoder {
     const view = { fields: output.fields, width: output.file ? undefined : terminalWidth(ctx.io.stdout as { columns?: number; isTTY?: boolean }, ctx.io.env) };
     return swapRowsEncoder(plan.filter, output.file ? new Chalk({ level: 0 }) : ctx.out, view);
   }
-  return createEncoder(output.format as MachineFormat, { fields: output.fields, allFields: SWAP_FIELDS, excelSafe: output.excelSafe });
+  return createEncoder(output.format as MachineFormat, { fields: output.fields, allFields: LIST_SWAP_FIELDS, excelSafe: output.excelSafe });
 }
 
 /** Opens -o FILE as decided: undefined when there is nothing to do (the file is complete). */
@@ -166,22 +167,20 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   await progress.start();
   let summary: ExportSummary;
   try {
-    summary = await exportSwaps({
-      client,
-      filter: plan.filter,
-      windows,
-      concurrency: plan.concurrency,
-      encoder: encoderFor(ctx, plan),
-      sink,
-      signal: ctx.io.signal,
-      onEvent: progress.onEvent,
-    });
+    const job = { client, filter: plan.filter, windows, concurrency: plan.concurrency, sink, signal: ctx.io.signal, onEvent: progress.onEvent };
+    if (plan.output.format === 'parquet' && file) {
+      // Loaded only here: the Parquet writer is a chunk of its own, not parsed at every start.
+      const { exportSwapsParquet, parquetStatePath } = await import('../export/parquet-export.js');
+      summary = await exportSwapsParquet({ ...job, fields: plan.output.fields, stateFile: parquetStatePath(partialPaths(file.target).partial) });
+    } else summary = await exportSwaps({ ...job, encoder: encoderFor(ctx, plan) });
   } catch (error) {
     progress.stop();
     await sink.close();
     let saved = '';
     if (file && sink.state.windowsDone === 0) await file.discard();
     else if (file) saved = `; ${sink.state.windowsDone}/${windows.length} windows saved in ${partialPaths(file.target).partial}; resume with: ${resumeCommand(ctx, plan)}`;
+    // A partial export that cannot be resumed as it is (its Parquet row groups' metadata is gone): --force, not --resume.
+    if (error instanceof UsageError) throw error;
     if (error instanceof AbortedError || ctx.io.signal.aborted) throw new AbortedError(`interrupted${saved}`);
     if (error instanceof WindowFailedError) {
       const w = error.window;

@@ -6,7 +6,7 @@ import { UsageError } from '../api/errors.js';
 import { CONCURRENCY, DEFAULT_BASE_URL, RETRIES, TIMEOUT_MS, parseWholeNumber } from '../api/bounds.js';
 import { ALLOW_HTTP_ENV, checkBaseUrl } from '../api/http.js';
 import { parseDuration } from '../util/time.js';
-import { parseFormat, type Format } from '../output/format.js';
+import { DEFAULT_FORMATS, parseFormat, type Format } from '../output/format.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
 
@@ -57,7 +57,7 @@ export const SETTINGS = {
     name: 'format',
     default: undefined,
     defaultText: 'table on a terminal, jsonl otherwise',
-    parse: (text: string, from: string) => parseFormat(text, from),
+    parse: (text: string, from: string) => parseFormat(text, from, DEFAULT_FORMATS),
   } satisfies SettingSpec<'format'>,
   concurrency: {
     key: 'concurrency',

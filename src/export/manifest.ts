@@ -61,6 +61,8 @@ export interface Manifest {
   bytes: number;
   swaps: number;
   dropped: number;
+  /** Parquet: how many row groups the partial file holds (their metadata: parquet-export.ts) */
+  parquet?: string;
   updatedAt: string;
 }
 

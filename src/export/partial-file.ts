@@ -12,12 +12,15 @@ import { gzipSync } from 'node:zlib';
 import { syncDirectory } from '../output/atomic-file.js';
 import { writeAll } from '../util/write-all.js';
 import { queryFingerprint, writeManifest, type ExportQuery, type Manifest } from './manifest.js';
+import type { Tally } from './sink.js';
 
 export interface PartialState {
   windowsDone: number;
   swaps: number;
   dropped: number;
   bytes: number;
+  /** Parquet: the row groups written (Manifest.parquet) */
+  parquet?: string;
 }
 
 export function partialPaths(target: string): { partial: string; manifest: string } {
@@ -44,8 +47,8 @@ export class PartialFile {
 
   /** What is checkpointed: where a resume starts. */
   get state(): PartialState {
-    const { windowsDone, swaps, dropped, bytes } = this.saved;
-    return { windowsDone, swaps, dropped, bytes };
+    const { windowsDone, swaps, dropped, bytes, parquet } = this.saved;
+    return { windowsDone, swaps, dropped, bytes, parquet };
   }
 
   /** A new export: an empty partial file and a manifest of no windows done. */
@@ -82,10 +85,10 @@ export class PartialFile {
     return new PartialFile(target, handle, { ...saved, query: { ...saved.query, baseUrl } }, paths);
   }
 
-  /** Appends a window's text; checkpoints when the last checkpoint is CHECKPOINT_MS old. */
-  async append(text: string, done: { windowsDone: number; swaps: number; dropped: number }): Promise<void> {
+  /** Appends a window's text (or bytes, written as they are); checkpoints when the last checkpoint is CHECKPOINT_MS old. */
+  async append(text: string | Buffer, done: Tally): Promise<void> {
     if (text.length > 0) {
-      const bytes = this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
+      const bytes = typeof text !== 'string' ? text : this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
       await writeAll(this.handle, bytes, this.manifest.bytes);
       this.manifest = { ...this.manifest, bytes: this.manifest.bytes + bytes.length };
     }
@@ -103,11 +106,11 @@ export class PartialFile {
   }
 
   /** Writes the closing text, renames to the final name and removes the manifest. */
-  async complete(text: string): Promise<void> {
+  async complete(text: string | Buffer): Promise<void> {
     // An empty export is still a valid (empty) gzip file.
     const emptyGzip = this.manifest.query.gzip && this.manifest.bytes === 0;
     if (text.length > 0 || emptyGzip) {
-      const bytes = this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
+      const bytes = typeof text !== 'string' ? text : this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
       await writeAll(this.handle, bytes, this.manifest.bytes);
     }
     await this.handle.sync();

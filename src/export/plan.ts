@@ -7,7 +7,7 @@
  */
 import { CONCURRENCY, RPS_MAX, WINDOW_MS, parseDurationOption, parseIntInRange, parseTimeOption } from '../api/bounds.js';
 import { UsageError } from '../api/errors.js';
-import { DATE_RANGE_FILTERS, DEFAULT_FILTER, SWAP_FIELDS, type DateRangeFilter } from '../api/types.js';
+import { DATE_RANGE_FILTERS, DEFAULT_FILTER, LIST_SWAP_FIELDS, type DateRangeFilter } from '../api/types.js';
 import { formatFromPath, type Format } from '../output/format.js';
 import { formatUtc, parseDuration } from '../util/time.js';
 
@@ -223,7 +223,7 @@ export function resumeArgs(plan: ExportPlan): string[] {
   if (plan.filter) words.push('--filter', plan.filter);
   if (plan.windowMs !== WINDOW_MS.default) words.push('--window', `${plan.windowMs / 1000}s`);
   if (formatFromPath(output.file ?? '').format !== output.format) words.push('--format', output.format);
-  const allFields = output.fields.length === SWAP_FIELDS.length && output.fields.every((field, i) => field === SWAP_FIELDS[i]);
+  const allFields = output.fields.length === LIST_SWAP_FIELDS.length && output.fields.every((field, i) => field === LIST_SWAP_FIELDS[i]);
   if (!allFields) words.push('--fields', output.fields.join(','));
   if (output.excelSafe) words.push('--excel-safe');
   words.push('-o', output.file ?? '', '--resume');

@@ -7,13 +7,15 @@ export interface Tally {
   windowsDone: number;
   swaps: number;
   dropped: number;
+  /** Parquet: how many row groups the file holds (their metadata is kept beside it, parquet-export.ts) */
+  parquet?: string;
 }
 
 export interface ExportSink {
   /** where a resumed export starts */
   readonly state: PartialState;
-  append(text: string, done: Tally): Promise<void>;
-  complete(text: string): Promise<void>;
+  append(text: string | Buffer, done: Tally): Promise<void>;
+  complete(text: string | Buffer): Promise<void>;
   /** after a failure or interrupt: keep what is durable */
   close(): Promise<void>;
 }
@@ -24,16 +26,16 @@ export class StdoutSink implements ExportSink {
 
   constructor(private readonly stream: OutStream) {}
 
-  private write(text: string): Promise<void> {
+  private write(text: string | Buffer): Promise<void> {
     if (text.length === 0 || this.stream.write(text)) return Promise.resolve();
     return new Promise((resolve) => this.stream.once('drain', resolve));
   }
 
-  append(text: string): Promise<void> {
+  append(text: string | Buffer): Promise<void> {
     return this.write(text);
   }
 
-  complete(text: string): Promise<void> {
+  complete(text: string | Buffer): Promise<void> {
     return this.write(text);
   }
 
@@ -45,10 +47,10 @@ export class FileSink implements ExportSink {
   get state(): PartialState {
     return this.file.state;
   }
-  append(text: string, done: Tally): Promise<void> {
+  append(text: string | Buffer, done: Tally): Promise<void> {
     return this.file.append(text, done);
   }
-  complete(text: string): Promise<void> {
+  complete(text: string | Buffer): Promise<void> {
     return this.file.complete(text);
   }
   close(): Promise<void> {

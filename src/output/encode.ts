@@ -6,7 +6,8 @@
 import { csvField, csvLines } from './csv.js';
 import type { Format } from './format.js';
 
-export type MachineFormat = Exclude<Format, 'table'>;
+/** The text formats; Parquet is binary (parquet.ts). */
+export type MachineFormat = Exclude<Format, 'table' | 'parquet'>;
 /** A record as the encoders read it: API types are interfaces, which have no index signature, so they come in as objects. */
 type Row = Record<string, unknown>;
 

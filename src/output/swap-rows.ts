@@ -7,7 +7,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { DateRangeFilter, Swap } from '../api/types.js';
-import { DEFAULT_FILTER, FILTER_TIME_FIELD, SWAP_FIELDS } from '../api/types.js';
+import { DEFAULT_FILTER, FILTER_TIME_FIELD, LIST_SWAP_FIELDS, SWAP_FIELDS } from '../api/types.js';
 import { displayValue } from './display.js';
 import type { Encoder } from './encode.js';
 import { stripControl } from './sanitize.js';
@@ -176,7 +176,9 @@ export interface SwapRowsOptions {
 
 export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkInstance, options: SwapRowsOptions = {}): Encoder {
   const timeField = FILTER_TIME_FIELD[filter ?? DEFAULT_FILTER];
-  const custom = options.fields && !(options.fields.length === SWAP_FIELDS.length && options.fields.every((f, i) => f === SWAP_FIELDS[i]));
+  // Every field (with or without balanceChanges, which lists lack) is no choice: the people view.
+  const everyOf = (list: readonly string[]) => options.fields?.length === list.length && options.fields.every((f, i) => f === list[i]);
+  const custom = options.fields !== undefined && !everyOf(SWAP_FIELDS) && !everyOf(LIST_SWAP_FIELDS);
   const all = custom ? fieldColumns(options.fields!) : defaultColumns(timeField);
   const fitted = fitWidths(
     all.map((column, i) => fitColumn(column, i, column.width)),

@@ -14,10 +14,13 @@ const rows: CaseRow[] = [];
 const EXPORT = { ...chaos.range(1, 2), window: '5m', concurrency: 2 };
 // Across midnight, so the sync writes two parts and commits its state between them.
 const SYNC = { ...chaos.range(21, 6), concurrency: 1 };
+// Parquet: 8 h of 5-min windows, about 4,800 swaps: row groups of 2,000 are cut and recorded before the kills.
+const PARQUET = { ...chaos.range(1, 8), window: '5m', concurrency: 2, ext: 'parquet' as const };
 const KILL_SEED = 20261121;
 // Counted from the sandbox's first answer (a process start slowed by the other tests would skew them), over about a run's length.
 const exportMoments = randomMoments(KILL_SEED, 3, 0, 1500);
 const syncMoments = randomMoments(KILL_SEED + 1, 3, 0, 2500);
+const parquetMoments = randomMoments(KILL_SEED + 2, 2, 300, 1500);
 const CASE_MS = 60_000;
 
 function expectClean(row: CaseRow): void {
@@ -53,6 +56,9 @@ describe.concurrent('chaos, reduced: every case ends identical to a clean run', 
 
   it.each(exportMoments)('an export killed with SIGKILL %i ms into its requests, then resumed', async (moment) =>
     expectClean(await chaos.exportKill({ name: `export, SIGKILL at +${moment} ms`, query: EXPORT, moment })), CASE_MS);
+
+  it.each(parquetMoments)('a Parquet export killed with SIGKILL %i ms into its requests, then resumed to the same bytes', async (moment) =>
+    expectClean(await chaos.exportKill({ name: `Parquet export, SIGKILL at +${moment} ms`, query: PARQUET, moment })), CASE_MS);
 
   it.each(syncMoments)('a sync killed with SIGKILL %i ms into its requests, then run again', async (moment) =>
     expectClean(await chaos.syncKill({ name: `sync, SIGKILL at +${moment} ms`, query: SYNC, moment })), CASE_MS);

@@ -52,8 +52,8 @@ const CASES: Case[] = [
   ['unknown option', ['chains', '--bogus'], /^unknown option '--bogus'$/],
   ['extra argument', ['chains', 'extra'], /^too many arguments for 'chains'\. Expected 0 arguments but got 1\.$/],
   // output options
-  ['format unknown', ['chains', '--format', 'xml'], /^--format: unknown format 'xml' \(use one of table, json, jsonl, csv\)$/],
-  ['format empty', ['chains', '--format', ''], /^--format: unknown format '' \(use one of table, json, jsonl, csv\)$/],
+  ['format unknown', ['chains', '--format', 'xml'], /^--format: unknown format 'xml' \(use one of table, json, jsonl, csv, parquet\)$/],
+  ['format empty', ['chains', '--format', ''], /^--format: unknown format '' \(use one of table, json, jsonl, csv, parquet\)$/],
   ['two shorthands', ['chains', '--json', '--csv'], /^choose one output format, not --json and --csv$/],
   ['format disagrees', ['chains', '--format', 'csv', '--json'], /^--format csv and --json disagree: give one$/],
   ['fields unknown', ['chains', '--fields', 'nope'], /^--fields: unknown field 'nope' \(known: blockchainId, name, explorerUrl\)$/],

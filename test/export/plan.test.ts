@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
-import { SWAP_FIELDS } from '../../src/api/types.js';
+import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import { describePlan, futureNote, parseFilter, parseRange, parseWindow, planExport, planFromFlags, planWindows, resumeArgs } from '../../src/export/plan.js';
 
 const t = (iso: string) => Date.parse(iso);
@@ -134,7 +134,7 @@ describe('planExport', () => {
       'week.csv',
       '--resume',
     ]);
-    const plain = planFromFlags({ from: '2026-11-01', to: '2026-11-02' }, { ...output, file: 'out.txt', format: 'jsonl', fields: SWAP_FIELDS }, now, 4);
+    const plain = planFromFlags({ from: '2026-11-01', to: '2026-11-02' }, { ...output, file: 'out.txt', format: 'jsonl', fields: LIST_SWAP_FIELDS }, now, 4);
     expect(resumeArgs(plain)).toEqual([
       'swaps',
       '--from',

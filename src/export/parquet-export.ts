@@ -1,0 +1,125 @@
+/**
+ * The bulk export as one Parquet file. Windows are fetched as for the text
+ * formats and taken in order; they wait as columns until they make a row
+ * group of ROW_GROUP_ROWS, which is then written. A Parquet file ends with
+ * the metadata of all its row groups, so each group's metadata is also
+ * appended, synced, to `<file>.partial.rowgroups` before the manifest may
+ * count the group (Manifest.parquet). A checkpoint is therefore always at a
+ * row-group edge: a resume cuts the file there, rebuilds the writer from
+ * those lines and ends with the same bytes as a run never stopped.
+ */
+import fs from 'node:fs/promises';
+import { UsageError } from '../api/errors.js';
+import type { SwapxClient } from '../api/client.js';
+import type { DateRangeFilter } from '../api/types.js';
+import { ParquetFile, ROW_GROUP_ROWS, toColumns, type ColumnBatch } from '../output/parquet.js';
+import { writeAll } from '../util/write-all.js';
+import { fetchWindow } from './fetch-window.js';
+import type { ExportEvent, ExportSummary } from './exporter.js';
+import type { Window } from './plan.js';
+import { runWindows } from './run-windows.js';
+import type { ExportSink, Tally } from './sink.js';
+
+export interface ParquetExportJob {
+  client: SwapxClient;
+  filter: DateRangeFilter | undefined;
+  windows: readonly Window[];
+  concurrency: number;
+  /** the columns, in order */
+  fields: readonly string[];
+  /** a file sink: Parquet is never streamed to stdout */
+  sink: ExportSink;
+  /** where the row groups' metadata is kept until the file is complete (parquetStatePath) */
+  stateFile: string;
+  signal?: AbortSignal;
+  onEvent?: (event: ExportEvent) => void;
+  /** rows per row group (tests make it small) */
+  rowGroupRows?: number;
+}
+
+type Row = Record<string, unknown>;
+
+export function parquetStatePath(partial: string): string {
+  return `${partial}.rowgroups`;
+}
+
+/** The saved metadata lines of the first `count` row groups; the file is cut to them. */
+async function openState(file: string, count: number): Promise<{ handle: fs.FileHandle; lines: string[]; bytes: number }> {
+  if (count === 0) return { handle: await fs.open(file, 'w', 0o644), lines: [], bytes: 0 };
+  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  const lines = text.split('\n').slice(0, count);
+  if (lines.length < count || lines.some((line) => !line.startsWith('{'))) {
+    throw new UsageError(
+      `${file} does not hold the metadata of the ${count} row group(s) the manifest counts, so the export cannot be resumed; add --force to start over`,
+    );
+  }
+  const bytes = Buffer.byteLength(lines.join('\n')) + 1;
+  const handle = await fs.open(file, 'r+');
+  // What lies past the checkpoint belongs to row groups the resume writes again.
+  await handle.truncate(bytes);
+  return { handle, lines, bytes };
+}
+
+export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportSummary> {
+  const { sink } = job;
+  const groupRows = job.rowGroupRows ?? ROW_GROUP_ROWS;
+  const start = sink.state;
+  const windowsTotal = job.windows.length;
+  const resumed = start.bytes > 0;
+  const state = await openState(job.stateFile, resumed ? Number(start.parquet ?? 0) : 0);
+  let tally: Tally = { windowsDone: start.windowsDone, swaps: start.swaps, dropped: start.dropped };
+  const stats = { splits: 0 };
+  let groups = state.lines.length;
+  try {
+    const file = new ParquetFile(job.fields, resumed ? { resume: { bytes: start.bytes, rowGroups: state.lines } } : {});
+    let stateBytes = state.bytes;
+    // The magic bytes go out with the first row group, or with the footer of an empty export.
+    let header: Buffer | undefined = resumed ? undefined : file.header();
+    let pending: ColumnBatch[] = [];
+    let pendingRows = 0;
+    const flush = async (done: Tally) => {
+      const group = file.rowGroupOf(pending);
+      pending = [];
+      pendingRows = 0;
+      const line = Buffer.from(`${file.groupState(groups)}\n`);
+      await writeAll(state.handle, line, stateBytes);
+      await state.handle.datasync();
+      stateBytes += line.length;
+      groups += 1;
+      const bytes = header ? Buffer.concat([header, group]) : group;
+      header = undefined;
+      await sink.append(bytes, { ...done, parquet: String(groups) });
+    };
+
+    // A window waits as columns, not as parsed objects, as the text formats keep theirs encoded.
+    await runWindows<{ batch: ColumnBatch; dropped: number }>({
+      windows: job.windows.slice(start.windowsDone),
+      concurrency: job.concurrency,
+      signal: job.signal,
+      fetch: async (window, signal) => {
+        const kept = await fetchWindow(job.client, window, job.filter, stats, signal);
+        return { batch: toColumns(job.fields, kept.swaps as unknown as Row[]), dropped: kept.dropped };
+      },
+      consume: async (window, result) => {
+        pending.push(result.batch);
+        pendingRows += result.batch.rows;
+        const done: Tally = { windowsDone: window.index + 1, swaps: tally.swaps + result.batch.rows, dropped: tally.dropped + result.dropped };
+        // Cut only where the rows since the last cut decide it, so a resume cuts in the same places.
+        if (pendingRows >= groupRows) await flush(done);
+        tally = done;
+        job.onEvent?.({ type: 'window', windowsTotal, ...done });
+      },
+    });
+    if (pendingRows > 0) await flush(tally);
+    const footer = file.footer();
+    await sink.complete(header ? Buffer.concat([header, footer]) : footer);
+  } catch (error) {
+    await state.handle.close();
+    // No row group recorded: nothing to resume from (the partial file is discarded too).
+    if (groups === 0) await fs.rm(job.stateFile, { force: true });
+    throw error;
+  }
+  await state.handle.close();
+  await fs.rm(job.stateFile, { force: true });
+  return { ...tally, windowsTotal, splits: stats.splits, swapsThisRun: tally.swaps - start.swaps };
+}

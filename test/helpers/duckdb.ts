@@ -1,0 +1,43 @@
+/** Reading what swapx wrote with a real Parquet reader (DuckDB), never with our own code. */
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+
+let connection: Promise<DuckDBConnection> | undefined;
+
+function connect(): Promise<DuckDBConnection> {
+  connection ??= DuckDBInstance.create(':memory:').then((db) => db.connect());
+  return connection;
+}
+
+const quote = (file: string) => `'${file.replace(/'/g, "''")}'`;
+
+/** Rows of a SQL query as JSON-friendly values (BIGINT as text, lists as arrays, structs as objects). */
+export async function query(sql: string): Promise<Record<string, unknown>[]> {
+  const reader = await (await connect()).runAndReadAll(sql);
+  return reader.getRowObjectsJson() as Record<string, unknown>[];
+}
+
+/** `column type` of each column, in order, as DuckDB sees the file. */
+export async function parquetColumns(file: string): Promise<string[]> {
+  const rows = await query(`DESCRIBE SELECT * FROM read_parquet(${quote(file)})`);
+  return rows.map((row) => `${String(row.column_name)} ${String(row.column_type)}`);
+}
+
+/**
+ * Every row of the file with times as epoch microseconds (text), so a value is compared whole:
+ * a TIMESTAMP read as a JS Date would drop its microseconds.
+ */
+export async function parquetRows(file: string): Promise<Record<string, unknown>[]> {
+  const columns = await parquetColumns(file);
+  const select = columns.map((column) => {
+    const [name, ...type] = column.split(' ');
+    return type.join(' ').startsWith('TIMESTAMP') ? `epoch_us("${name}")::VARCHAR AS "${name}"` : `"${name}"`;
+  });
+  return query(`SELECT ${select.join(', ')} FROM read_parquet(${quote(file)})`);
+}
+
+export async function parquetRowGroups(file: string): Promise<number> {
+  const [row] = await query(`SELECT num_row_groups FROM parquet_file_metadata(${quote(file)})`);
+  return Number(row!.num_row_groups);
+}
+
+export { quote as sqlString };
