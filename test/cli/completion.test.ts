@@ -34,7 +34,10 @@ function complete(line: string): string[] {
     '_swapx',
     'printf "%s\\n" "${COMPREPLY[@]}"',
   ].join('\n');
-  const out = execFileSync('bash', ['-c', program], { env: { PATH: `${binDir}:${process.env.PATH}`, SWAPX_CONFIG_DIR: configDir }, encoding: 'utf8' });
+  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', program], {
+    env: { PATH: `${binDir}:${process.env.PATH}`, SWAPX_CONFIG_DIR: configDir },
+    encoding: 'utf8',
+  });
   return out.split('\n').filter((w) => w !== '');
 }
 
