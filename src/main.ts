@@ -142,10 +142,6 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (controller.signal.aborted) process.exit(EXIT.interrupted);
     controller.abort();
   };
-  // main owns these signals: a library hook (when-exit, loaded by conf → atomically) re-raises them
-  // to this process, which would count as a second Ctrl-C and exit at once.
-  process.removeAllListeners('SIGINT');
-  process.removeAllListeners('SIGTERM');
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // `swapx ... | head` closes the pipe early: that is the reader's choice, not an error.

@@ -1,13 +1,13 @@
 /**
- * The credential store and profile settings, on conf. One file holds every
- * profile; it is created 0600 in a 0700 folder because it holds secrets.
+ * The credential store and profile settings. One file holds every profile;
+ * it is created 0600 in a 0700 folder because it holds secrets.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import Conf from 'conf';
 import envPaths from 'env-paths';
 import type { Credentials } from '../api/credentials.js';
 import { UsageError } from '../api/errors.js';
+import { JsonFile } from './json-file.js';
 
 export interface StoredProfile {
   clientId?: string;
@@ -28,7 +28,7 @@ export function configDir(env: NodeJS.ProcessEnv): string {
 }
 
 export class ConfigStore {
-  private conf: Conf<StoreShape> | undefined;
+  private conf: JsonFile<StoreShape> | undefined;
   readonly dir: string;
   readonly file: string;
 
@@ -41,20 +41,12 @@ export class ConfigStore {
   }
 
   /** Opened on first use, so commands that never touch it never create it. */
-  private open(): Conf<StoreShape> {
+  private open(): JsonFile<StoreShape> {
     if (this.conf) return this.conf;
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     this.tighten(this.file, 0o600);
     try {
-      this.conf = new Conf<StoreShape>({
-        cwd: this.dir,
-        configName: CONFIG_FILE_NAME,
-        projectName: 'swapx',
-        configFileMode: 0o600,
-        accessPropertiesByDotNotation: false,
-        defaults: { profiles: {} },
-        clearInvalidConfig: false,
-      });
+      this.conf = new JsonFile<StoreShape>(this.file, { profiles: {} }, 0o600);
     } catch (error) {
       // The parser's message quotes the file, secrets included: name the file, never its text.
       if (error instanceof SyntaxError) throw new UsageError(`${this.file} is not valid JSON; fix it, or delete it and run 'swapx auth login' again`);

@@ -1,0 +1,69 @@
+/**
+ * The config file itself: one JSON document, read once, rewritten whole and
+ * atomically (temporary file, fsync, rename, fsync of the folder) with its
+ * mode, so a crash or a full disk never leaves half a credential store.
+ * Synchronous on purpose: a command reads its profile before it does anything else.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+
+export class JsonFile<T extends object> {
+  private data: T;
+
+  /** Throws SyntaxError when the file is not JSON; a missing file reads as `defaults`. */
+  constructor(
+    readonly file: string,
+    defaults: T,
+    private readonly mode: number,
+  ) {
+    let text: string | undefined;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    this.data = text === undefined ? defaults : { ...defaults, ...(JSON.parse(text) as T) };
+  }
+
+  get<K extends keyof T>(key: K): T[K] {
+    return this.data[key];
+  }
+
+  set<K extends keyof T>(key: K, value: T[K]): void {
+    const next = { ...this.data, [key]: value };
+    writeFileAtomicSync(this.file, `${JSON.stringify(next, null, '\t')}\n`, this.mode);
+    this.data = next;
+  }
+}
+
+function writeFileAtomicSync(target: string, text: string, mode: number): void {
+  const dir = path.dirname(target);
+  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fd = fs.openSync(temp, 'wx', mode);
+    try {
+      fs.writeFileSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(temp, target);
+  } catch (error) {
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+  syncDirectorySync(dir);
+}
+
+function syncDirectorySync(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(dir, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // A file system that cannot sync a folder: the rename has happened all the same.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}

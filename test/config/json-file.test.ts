@@ -1,0 +1,45 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { JsonFile } from '../../src/config/json-file.js';
+
+function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'swapx-json-file-'));
+}
+
+describe('JsonFile', () => {
+  it('reads a missing file as the defaults and writes nothing until set', () => {
+    const dir = tempDir();
+    const file = new JsonFile(path.join(dir, 'config.json'), { profiles: {} as Record<string, unknown> }, 0o600);
+    expect(file.get('profiles')).toEqual({});
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it('writes the whole document with its mode and leaves no temporary file', () => {
+    const dir = tempDir();
+    const target = path.join(dir, 'config.json');
+    new JsonFile(target, { profiles: {} as Record<string, unknown> }, 0o600).set('profiles', { work: { clientId: 'acme' } });
+    expect(fs.readdirSync(dir)).toEqual(['config.json']);
+    expect(fs.statSync(target).mode & 0o777).toBe(0o600);
+    expect(fs.readFileSync(target, 'utf8')).toBe('{\n\t"profiles": {\n\t\t"work": {\n\t\t\t"clientId": "acme"\n\t\t}\n\t}\n}\n');
+    expect(new JsonFile(target, { profiles: {} }, 0o600).get('profiles')).toEqual({ work: { clientId: 'acme' } });
+  });
+
+  it('leaves no temporary file behind when the rename fails', () => {
+    const dir = tempDir();
+    // A folder where the file should be: the rename fails as a full or read-only disk would (root ignores modes).
+    const target = path.join(dir, 'config.json');
+    const file = new JsonFile(target, { profiles: {} as Record<string, unknown> }, 0o600);
+    fs.mkdirSync(path.join(target, 'inside'), { recursive: true });
+    expect(() => file.set('profiles', {})).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+    expect(fs.readdirSync(dir)).toEqual(['config.json']);
+    expect(file.get('profiles')).toEqual({});
+  });
+
+  it('throws SyntaxError for a file that is not JSON', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'config.json'), '{"profiles":');
+    expect(() => new JsonFile(path.join(dir, 'config.json'), { profiles: {} }, 0o600)).toThrow(SyntaxError);
+  });
+});
