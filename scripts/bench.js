@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm run bench`: pipelining, CPU per swap and memory of the bulk export, measured on the built CLI
+// `npm run bench`: start-up, pipelining, CPU per swap and memory of the bulk export, measured on the built CLI
 // (bin/swapx.js → dist/) against the sandbox in its own process. Prints one table per part and writes
-// bench-results.json at the repo root. Parts: scripts/bench/{latency,cpu,memory,parquet}.js; name some
+// bench-results.json at the repo root. Parts: scripts/bench/{startup,latency,cpu,memory,parquet}.js; name some
 // (`node scripts/bench.js parquet`) to run only those.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { cpuPart } from './bench/cpu.js';
 import { latencyPart } from './bench/latency.js';
 import { memoryPart } from './bench/memory.js';
 import { parquetPart } from './bench/parquet.js';
+import { startupPart } from './bench/startup.js';
 import { GNU_TIME, killAll, runTimed } from './bench/proc.js';
 import { loadAverage, machine } from './bench/report.js';
 
@@ -71,6 +72,7 @@ const results = { machine: host };
 try {
   const only = process.argv.slice(2);
   for (const [key, part] of [
+    ['startup', startupPart],
     ['latency', latencyPart],
     ['cpu', cpuPart],
     ['memory', memoryPart],
