@@ -51,6 +51,9 @@ export declare function syncRetries(stderr: string): number;
 export declare function byteDifferences(actual: Buffer, expected: Buffer): number;
 export declare function idDifferences(actual: readonly string[], expected: readonly string[]): number;
 export declare function syncedIds(dir: string): string[];
+/** [id, JSON line] of every row of a sync dir, in file order */
+export declare function syncedRows(dir: string): [string, string][];
+export declare function rowDifferences(actual: readonly [string, string][], expected: readonly [string, string][]): number;
 
 export declare class Chaos {
   readonly data: { seed: number; swapsPerHour: number };
@@ -64,7 +67,7 @@ export declare class Chaos {
   exportArgs(query: ExportQuery, file: string, extra?: string[]): string[];
   syncArgs(query: SyncQuery, dir: string, extra?: string[]): string[];
   exportReference(query: ExportQuery): Promise<{ bytes: Buffer; rows: number; ms: number }>;
-  syncReference(query: SyncQuery): Promise<{ ids: string[]; rows: number; bytes: number; ms: number }>;
+  syncReference(query: SyncQuery, now?: number): Promise<{ lines: [string, string][]; rows: number; bytes: number; ms: number }>;
   faultRate(spec: { name: string; query: ExportQuery; rate: number; kinds?: FaultKind[]; slowMs?: number; timeout?: string; retries?: number }): Promise<CaseRow>;
   syncFaultRate(spec: { name: string; query: SyncQuery; rate: number; kinds?: FaultKind[]; slowMs?: number; timeout?: string; retries?: number }): Promise<CaseRow>;
   exportClean(spec: { name: string; query: ExportQuery; latencyMs?: number }): Promise<CaseRow>;
@@ -73,6 +76,8 @@ export declare class Chaos {
   exportKill(spec: { name: string; query: ExportQuery; moment: number; latencyMs?: number }): Promise<CaseRow>;
   /** `moment`: ms after the sandbox's first answer */
   syncKill(spec: { name: string; query: SyncQuery; moment: number; latencyMs?: number }): Promise<CaseRow>;
+  /** a clean sync, then its catch-up `laterDays` later (killed at `moment`, or through fault `rate`), against a clean sync at the later clock */
+  syncUpdates(spec: { name: string; query: SyncQuery; laterDays: number; moment?: number; rate?: number; latencyMs?: number }): Promise<CaseRow>;
   sandboxRestart(spec: { name: string; query: ExportQuery; retries: number; outageMs?: number; afterWindows?: number; latencyMs?: number }): Promise<CaseRow>;
   exportFullDisk(spec: { name: string; query: ExportQuery; sizeShare: number }): Promise<CaseRow>;
   exportReadOnly(spec: { name: string; query: ExportQuery }): Promise<CaseRow>;

@@ -2,7 +2,7 @@
 // inside `npm test` (test/chaos/chaos.test.ts). It drives the built CLI (bin/swapx.js → dist/) as a
 // user would, against in-process sandboxes (dist/sandbox), and compares every case with a clean run
 // of the same query against a sandbox with the same data and no faults: exports byte for byte, syncs
-// as a set of ids (duplicates count as differences).
+// row for row by id (duplicates, missing, extra and stale rows count as differences).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -179,19 +179,32 @@ function outputExt(query) {
   return query.ext ?? 'jsonl';
 }
 
-/** Every id in a sync dir's parts (date=*\/part-*.jsonl), in part order, duplicates kept. */
-export function syncedIds(dir) {
-  const ids = [];
+/** Every row of a sync dir's partitions (date=*\/part*.jsonl) as [id, line], in file order, duplicates kept. */
+export function syncedRows(dir) {
+  const rows = [];
   for (const partition of fs.readdirSync(dir).sort()) {
     if (!/^date=\d{4}-\d{2}-\d{2}$/.test(partition)) continue;
     for (const name of fs.readdirSync(path.join(dir, partition)).sort()) {
-      if (!/^part-.*\.jsonl$/.test(name)) continue;
+      if (!/^part(-.*)?\.jsonl$/.test(name)) continue;
       for (const line of fs.readFileSync(path.join(dir, partition, name), 'utf8').split('\n')) {
-        if (line !== '') ids.push(String(JSON.parse(line).id));
+        if (line !== '') rows.push([String(JSON.parse(line).id), line]);
       }
     }
   }
-  return ids;
+  return rows;
+}
+
+/** Every id in a sync dir, duplicates kept. */
+export function syncedIds(dir) {
+  return syncedRows(dir).map(([id]) => id);
+}
+
+/** idDifferences, plus each row held in another version than the reference's (a stale or wrong row). */
+export function rowDifferences(actual, expected) {
+  const want = new Map(expected);
+  let stale = 0;
+  for (const [id, line] of actual) if (want.has(id) && want.get(id) !== line) stale += 1;
+  return idDifferences(actual.map(([id]) => id), [...want.keys()]) + stale;
 }
 
 /** Hidden files a finished sync must not leave (temporary parts, state or lock files). */
@@ -288,6 +301,8 @@ export class Chaos {
       SWAPX_CONFIG_DIR: path.join(this.root, 'config'),
       SWAPX_CLIENT_ID: 'demo',
       SWAPX_API_KEY: 'demo',
+      // A sync commits every 4 windows (not every 96): a kill falls between commits, not only before the first.
+      SWAPX_SYNC_COMMIT_WINDOWS: '4',
     };
   }
 
@@ -335,20 +350,20 @@ export class Chaos {
     return reference;
   }
 
-  /** The ids of a clean sync of the query, sorted, once per query. */
-  syncReference(query) {
-    const key = `sync ${query.from} ${query.to}`;
+  /** The rows of a clean sync of the query (in one run, at the sandbox clock `now`), once per query and clock. */
+  syncReference(query, now = this.now) {
+    const key = `sync ${query.from} ${query.to} ${now}`;
     let reference = this.references.get(key);
     if (!reference) {
       reference = (async () => {
-        const sandbox = await this.sandbox();
+        const sandbox = await this.sandbox({ now: () => now });
         try {
           const dir = path.join(this.caseDir('reference-sync'), 'out');
           const r = await runSwapx(this.syncArgs(query, dir, ['-q']), this.env(sandbox));
           if (r.code !== 0) throw new Error(`the clean reference sync failed (exit ${r.code}): ${firstLine(r.stderr)}`);
-          const ids = syncedIds(dir);
-          if (new Set(ids).size !== ids.length) throw new Error('the clean reference sync wrote a swap twice');
-          return { ids: ids.sort(), rows: ids.length, bytes: dirBytes(dir), ms: r.ms };
+          const rows = syncedRows(dir);
+          if (new Set(rows.map(([id]) => id)).size !== rows.length) throw new Error('the clean reference sync wrote a swap twice');
+          return { rows: rows.length, lines: rows, bytes: dirBytes(dir), ms: r.ms };
         } finally {
           await this.stopSandbox(sandbox);
         }
@@ -570,11 +585,64 @@ export class Chaos {
 
   #checkSync(row, run, dir, reference) {
     if (run.code !== 0) row.problems.push(`exit ${run.code ?? run.signal}: ${firstLine(run.stderr)}`);
-    const ids = exists(dir) ? syncedIds(dir) : [];
+    const rows = exists(dir) ? syncedRows(dir) : [];
     const leftovers = exists(dir) ? syncLeftovers(dir) : [];
     if (leftovers.length) row.problems.push(`left behind: ${leftovers.join(', ')}`);
     row.rows = reference.rows;
-    row.differences = idDifferences(ids, reference.ids);
+    row.differences = rowDifferences(rows, reference.lines);
+  }
+
+  /**
+   * Updates after completion: a clean sync of the query at the chaos clock, then the sandbox restarted on the
+   * same port with its clock `laterDays` on (first updates, corrections after 2 and 5 days happened since) and
+   * latency, and the catch-up run killed with SIGKILL `moment` ms after the first answer (or through fault rate
+   * `rate`), then run again. It must hold, row for row, what a clean sync made at the later clock holds.
+   * @param {{ name: string, query: object, laterDays: number, moment?: number, rate?: number, latencyMs?: number }} spec
+   */
+  syncUpdates(spec) {
+    return this.#case(spec.name, async (row) => {
+      const later = this.now + spec.laterDays * DAY;
+      const reference = await this.syncReference(spec.query, later);
+      const dir = path.join(this.caseDir(spec.name), 'out');
+      let sandbox = await this.sandbox();
+      const port = sandbox.port;
+      let live = true;
+      try {
+        const args = this.syncArgs(spec.query, dir);
+        const first = await runSwapx(args, this.env(sandbox));
+        if (first.code !== 0) row.problems.push(`the first sync failed (exit ${first.code}): ${firstLine(first.stderr)}`);
+        live = false;
+        await this.stopSandbox(sandbox);
+        let answered;
+        const firstAnswer = new Promise((resolve) => (answered = resolve));
+        const options = { now: () => later, latencyMs: spec.latencyMs ?? 10, onRequest: () => answered(performance.now()) };
+        if (spec.rate !== undefined) Object.assign(options, { faultRate: spec.rate, retryAfterSeconds: 0 });
+        sandbox = await this.#restart(port, options);
+        live = true;
+        const catchUp = [...args, '--retries', '15', '--timeout', '2s'];
+        row.faults = `+${spec.laterDays} d, none`;
+        if (spec.moment !== undefined) {
+          const { child, done } = spawnSwapx(catchUp, this.env(sandbox));
+          await Promise.race([firstAnswer.then(() => sleep(spec.moment)), done]);
+          child.kill('SIGKILL');
+          const killed = await done;
+          row.faults = killed.signal === 'SIGKILL' ? `+${spec.laterDays} d, SIGKILL at +${spec.moment} ms of the catch-up` : `+${spec.laterDays} d, none: done before +${spec.moment} ms`;
+          row.retries = syncRetries(killed.stderr);
+        }
+        let run = await runSwapx(catchUp, this.env(sandbox));
+        for (let reruns = 0; run.code === 1 && reruns < 3; reruns += 1) {
+          row.notes.push(`exit 1 (${errorLines(run.stderr)}), run again`);
+          run = await runSwapx(catchUp, this.env(sandbox));
+        }
+        row.retries += syncRetries(run.stderr);
+        if (spec.rate !== undefined) row.faults = `+${spec.laterDays} d, ${faultsText(sandbox.stats().faults)} of ${sandbox.stats().requests} requests`;
+        const updated = [...run.stderr.matchAll(/"updatedSwaps":(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+        if (spec.moment === undefined && updated === 0) row.problems.push('the catch-up updated no swap');
+        this.#checkSync(row, run, dir, reference);
+      } finally {
+        if (live) await this.stopSandbox(sandbox);
+      }
+    });
   }
 
   /**

@@ -69,6 +69,12 @@ try {
     () => chaos.syncFaultRate({ name: 'sync, fault rate 0.3', query: SYNC, rate: 0.3, kinds: ALL_KINDS, slowMs: 5000, timeout: '1s', retries: 15 }),
     ...exportMoments.map((moment, i) => () => chaos.exportKill({ name: `export, SIGKILL #${i + 1} at +${moment} ms`, query: EXPORT, moment })),
     ...syncMoments.map((moment, i) => () => chaos.syncKill({ name: `sync, SIGKILL #${i + 1} at +${moment} ms`, query: SYNC, moment })),
+    // Updates after completion: the catch-up of a mirror days behind, clean, killed, through faults.
+    () => chaos.syncUpdates({ name: 'sync updates, +2 d', query: SYNC, laterDays: 2 }),
+    () => chaos.syncUpdates({ name: 'sync updates, +4 d, fault rate 0.3', query: SYNC, laterDays: 4, rate: 0.3 }),
+    ...randomMoments(seed + 2, Math.max(1, Math.round(kills / 4)), 0, 4000).map((moment, i) => () =>
+      chaos.syncUpdates({ name: `sync updates, +4 d, SIGKILL #${i + 1} at +${moment} ms`, query: SYNC, laterDays: 4, moment }),
+    ),
     () => chaos.faultRate({ name: 'Parquet export, fault rate 0.3', query: PARQUET, rate: 0.3, kinds: ALL_KINDS, slowMs: 5000, timeout: '1s', retries: 15 }),
     ...exportMoments.slice(0, Math.ceil(kills / 2)).map((moment, i) => () => chaos.exportKill({ name: `Parquet export, SIGKILL #${i + 1} at +${moment * 2} ms`, query: PARQUET, moment: moment * 2 })),
     () => chaos.sandboxRestart({ name: 'export, sandbox restart (--retries 10)', query: EXPORT, retries: 10, outageMs: 2000 }),

@@ -143,6 +143,8 @@ function headerRecord(headers: Record<string, string | string[] | undefined>): R
 }
 
 export class HttpCore {
+  /** The server's clock (its Date header, whole seconds) at the last response, if it sent one. */
+  serverDate: number | undefined;
   readonly baseUrl: URL;
   private readonly basePath: string;
   private dispatcher: Dispatcher | undefined;
@@ -261,6 +263,8 @@ export class HttpCore {
         return fail(error);
       }
       const headers = headerRecord(response.headers);
+      const serverDate = headers.date === undefined ? Number.NaN : Date.parse(headers.date);
+      if (Number.isFinite(serverDate)) this.serverDate = serverDate;
       let text: string;
       try {
         text = await this.readBody(response, headers, info);

@@ -90,6 +90,7 @@ export function summaryText(summary: ExportSummary, elapsedMs: number, facts: Su
     `  filter      ${facts.filter}`,
     `  windows     ${num(summary.windowsDone)}/${num(summary.windowsTotal)}${summary.splits ? ` (${summary.splits} split after timeouts)` : ''}`,
     `  duplicates  ${num(summary.dropped)} dropped (window edges)`,
+    ...(summary.outside ? [`  outside     ${num(summary.outside)} returned outside their window, not written by it (a server fault)`] : []),
     `  retries     ${num(facts.retries)}`,
     `  elapsed     ${formatElapsed(elapsedMs)} (${num(rate)} swaps/s)`,
   ].join('\n');

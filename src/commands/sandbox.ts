@@ -20,6 +20,7 @@ interface SandboxFlags {
   bearer?: string[];
   lateShare?: string;
   lateBy?: string;
+  updateRate?: string;
   now?: string;
   retryAfter?: string;
 }
@@ -42,6 +43,7 @@ export const register: Register = (program, run) => {
     .option('--bearer <token>', 'accepted Bearer token, repeatable (default: demo-token)', collect)
     .option('--late-share <p>', 'share 0..1 of swaps that become visible only --late-by after completedAt (default: 0)')
     .option('--late-by <duration>', 'how late those swaps show up, e.g. 3h (default: 0)')
+    .option('--update-rate <x>', 'how often swaps change after completion, a multiple of the realistic rate (45 % repriced within hours, 5.5 % corrected after 2 or 5 days); 0 turns updates off (default: 1)')
     .option('--now <time>', "the sandbox's clock: swaps not yet visible then are not served (default: the real clock)")
     .option('--retry-after <s>', 'Retry-After seconds on injected 429s (default: 1)')
     .addHelpText(
@@ -63,6 +65,13 @@ function share(text: string | undefined, name: string): number | undefined {
   const p = Number(text);
   if (text.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1) throw new UsageError(`${name} must be a number from 0 to 1, not '${text}'`);
   return p;
+}
+
+function updateRate(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const x = Number(text);
+  if (text.trim() === '' || !Number.isFinite(x) || x < 0 || x > 10) throw new UsageError(`--update-rate must be a number from 0 to 10, not '${text}'`);
+  return x;
 }
 
 function parseOptions(flags: SandboxFlags): SandboxOptions {
@@ -101,6 +110,7 @@ function parseOptions(flags: SandboxFlags): SandboxOptions {
     bearerTokens: flags.bearer,
     lateShare: share(flags.lateShare, '--late-share'),
     lateByMs: lateBy,
+    updateRate: updateRate(flags.updateRate),
     now,
     retryAfterSeconds: parseIntInRange(flags.retryAfter, '--retry-after', 0, 3600),
   };

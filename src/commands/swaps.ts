@@ -192,6 +192,7 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     throw new WrappedError(`${writing}${saved}`, { cause: error });
   }
   progress.stop();
+  if (summary.outside) ctx.warn(`the API returned ${summary.outside} swap(s) outside the window asked for; each window wrote only its own, so check the export against the API`);
   if (!ctx.quiet) {
     const facts = {
       range: `${formatUtc(plan.from)} → ${formatUtc(plan.to)}`,

@@ -1,22 +1,25 @@
 /**
- * `swapx sync`: incremental export for cron, the vendor's polling strategy
+ * `swapx sync`: a current mirror for cron. The vendor's polling strategy
  * (Filter=Completed, completedAt as the cursor, a re-scan of the trailing
- * 48 hours for late arrivals) into daily partitions, idempotent and safe
- * to kill at any moment.
+ * 48 hours for late arrivals), plus Filter=Updated from the latest updatedAt
+ * held, so swaps corrected after completion are replaced by their latest
+ * version; into daily partitions (one file each, rewritten atomically),
+ * idempotent and safe to kill at any moment.
  */
 import fs from 'node:fs/promises';
-import { AbortedError, WrappedError } from '../api/errors.js';
+import path from 'node:path';
+import type { SwapxClient } from '../api/client.js';
+import { AbortedError, UsageError, WrappedError } from '../api/errors.js';
 import { SWAP_FIELDS } from '../api/types.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { EXIT, exitCodeFor, fsReason, messageFor } from '../cli/exit-codes.js';
 import { WindowFailedError } from '../export/run-windows.js';
-import { createEncoder } from '../output/encode.js';
 import { formatElapsed, formatUtc } from '../util/time.js';
 import { followLoop } from '../sync/follow.js';
 import { acquireLock, type HeldLock } from '../sync/lock.js';
 import { checkStart, defaultUntil, parseSyncFlags, resolveQuery, type SyncFlags, type SyncOptions } from '../sync/options.js';
-import { runStamp, type PartFormat } from '../sync/partitions.js';
+import { partitionCodec, type PartitionCodec } from '../sync/codec.js';
 import { recover } from '../sync/recovery.js';
 import { newState, readState, writeState, type SyncQuery, type SyncState } from '../sync/state.js';
 import { runStep, type StepOutcome } from '../sync/step.js';
@@ -25,10 +28,10 @@ import { stepJson, stepText } from '../sync/summary.js';
 export const register: Register = (program, run) => {
   program
     .command('sync')
-    .description('incremental export for cron: new and late swaps (Filter=Completed) into daily partitions of a directory')
-    .option('--out <dir>', 'the directory of partitions (date=YYYY-MM-DD/part-*.jsonl) and of the sync state')
+    .description('a current mirror for cron: new, late and updated swaps into daily partitions of a directory')
+    .option('--out <dir>', 'the directory of partitions (date=YYYY-MM-DD/part.jsonl) and of the sync state')
     .option('--since <time>', 'where the first run starts (later runs continue from the saved cursor)')
-    .option('--until <time>', 'end of this run, excluded (default: now minus 2 minutes)')
+    .option('--until <time>', 'hold swaps completed before this (default: now minus 2 minutes); their updates are fetched up to now')
     .option('-f, --format <format>', "jsonl or csv, .gz or --gzip to compress (default: jsonl); set by the dir's first run: later runs may omit it, a different one is refused")
     .option('--gzip', 'gzip the parts (.jsonl.gz, .csv.gz)')
     .option('--fields <list>', 'only these fields (must include id and completedAt)')
@@ -37,18 +40,23 @@ export const register: Register = (program, run) => {
     .option('--follow', 'keep going, a step every --interval, until Ctrl-C or SIGTERM (then exit 0)')
     .option('--interval <duration>', 'with --follow: time between steps (default: 60s)')
     .option('--concurrency <n>', 'windows fetched at once, 1 to 32 (default: 4, or the profile setting)')
-    .option('--summary-json', 'one JSON line on stderr after each step (newSwaps, lateSwaps, cursor, windows, retries, elapsedMs, parts)')
+    .option(
+      '--summary-json',
+      'one JSON line on stderr after each step (newSwaps, lateSwaps, updatedSwaps, outsideWindow, cursor, updatedCursor, windows, requests, retries, elapsedMs, parts)',
+    )
     .addHelpText(
       'after',
       [
         '',
         'Examples:',
         '  swapx sync --out /data/swaps --since 2026-11-01      # first run: backfill, then record the cursor',
-        '  swapx sync --out /data/swaps --summary-json          # later runs (cron): new swaps and late arrivals',
+        '  swapx sync --out /data/swaps --summary-json          # later runs (cron): new, late and updated swaps',
         '  swapx sync --out /data/swaps --follow --interval 30s',
         '',
-        'Parts are never rewritten; the state (.swapx-sync.json) is written after the data it records is durable,',
-        'so a killed run is simply run again. Exit codes: 0 done, 1 API or I/O failure (rerun continues),',
+        'Each partition holds one row per swap, its latest version; it is rewritten whole and atomically, and the',
+        'state (.swapx-sync.json) is written after the data it records is durable, so a killed run is simply run',
+        'again. Read the partitions with a glob on the partition files, e.g. date=*/part.jsonl (the state file is',
+        'JSON too). Exit codes: 0 done, 1 API or I/O failure (rerun continues),',
         '2 bad input, 3 credentials, 130 interrupted.',
       ].join('\n'),
     )
@@ -63,9 +71,12 @@ interface Prepared {
 /** Every check against the flags and the saved state; throws UsageError. Run before the lock and again under it. */
 function prepare(ctx: Context, options: SyncOptions, saved: SyncState | undefined, notes: boolean): Prepared {
   const query = resolveQuery(options, ctx.settings().baseUrl.value, saved?.query);
+  checkFields(query, options.dir);
   const { since, ignoredSince } = checkStart(options, saved);
   if (ignoredSince && notes) {
-    ctx.warn(`--since ignored: ${options.dir} syncs from ${formatUtc(saved!.since)} and continues from its cursor ${formatUtc(saved!.cursor)} (a new start needs a new --out dir)`);
+    ctx.warn(
+      `--since ignored: ${options.dir} syncs from ${formatUtc(saved!.since)} and continues from its cursor ${formatUtc(saved!.cursor)} (a new start needs a new --out dir)`,
+    );
   }
   return { query, since };
 }
@@ -73,38 +84,61 @@ function prepare(ctx: Context, options: SyncOptions, saved: SyncState | undefine
 export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
   const options = parseSyncFlags(flags, Date.now());
   const dir = options.dir;
-  prepare(ctx, options, await readState(dir), false);
+  const early = prepare(ctx, options, await readState(dir), false);
 
   let retries = 0;
+  let requests = 0;
   // In --follow a signal must not cut a request: the step finishes first. Only main's second signal stops it (exit 130).
   const client = ctx.client({
     connections: options.concurrency ?? ctx.settings().concurrency.value,
     signal: options.follow ? new AbortController().signal : ctx.io.signal,
     onAttempt: (log) => {
+      requests += 1;
       if (log.retryInMs !== undefined) retries += 1;
     },
   });
 
-  const lock = await lockDir(ctx, dir);
+  // Credentials and the server are checked before anything is created: a run that fetches nothing leaves nothing behind.
+  // The probe is a zero-width window at the sync's start: the same operation the windows use, tiny on any server.
+  const probeAt = early.since;
+  let present = (await serverClock(client, probeAt)) ?? Date.now();
+  let presentAt = Date.now();
+  const { lock, created } = await lockDir(ctx, dir);
   try {
     // Again under the lock: a sync that ended meanwhile may have moved the cursor.
     const saved = await readState(dir);
     const { query, since } = prepare(ctx, options, saved, true);
     const state = saved ?? newState(query, since);
-    const recovered = await recover(dir, state);
-    if (recovered.parts.length > 0) {
-      ctx.warn(`recorded ${recovered.ids} swaps of ${recovered.parts.length} part(s) an interrupted run left unrecorded (${recovered.parts.join(', ')})`);
+    const codec: PartitionCodec = partitionCodec({ ...query, allFields: SWAP_FIELDS });
+    const recovered = await recover(dir, codec);
+    const upgraded = state.upgradedFrom === 1;
+    if (upgraded) {
+      ctx.warn(
+        `${dir} was written by an older swapx: its parts are folded into one file per partition, and updates since ${formatUtc(state.since)} are fetched once (Filter=Updated) to bring every swap to its latest version`,
+      );
+      delete state.upgradedFrom;
+    } else if (recovered.folded.length > 0) {
+      ctx.warn(`folded ${recovered.folded.length} partition(s) an interrupted run left in two files (${recovered.folded.join(', ')})`);
     }
-    if (!saved || recovered.parts.length > 0) await writeState(dir, state);
+    if (saved && (recovered.folded.length > 0 || upgraded)) await writeState(dir, state);
+    const unsaved = { value: !saved };
 
-    const part: PartFormat = {
-      format: query.format,
-      gzip: query.gzip,
-      encoder: createEncoder(query.format, { fields: query.fields, allFields: SWAP_FIELDS }),
-    };
+    let firstStep = true;
+    /** requests of a step before its windows (the clock read): counted in the step's summary */
+    let stepRequestsFrom = 0;
     const step = async (): Promise<StepOutcome> => {
       const now = Date.now();
-      const until = options.until ?? Math.max(state.cursor, defaultUntil(now));
+      if (!firstStep) stepRequestsFrom = requests;
+      // The present is the server's clock (its Date header), not ours: a skewed local clock moves no cursor.
+      if (!firstStep) {
+        // Without an answer (an outage in --follow), the last clock read, moved on by ours, plans the step; its windows fail and are waited out.
+        const read = await serverClock(client, state.cursor);
+        present = read ?? present + (Date.now() - presentAt);
+        presentAt = Date.now();
+      }
+      firstStep = false;
+      const until = options.until ?? Math.max(state.cursor, defaultUntil(present));
+      const end = Math.max(until, defaultUntil(present));
       const rescan = options.rescanEveryMs === 0 || state.rescannedAt === undefined || now - state.rescannedAt >= options.rescanEveryMs;
       let outcome: StepOutcome;
       try {
@@ -112,24 +146,35 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
           dir,
           client,
           state,
+          unsaved,
           until,
+          present,
+          end,
           lagMs: options.lagMs,
           rescan,
           concurrency: options.concurrency ?? ctx.settings().concurrency.value,
-          part,
-          stamp: runStamp(now),
+          codec,
+          // Tests make a short run commit often, so a kill can fall between commits.
+          commitWindows: Number(ctx.io.env.SWAPX_SYNC_COMMIT_WINDOWS) || undefined,
           signal: options.follow ? undefined : ctx.io.signal,
+          requests: () => requests,
           retries: () => retries,
         });
       } catch (error) {
         // Writing failed (a full disk, a read-only dir): parts and state on disk are consistent up to the cursor.
         const reason = fsReason(error);
-        if (reason) throw new WrappedError(`writing ${dir}: ${reason}; synced up to ${formatUtc(state.cursor)}; run the same command again to continue`, { cause: error });
+        if (reason)
+          throw new WrappedError(`writing ${dir}: ${reason}; synced up to ${formatUtc(state.cursor)}; run the same command again to continue`, {
+            cause: error,
+          });
         throw error;
       }
       const { result } = outcome;
-      if (result.rescanClippedAt !== undefined) {
-        ctx.warn(`the re-scan starts at ${formatUtc(result.rescanClippedAt)}: ids before it are no longer recorded (an earlier run used a shorter --lag)`);
+      result.requests = requests - stepRequestsFrom;
+      if (result.outsideWindow > 0) {
+        ctx.warn(
+          `the API returned ${result.outsideWindow} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`,
+        );
       }
       if (options.summaryJson) ctx.io.stderr.write(`${stepJson(result)}\n`);
       else ctx.info(stepText(result));
@@ -164,14 +209,55 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
     return EXIT.ok;
   } finally {
     await lock.release();
+    // A first run that wrote nothing (its first window failed) leaves no empty directory behind.
+    if (created !== undefined) await removeEmpty(dir, created);
+  }
+}
+
+/** Removes `dir` and its parents up to `top` (the first one this run created), each only if empty. */
+async function removeEmpty(dir: string, top: string): Promise<void> {
+  const stop = path.resolve(top);
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    try {
+      await fs.rmdir(current);
+    } catch {
+      return;
+    }
+    if (current === stop || path.dirname(current) === current) return;
+  }
+}
+
+/**
+ * The server's clock from its Date header (one small authenticated request: an empty window at `at`), or ours
+ * when it sends none. Refused credentials end the run here, before anything is written; any other failure is
+ * left to the windows, which name what failed.
+ */
+async function serverClock(client: SwapxClient, at: number): Promise<number | undefined> {
+  client.http.serverDate = undefined;
+  try {
+    await client.listSwaps({ from: at, to: at, filter: 'Completed' });
+  } catch (error) {
+    if (exitCodeFor(error) === EXIT.auth) throw error;
+  }
+  return client.http.serverDate;
+}
+
+/** A partition holds one row per swap, its latest version: that takes the id, completedAt and updatedAt of each row. */
+function checkFields(query: SyncQuery, dir: string): void {
+  const missing = ['id', 'completedAt', 'updatedAt'].filter((field) => !query.fields.includes(field));
+  if (missing.length > 0) {
+    throw new UsageError(
+      `${dir} syncs --fields without ${missing.join(' and ')}, which a mirror that keeps the latest version of each swap needs; sync into a new --out dir`,
+    );
   }
 }
 
 /** Creates the dir and takes its lock; a file-system refusal says which dir, not which temporary file. */
-async function lockDir(ctx: Context, dir: string): Promise<HeldLock> {
+async function lockDir(ctx: Context, dir: string): Promise<{ lock: HeldLock; created: string | undefined }> {
   try {
-    await fs.mkdir(dir, { recursive: true });
-    return await acquireLock(dir, { onTakeOver: (reason) => ctx.warn(`took over ${reason} on ${dir}`) });
+    const created = await fs.mkdir(dir, { recursive: true });
+    const lock = await acquireLock(dir, { onTakeOver: (reason) => ctx.warn(`took over ${reason} on ${dir}`) });
+    return { lock, created };
   } catch (error) {
     const reason = fsReason(error);
     if (reason) throw new WrappedError(`cannot take the lock in ${dir}: ${reason}`, { cause: error });

@@ -34,6 +34,8 @@ export interface ExportSummary extends Tally {
   splits: number;
   /** swaps written by this run (a resume wrote the others before) */
   swapsThisRun: number;
+  /** rows the API returned, in this run, outside the window asked for: not written by that window, and reported */
+  outside: number;
 }
 
 /** A window as it waits for its turn: already encoded, so the parsed swaps are garbage at once. */
@@ -41,6 +43,7 @@ interface EncodedWindow {
   text: string;
   swaps: number;
   dropped: number;
+  outside: number;
 }
 
 export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
@@ -49,13 +52,14 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
   const windowsTotal = job.windows.length;
   let tally: Tally = { windowsDone: start.windowsDone, swaps: start.swaps, dropped: start.dropped };
   const stats = { splits: 0 };
+  let outside = 0;
   await runWindows<EncodedWindow>({
     windows: job.windows.slice(start.windowsDone),
     concurrency: job.concurrency,
     signal: job.signal,
     fetch: async (window, signal) => {
       const kept = await fetchWindow(job.client, window, job.filter, stats, signal);
-      return { text: encoder.batch(kept.swaps, true), swaps: kept.swaps.length, dropped: kept.dropped };
+      return { text: encoder.batch(kept.swaps, true), swaps: kept.swaps.length, dropped: kept.dropped, outside: kept.outside.length };
     },
     consume: async (window, encoded) => {
       const joiner = encoded.swaps > 0 && tally.swaps > 0 ? encoder.between : '';
@@ -63,9 +67,10 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
       const done: Tally = { windowsDone: window.index + 1, swaps: tally.swaps + encoded.swaps, dropped: tally.dropped + encoded.dropped };
       await sink.append(text, done);
       tally = done;
+      outside += encoded.outside;
       job.onEvent?.({ type: 'window', windowsTotal, ...done });
     },
   });
   await sink.complete(encoder.footer(tally.swaps > 0));
-  return { ...tally, windowsTotal, splits: stats.splits, swapsThisRun: tally.swaps - start.swaps };
+  return { ...tally, windowsTotal, splits: stats.splits, swapsThisRun: tally.swaps - start.swaps, outside };
 }

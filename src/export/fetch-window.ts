@@ -33,7 +33,7 @@ export async function fetchWindow(
     const mid = window.from + Math.max(WINDOW_MS.min, Math.floor(span / 2 / 1000) * 1000);
     const first = await fetchWindow(client, { from: window.from, to: mid }, filter, stats, signal);
     const second = await fetchWindow(client, { from: mid, to: window.to }, filter, stats, signal);
-    return { swaps: [...first.swaps, ...second.swaps], dropped: first.dropped + second.dropped };
+    return { swaps: [...first.swaps, ...second.swaps], dropped: first.dropped + second.dropped, outside: [...first.outside, ...second.outside] };
   }
   return keepWindow(swaps, window.from, window.to, filter);
 }

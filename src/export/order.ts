@@ -9,8 +9,13 @@ import { parseApiTime } from '../util/time.js';
 
 export interface Kept {
   swaps: Swap[];
-  /** returned by the API but owned by a neighbouring window (or repeated) */
+  /** returned twice in the window, or exactly on its end (which the next window owns): true edge duplicates */
   dropped: number;
+  /**
+   * returned although their filter time lies outside the window asked for (a server fault): not written by
+   * this window, counted apart from edge duplicates and reported, never dropped silently
+   */
+  outside: Swap[];
 }
 
 interface Keyed {
@@ -32,12 +37,18 @@ export function keepWindow(swaps: readonly Swap[], from: number, to: number, fil
   const keyed: Keyed[] = [];
   const seen = new Set<string>();
   let dropped = 0;
+  const outside: Swap[] = [];
   for (const swap of swaps) {
     const raw = swap[field];
     const ms = typeof raw === 'string' ? parseApiTime(raw) : Number.NaN;
     // A swap without a readable filter time cannot be placed on an edge: the window that returned it keeps it.
-    if (!Number.isNaN(ms) && (ms < from || ms >= to)) {
+    // The API includes both ends, so a swap exactly on `to` is the next window's: an edge duplicate.
+    if (ms === to) {
       dropped += 1;
+      continue;
+    }
+    if (!Number.isNaN(ms) && (ms < from || ms > to)) {
+      outside.push(swap);
       continue;
     }
     const id = swap.id ?? '';
@@ -49,5 +60,5 @@ export function keepWindow(swaps: readonly Swap[], from: number, to: number, fil
     keyed.push({ swap, ms: Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms, raw: typeof raw === 'string' ? raw : '', id });
   }
   keyed.sort(compare);
-  return { swaps: keyed.map((k) => k.swap), dropped };
+  return { swaps: keyed.map((k) => k.swap), dropped, outside };
 }

@@ -69,6 +69,8 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
   const state = await openState(job.stateFile, resumed ? Number(start.parquet ?? 0) : 0);
   let tally: Tally = { windowsDone: start.windowsDone, swaps: start.swaps, dropped: start.dropped };
   const stats = { splits: 0 };
+  /** rows the API returned outside the window asked for (this run): reported, not written by that window */
+  let outside = 0;
   let groups = state.lines.length;
   try {
     const file = new ParquetFile(job.fields, resumed ? { resume: { bytes: start.bytes, rowGroups: state.lines } } : {});
@@ -92,13 +94,13 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
     };
 
     // A window waits as columns, not as parsed objects, as the text formats keep theirs encoded.
-    await runWindows<{ batch: ColumnBatch; dropped: number }>({
+    await runWindows<{ batch: ColumnBatch; dropped: number; outside: number }>({
       windows: job.windows.slice(start.windowsDone),
       concurrency: job.concurrency,
       signal: job.signal,
       fetch: async (window, signal) => {
         const kept = await fetchWindow(job.client, window, job.filter, stats, signal);
-        return { batch: toColumns(job.fields, kept.swaps as unknown as Row[]), dropped: kept.dropped };
+        return { batch: toColumns(job.fields, kept.swaps as unknown as Row[]), dropped: kept.dropped, outside: kept.outside.length };
       },
       consume: async (window, result) => {
         pending.push(result.batch);
@@ -107,6 +109,7 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
         // Cut only where the rows since the last cut decide it, so a resume cuts in the same places.
         if (pendingRows >= groupRows) await flush(done);
         tally = done;
+        outside += result.outside;
         job.onEvent?.({ type: 'window', windowsTotal, ...done });
       },
     });
@@ -121,5 +124,5 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
   }
   await state.handle.close();
   await fs.rm(job.stateFile, { force: true });
-  return { ...tally, windowsTotal, splits: stats.splits, swapsThisRun: tally.swaps - start.swaps };
+  return { ...tally, windowsTotal, splits: stats.splits, swapsThisRun: tally.swaps - start.swaps, outside };
 }

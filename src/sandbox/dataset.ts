@@ -16,6 +16,10 @@ import {
   minuteCount,
   scanRange,
   T_COMPLETED,
+  T_UPDATED,
+  updatedAtOf,
+  updatedScanRanges,
+  versionAt,
   TIME_FIELDS,
   type MinuteSkeleton,
   type TimelineConfig,
@@ -30,14 +34,26 @@ export interface DataOptions {
   lateShare?: number;
   /** Extra visibility delay of late swaps, ms. Default 0. */
   lateByMs?: number;
+  /**
+   * How often swaps change after completion, as a multiple of the realistic rate (1): about 45 % get
+   * their USD pricing minutes to hours later, 4 % a correction just past 48 h, 1.5 % one 5 days later.
+   * 0: every swap keeps its first version. Default 1.
+   */
+  updateRate?: number;
 }
 
-export const DATA_DEFAULTS = { seed: 1, swapsPerHour: 2000, lateShare: 0, lateByMs: 0 } as const;
+export const DATA_DEFAULTS = { seed: 1, swapsPerHour: 2000, lateShare: 0, lateByMs: 0, updateRate: 1 } as const;
 
 /** Skeleton rows kept (about 40 bytes each) and swap JSON strings kept (about 1.5 KB each). */
 const SKELETON_BUDGET = 1_000_000;
 const JSON_BUDGET = 50_000;
 const INDEX_SPAN = 2 ** 24;
+
+/** Anchor-minute ranges a window on `filter` scans. */
+function anchorRanges(filter: DateRangeFilter, from: number, to: number): [number, number][] {
+  const field = filterTimeIndex(filter);
+  return field === T_UPDATED ? updatedScanRanges(from, to) : [scanRange(field, from, to)];
+}
 
 /** Index of a filter's time field in a skeleton row. */
 export function filterTimeIndex(filter: DateRangeFilter): number {
@@ -58,6 +74,7 @@ export class SwapDataset {
       swapsPerHour: options.swapsPerHour ?? DATA_DEFAULTS.swapsPerHour,
       lateShare: options.lateShare ?? DATA_DEFAULTS.lateShare,
       lateByMs: options.lateByMs ?? DATA_DEFAULTS.lateByMs,
+      updateRate: options.updateRate ?? DATA_DEFAULTS.updateRate,
     };
   }
 
@@ -72,8 +89,9 @@ export class SwapDataset {
 
   /** Visits swaps whose filter time lies in [from, to] (both inclusive) and that are visible at `now`, in anchor order. */
   private scan(from: number, to: number, filter: DateRangeFilter, now: number, visit: (sk: MinuteSkeleton, i: number) => void): void {
-    const [first, last] = scanRange(filterTimeIndex(filter), from, to);
-    for (let minute = first; minute <= last; minute++) this.scanMinute(minute, from, to, filter, now, visit);
+    for (const [first, last] of anchorRanges(filter, from, to)) {
+      for (let minute = first; minute <= last; minute++) this.scanMinute(minute, from, to, filter, now, visit);
+    }
   }
 
   private scanMinute(
@@ -87,16 +105,27 @@ export class SwapDataset {
     const field = filterTimeIndex(filter);
     const sk = this.skeleton(minute);
     const { times, lateBy } = sk;
+    const updated = field === T_UPDATED;
     for (let i = 0, row = 0; i < sk.count; i++, row += 5) {
-      const t = times[row + field] as number;
+      // updatedAt is the one time that moves: a window on it sees each swap's version at `now`.
+      const t = updated ? updatedAtOf(sk, i, now) : (times[row + field] as number);
       if (t >= from && t <= to && now >= (times[row + T_COMPLETED] as number) + (lateBy[i] as number)) visit(sk, i);
     }
   }
 
-  private build(sk: MinuteSkeleton, index: number, withBalances: boolean): Swap {
+  /** The swap's latest version as of `now`. */
+  private build(sk: MinuteSkeleton, index: number, withBalances: boolean, now: number): Swap {
     return buildSwap(
       this.seed,
-      { minute: sk.minute, index, times: sk.times, at: index * 5, updateKind: sk.updateKind[index] as 0 | 1 | 2 },
+      {
+        minute: sk.minute,
+        index,
+        times: sk.times,
+        at: index * 5,
+        updateKind: sk.updateKind[index] as 0 | 1 | 2,
+        version: versionAt(sk, index, now),
+        updatedAt: updatedAtOf(sk, index, now),
+      },
       withBalances,
     );
   }
@@ -104,18 +133,19 @@ export class SwapDataset {
   /** Swaps of a window, as the list operation returns them (deterministic, not sorted by time). */
   windowSwaps(from: number, to: number, filter: DateRangeFilter, now: number): Swap[] {
     const out: Swap[] = [];
-    this.scan(from, to, filter, now, (sk, i) => out.push(this.build(sk, i, false)));
+    this.scan(from, to, filter, now, (sk, i) => out.push(this.build(sk, i, false, now)));
     return out;
   }
 
   /** Like windowSwaps, one swap at a time, for ranges too long to hold in memory. */
   *iterateWindow(from: number, to: number, filter: DateRangeFilter, now: number): Generator<Swap> {
-    const [first, last] = scanRange(filterTimeIndex(filter), from, to);
     // Minute by minute, so the generator never holds more than one minute of matches.
-    for (let minute = first; minute <= last; minute++) {
-      const batch: Swap[] = [];
-      this.scanMinute(minute, from, to, filter, now, (sk, i) => batch.push(this.build(sk, i, false)));
-      yield* batch;
+    for (const [first, last] of anchorRanges(filter, from, to)) {
+      for (let minute = first; minute <= last; minute++) {
+        const batch: Swap[] = [];
+        this.scanMinute(minute, from, to, filter, now, (sk, i) => batch.push(this.build(sk, i, false, now)));
+        yield* batch;
+      }
     }
   }
 
@@ -130,10 +160,10 @@ export class SwapDataset {
   windowJson(from: number, to: number, filter: DateRangeFilter, now: number): string {
     const parts: string[] = [];
     this.scan(from, to, filter, now, (sk, i) => {
-      const key = sk.minute * INDEX_SPAN + i;
+      const key = (sk.minute * INDEX_SPAN + i) * 4 + versionAt(sk, i, now);
       let text = this.json.get(key);
       if (text === undefined) {
-        text = JSON.stringify(this.build(sk, i, false));
+        text = JSON.stringify(this.build(sk, i, false, now));
         this.json.set(key, text);
       }
       parts.push(text);
@@ -147,7 +177,7 @@ export class SwapDataset {
     const sk = this.skeleton(ref.minute);
     const row = ref.index * 5;
     if (now < (sk.times[row + T_COMPLETED] as number) + (sk.lateBy[ref.index] as number)) return undefined;
-    return this.build(sk, ref.index, true);
+    return this.build(sk, ref.index, true, now);
   }
 
   /** Lookup by system swap id or by source/destination transaction hash; [] when nothing matches. */
@@ -188,6 +218,7 @@ export function datasetFor(options: DataOptions = {}): SwapDataset {
     options.swapsPerHour ?? DATA_DEFAULTS.swapsPerHour,
     options.lateShare ?? DATA_DEFAULTS.lateShare,
     options.lateByMs ?? DATA_DEFAULTS.lateByMs,
+    options.updateRate ?? DATA_DEFAULTS.updateRate,
   ].join('|');
   let dataset = shared.get(key);
   if (!dataset) {

@@ -40,6 +40,8 @@ export interface SandboxOptions {
   lateShare?: number;
   /** Extra visibility delay of late swaps, ms. Default 0. */
   lateByMs?: number;
+  /** How often swaps change after completion, a multiple of the realistic rate; 0: never. Default 1. */
+  updateRate?: number;
   /** The sandbox clock (epoch ms). Swaps not yet visible at now() are never served. Default Date.now. */
   now?: () => number;
   /** Retry-After (seconds) sent with injected 429s. Default 1. */
@@ -99,6 +101,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   const respond = (req: IncomingMessage, res: ServerResponse, n: number) => {
+    // The Date header tells the sandbox clock, as a real server's tells its own: sync reads "the present" from it.
+    res.setHeader('Date', new Date(now()).toUTCString());
     let reply: Reply;
     try {
       reply = answer(req.method ?? 'GET', req.url ?? '/', req.headers.authorization, ctx);

@@ -74,6 +74,10 @@ export interface SwapSeedData {
   times: ArrayLike<number>;
   at: number;
   updateKind: UpdateKind;
+  /** The version served: 0 at completion, 1 after the first update, 2 after the late correction. */
+  version?: 0 | 1 | 2;
+  /** updatedAt of that version (default: the first update's time in `times`). */
+  updatedAt?: number;
 }
 
 function pickChains(r: Rng, choice: BridgeChoice): [ChainDef, ChainDef] {
@@ -135,6 +139,38 @@ function tagsFor(r: Rng, aggregator: string | null): Tag[] | null {
   return tags;
 }
 
+const TAG_VERSION = 0x7e;
+
+/**
+ * Earlier and later versions than the one buildSwap draws (what really changes after completion:
+ * USD amounts, usdMismatchStatus, tags; never ids, hashes or times other than updatedAt).
+ * Before its first update a swap is unpriced; its correction re-prices it and may settle a verdict.
+ */
+function applyVersion(seed: number, data: SwapSeedData, swap: Swap): void {
+  const version = data.version ?? (data.updateKind === 0 ? 0 : 1);
+  if (version === 0 && data.updateKind !== 0) {
+    swap.depositUsdAmount = null;
+    swap.withdrawnUsdAmount = null;
+    swap.usdMismatchStatus = 'Unprocessed';
+    swap.tags = null;
+    return;
+  }
+  if (version !== 2) return;
+  const r = Rng.of(seed, data.minute, data.index, TAG_VERSION);
+  const reprice = (usd: number | null) => (usd === null ? null : roundUsd(usd * (0.97 + 0.06 * r.float())));
+  swap.depositUsdAmount = reprice(swap.depositUsdAmount);
+  swap.withdrawnUsdAmount = reprice(swap.withdrawnUsdAmount);
+  const u = r.float();
+  if (swap.usdMismatchStatus === 'MismatchDetected' && u < 0.5) {
+    swap.usdMismatchStatus = 'OK';
+    swap.withdrawnUsdAmount = swap.depositUsdAmount;
+  } else if (swap.usdMismatchStatus === 'OK' && u < 0.1) swap.usdMismatchStatus = 'MismatchDetected';
+  else if (swap.usdMismatchStatus === 'Unprocessed' || swap.usdMismatchStatus === 'NotFound') {
+    swap.usdMismatchStatus = 'NotFound';
+  }
+  if (r.chance(0.3) && !swap.tags?.some((tag) => tag.type === 'chain-nonce')) swap.tags = [...(swap.tags ?? []), { type: 'chain-nonce', value: String(r.range(1, 2_000_000)) }];
+}
+
 /** Builds the swap; with `withBalances`, also its balanceChanges (as the lookup serves it). */
 export function buildSwap(seed: number, data: SwapSeedData, withBalances: boolean): Swap {
   const { minute, index, times, at } = data;
@@ -190,7 +226,7 @@ export function buildSwap(seed: number, data: SwapSeedData, withBalances: boolea
     withdrawnAt: formatTimestamp(times[at + 1] as number),
     detectedAt,
     completedAt: formatTimestamp(times[at + 3] as number),
-    updatedAt: formatTimestamp(times[at + 4] as number),
+    updatedAt: formatTimestamp(data.updatedAt ?? (times[at + 4] as number)),
     bridge: bridge.name,
     bridgeKey: bridge.key,
     sourceChain: src.id,
@@ -217,6 +253,7 @@ export function buildSwap(seed: number, data: SwapSeedData, withBalances: boolea
     usdMismatchStatus: status,
     tags,
   };
+  applyVersion(seed, data, swap);
   if (withBalances) {
     const changes: BalanceChange[] = [
       balanceChange(sourceAccount, src.id, srcToken.symbol, srcToken.contract, deposit, 'out'),

@@ -49,6 +49,7 @@ export const MAX_OFFSET_MS: readonly number[] = (() => {
 const TAG_COUNT = 0xc0;
 const TAG_TIMES = 0x71;
 const TAG_LATE = 0x1a;
+const TAG_FAR = 0x3f;
 
 /** Swaps anchored in a minute: about swapsPerHour/60, with a daily swell and per-minute noise. */
 export function minuteCount(seed: number, swapsPerHour: number, minute: number): number {
@@ -71,8 +72,21 @@ function snap(t: number, r: Rng): number {
 /** 0: never updated after completion; 1: updated within minutes; 2: updated hours later. */
 export type UpdateKind = 0 | 1 | 2;
 
-/** Writes the five times of one swap into `out` at `at`; returns how it was updated. */
-export function swapTimes(seed: number, minute: number, index: number, out: Float64Array, at: number): UpdateKind {
+/** Share of swaps whose USD pricing is processed after completion (a first update, minutes to hours later), at updateRate 1. */
+export const NEAR_UPDATE_SHARE = 0.45;
+
+/**
+ * Corrections long after completion (re-pricing, a late mismatch verdict), at updateRate 1:
+ * some just past the vendor's 48 h re-scan, a few days later. Each class spans a few hours only,
+ * so a Filter=Updated window scans a few bounded ranges of anchor minutes, not days of them.
+ */
+export const FAR_UPDATES = [
+  { share: 0.04, minMs: 48 * HOUR + MINUTE, maxMs: 51 * HOUR },
+  { share: 0.015, minMs: 5 * 24 * HOUR, maxMs: 5 * 24 * HOUR + 3 * HOUR },
+] as const;
+
+/** Writes the five times of one swap into `out` at `at` (updatedAt: its first update, or completedAt); returns how it was updated. */
+export function swapTimes(seed: number, minute: number, index: number, out: Float64Array, at: number, updateRate = 1): UpdateKind {
   const r = Rng.of(seed, minute, index, TAG_TIMES);
   let u = r.float();
   const deposited = minute * MINUTE + (u < 0.04 ? 0 : u < 0.25 ? r.int(60) * 1000 : r.int(MINUTE));
@@ -85,8 +99,10 @@ export function swapTimes(seed: number, minute: number, index: number, out: Floa
   u = r.float();
   let kind: UpdateKind = 0;
   let updated = completed;
-  if (u >= 0.55) {
-    kind = u < 0.85 ? 1 : 2;
+  // At rate 1: 55 % never updated, 30 % within minutes, 15 % hours later (the proportions stay at other rates).
+  const near = Math.min(1, NEAR_UPDATE_SHARE * updateRate);
+  if (u >= 1 - near) {
+    kind = u < 1 - near * (15 / 45) ? 1 : 2;
     updated = snap(completed + (kind === 1 ? r.range(1000, 600_000) : r.range(600_000, 6 * HOUR - MINUTE)), r);
   }
   out[at] = deposited;
@@ -106,6 +122,8 @@ export interface MinuteSkeleton {
   /** Extra delay before the swap becomes visible (lateByMs or 0). */
   lateBy: Float64Array;
   updateKind: Uint8Array;
+  /** Time of the late correction, or 0 for none. */
+  farAt: Float64Array;
 }
 
 export interface TimelineConfig {
@@ -113,6 +131,8 @@ export interface TimelineConfig {
   swapsPerHour: number;
   lateShare: number;
   lateByMs: number;
+  /** Multiplier of the update shares; 0: no swap changes after completion. */
+  updateRate: number;
 }
 
 export function buildSkeleton(config: TimelineConfig, minute: number): MinuteSkeleton {
@@ -120,12 +140,64 @@ export function buildSkeleton(config: TimelineConfig, minute: number): MinuteSke
   const times = new Float64Array(count * 5);
   const lateBy = new Float64Array(count);
   const updateKind = new Uint8Array(count);
+  const farAt = new Float64Array(count);
   for (let i = 0; i < count; i++) {
-    updateKind[i] = swapTimes(config.seed, minute, i, times, i * 5);
+    updateKind[i] = swapTimes(config.seed, minute, i, times, i * 5, config.updateRate);
+    farAt[i] = farUpdateAt(config, minute, i, times[i * 5 + T_COMPLETED] as number);
     // A separate hash, so changing lateShare never changes the swaps themselves.
     if (config.lateShare > 0 && hash4(config.seed, minute, i, TAG_LATE) / 4294967296 < config.lateShare) lateBy[i] = config.lateByMs;
   }
-  return { minute, count, times, lateBy, updateKind };
+  return { minute, count, times, lateBy, updateKind, farAt };
+}
+
+/** A separate hash again: the update rate never changes a swap's first versions. */
+function farUpdateAt(config: TimelineConfig, minute: number, index: number, completed: number): number {
+  if (!(config.updateRate > 0)) return 0;
+  const r = Rng.of(config.seed, minute, index, TAG_FAR);
+  let u = r.float();
+  for (const far of FAR_UPDATES) {
+    const share = Math.min(1, far.share * config.updateRate);
+    if (u < share) return Math.ceil((completed + r.range(far.minMs, far.maxMs)) / 1000) * 1000;
+    u -= share;
+  }
+  return 0;
+}
+
+/** The updatedAt a swap shows at `now`: its latest version's time (versions at completedAt, the first update, the correction). */
+export function updatedAtOf(sk: MinuteSkeleton, i: number, now: number): number {
+  const far = sk.farAt[i] as number;
+  if (far !== 0 && far <= now) return far;
+  const updated = sk.times[i * 5 + T_UPDATED] as number;
+  return updated <= now ? updated : (sk.times[i * 5 + T_COMPLETED] as number);
+}
+
+/** Which version a swap shows at `now`: 0 at completion, 1 after its first update, 2 after its correction. */
+export function versionAt(sk: MinuteSkeleton, i: number, now: number): 0 | 1 | 2 {
+  const far = sk.farAt[i] as number;
+  if (far !== 0 && far <= now) return 2;
+  return (sk.updateKind[i] as number) !== 0 && (sk.times[i * 5 + T_UPDATED] as number) <= now ? 1 : 0;
+}
+
+/**
+ * Anchor-minute ranges that may hold a swap whose updatedAt at some clock lies in [from, to]:
+ * the first update's range, and one per class of correction. Sorted and disjoint.
+ */
+export function updatedScanRanges(from: number, to: number): [number, number][] {
+  const ranges: [number, number][] = [scanRange(T_UPDATED, from, to)];
+  for (const far of FAR_UPDATES) {
+    const first = Math.max(FIRST_MINUTE, Math.floor((from - MAX_OFFSET_MS[T_COMPLETED]! - far.maxMs - 1000) / MINUTE));
+    const last = Math.min(LAST_MINUTE, Math.floor((to - far.minMs) / MINUTE));
+    ranges.push([first, last]);
+  }
+  ranges.sort((a, b) => a[0] - b[0]);
+  const merged: [number, number][] = [];
+  for (const [first, last] of ranges) {
+    if (last < first) continue;
+    const prev = merged[merged.length - 1];
+    if (prev && first <= prev[1] + 1) prev[1] = Math.max(prev[1], last);
+    else merged.push([first, last]);
+  }
+  return merged;
 }
 
 /** Anchor minutes that may hold a swap whose time `field` lies in [from, to]. */

@@ -103,9 +103,7 @@ export async function acquireLock(dir: string, options: { onTakeOver?: (reason: 
       const reason = staleReason(info, await ageMs(file));
       if (reason === undefined) {
         const where = info!.host === os.hostname() ? '' : ` on host ${info!.host}`;
-        throw new SyncLockedError(
-          `another swapx sync (pid ${info!.pid}${where}, since ${info!.startedAt}) is running on ${dir}; if it is not, delete ${file}`,
-        );
+        throw new SyncLockedError(`another swapx sync (pid ${info!.pid}${where}, since ${info!.startedAt}) is running on ${dir}; if it is not, delete ${file}`);
       }
       // Take over by moving the stale lock aside; if what moved is not what we judged stale, another sync won the race: put it back.
       const aside = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.stale`;

@@ -96,8 +96,11 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
   let fields: string[] | undefined;
   if (flags.fields !== undefined) {
     fields = selectFields(flags.fields, SWAP_FIELDS);
-    const missing = ['id', 'completedAt'].filter((field) => !fields!.includes(field));
-    if (missing.length) throw new UsageError(`--fields must include ${missing.join(' and ')}: sync records ids by completedAt to never write a swap twice`);
+    const missing = ['id', 'completedAt', 'updatedAt'].filter((field) => !fields!.includes(field));
+    if (missing.length)
+      throw new UsageError(
+        `--fields must include ${missing.join(' and ')}: sync keeps one row per swap id, in its completedAt partition, the latest by updatedAt`,
+      );
   }
   const since = flags.since === undefined ? undefined : time(flags.since, '--since', now);
   if (since !== undefined && since > now) throw new UsageError(`--since ${formatUtc(since)} is in the future`);
@@ -162,7 +165,9 @@ export function checkStart(options: SyncOptions, saved: SyncState | undefined): 
     return { since: options.since, ignoredSince: false };
   }
   if (options.until !== undefined && options.until < saved.cursor) {
-    throw new UsageError(`--until ${formatUtc(options.until)} is before the cursor of ${options.dir} (${formatUtc(saved.cursor)}): those swaps are synced already`);
+    throw new UsageError(
+      `--until ${formatUtc(options.until)} is before the cursor of ${options.dir} (${formatUtc(saved.cursor)}): those swaps are synced already`,
+    );
   }
   return { since: saved.since, ignoredSince: options.since !== undefined && options.since !== saved.since };
 }

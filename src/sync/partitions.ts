@@ -1,27 +1,28 @@
 /**
- * Daily partitions of a sync directory: `<dir>/date=YYYY-MM-DD/part-<stamp>.<ext>`,
- * by the UTC date of completedAt. A part is streamed into a temporary file
- * beside its final name and appears only whole (fsync, rename, fsync of the
- * directory); an existing part is never rewritten. At most one part is open.
+ * Daily partitions of a sync directory: `<dir>/date=YYYY-MM-DD/part.<ext>`,
+ * by the UTC date of completedAt, one file per partition holding one row per
+ * swap (its latest version), sorted by completedAt then id. A partition is
+ * rewritten whole and atomically: written under a temporary name beside it,
+ * fsynced, renamed over the old file, and the folder fsynced. Readers see the
+ * old file or the new one, never a mix.
+ *
+ * Mirrors written before swapx tracked updates hold append-only parts
+ * (`part-<stamp>.<ext>`, several per partition); recovery folds them into
+ * the one file (see recovery.ts).
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { tempPathFor } from '../output/atomic-file.js';
-import type { Encoder } from '../output/encode.js';
-import type { SyncFormat } from './state.js';
 import { writeAll } from '../util/write-all.js';
-import { exists } from '../util/fs.js';
+import type { PartitionCodec, StoredRow } from './codec.js';
 
-/** A final part file's name; its temporary sibling starts with a dot and ends in `.tmp`. */
-export const PART_RE = /^part-[0-9A-Za-z-]+\.(jsonl|csv)(\.gz)?$/;
-export const TEMP_PART_RE = /^\.part-.*\.tmp$/;
+/** The partition file's name: `part.jsonl`, `part.csv.gz`, … */
+export const PARTITION_FILE_RE = /^part\.[a-z]+(\.gz)?$/;
+/** A part of the older append-only layout. */
+export const OLD_PART_RE = /^part-[0-9A-Za-z-]+\.(jsonl|csv)(\.gz)?$/;
+/** A temporary file of a partition being written (ours, or of the older layout). */
+export const TEMP_PART_RE = /^\.part[.-].*\.tmp$/;
 export const PARTITION_RE = /^date=(\d{4}-\d{2}-\d{2})$/;
-
-export function partExtension(format: SyncFormat, gzip: boolean): string {
-  return `.${format}${gzip ? '.gz' : ''}`;
-}
 
 /** "2026-11-20" */
 export function utcDate(ms: number): string {
@@ -32,10 +33,9 @@ export function partitionName(date: string): string {
   return `date=${date}`;
 }
 
-/** Run start in UTC plus a random suffix, so two runs in the same second name their parts apart: 20261121T101500Z-3f9a1c. */
-export function runStamp(ms: number): string {
-  const compact = new Date(ms).toISOString().slice(0, 19).replace(/[-:]/g, '');
-  return `${compact}Z-${randomBytes(3).toString('hex')}`;
+/** The partition file of `date`, relative to the sync dir, with '/'. */
+export function partitionFile(date: string, codec: Pick<PartitionCodec, 'extension'>): string {
+  return `${partitionName(date)}/part${codec.extension}`;
 }
 
 /** Makes a rename (or a file created in the directory) durable. Best effort where directories cannot be opened. */
@@ -51,91 +51,72 @@ export async function syncDirectory(dir: string): Promise<void> {
   }
 }
 
-
-interface OpenPart {
-  date: string;
-  /** relative to the sync dir, with '/' */
-  relative: string;
-  final: string;
-  temp: string;
-  handle: fs.FileHandle;
-  rows: number;
+/** A partition's order: completedAt, then id (rows without a readable completedAt last). */
+export function compareRows(a: StoredRow, b: StoredRow): number {
+  const x = Number.isNaN(a.completedMs) ? Number.MAX_SAFE_INTEGER : a.completedMs;
+  const y = Number.isNaN(b.completedMs) ? Number.MAX_SAFE_INTEGER : b.completedMs;
+  if (x !== y) return x - y;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
-export interface PartFormat {
-  format: SyncFormat;
-  gzip: boolean;
-  encoder: Encoder;
+/** What a merge did to one row. */
+export type Change = 'added' | 'updated' | 'unchanged';
+
+/**
+ * Puts `row` into `rows` (by key): a row not there is added; a newer version (later updatedAt, or the same
+ * updatedAt with other content: the server's word is the latest) replaces the held one; an older one is ignored.
+ */
+export function mergeRow(rows: Map<string, StoredRow>, row: StoredRow): Change {
+  const held = rows.get(row.key);
+  if (!held) {
+    rows.set(row.key, row);
+    return 'added';
+  }
+  const heldAt = Number.isNaN(held.updatedMs) ? -Infinity : held.updatedMs;
+  const newAt = Number.isNaN(row.updatedMs) ? -Infinity : row.updatedMs;
+  if (newAt < heldAt) return 'unchanged';
+  if (newAt === heldAt && samePayload(held.payload, row.payload)) return 'unchanged';
+  rows.set(row.key, row);
+  return 'updated';
 }
 
-export class PartWriter {
-  private open: OpenPart | undefined;
+function samePayload(a: StoredRow['payload'], b: StoredRow['payload']): boolean {
+  return typeof a === 'string' || typeof b === 'string' ? a === b : JSON.stringify(a) === JSON.stringify(b);
+}
 
-  constructor(
-    private readonly dir: string,
-    private readonly stamp: string,
-    private readonly format: PartFormat,
-  ) {}
-
-  /** The date of the open part, if one is open. */
-  get date(): string | undefined {
-    return this.open?.date;
+/** The rows of a partition file, or none when it does not exist. */
+export async function readPartitionFile(file: string, codec: PartitionCodec): Promise<StoredRow[]> {
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
   }
+  return codec.read(bytes);
+}
 
-  /** Appends rows of `date`; opens its part first. The caller closes the previous date's part before. */
-  async append(date: string, rows: readonly Record<string, unknown>[]): Promise<void> {
-    if (rows.length === 0) return;
-    if (this.open && this.open.date !== date) throw new Error(`part of ${this.open.date} still open when writing ${date}`);
-    const part = this.open ?? (await this.create(date));
-    const { encoder, gzip } = this.format;
-    const text = (part.rows === 0 ? encoder.header() : '') + encoder.batch(rows, part.rows === 0);
-    // With gzip each batch is its own gzip member: a concatenation of members is one valid gzip stream.
-    const bytes = gzip ? gzipSync(text) : Buffer.from(text);
-    await writeAll(part.handle, bytes);
-    part.rows += rows.length;
+/** Replaces `file` with `rows` (sorted here), atomically and durably. */
+export async function writePartitionFile(file: string, rows: StoredRow[], codec: PartitionCodec): Promise<void> {
+  rows.sort(compareRows);
+  const bytes = codec.encode(rows);
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const temp = tempPathFor(file);
+  const handle = await fs.open(temp, 'wx', 0o644);
+  try {
+    await writeAll(handle, bytes);
+    await handle.sync();
+  } catch (error) {
+    await handle.close().catch(() => {});
+    await fs.rm(temp, { force: true });
+    throw error;
   }
-
-  /** Makes the open part durable under its final name; returns its path relative to the sync dir. */
-  async close(): Promise<string | undefined> {
-    const part = this.open;
-    if (!part) return undefined;
-    this.open = undefined;
-    try {
-      const footer = this.format.encoder.footer(true);
-      if (footer) await writeAll(part.handle, this.format.gzip ? gzipSync(footer) : Buffer.from(footer));
-      await part.handle.sync();
-    } catch (error) {
-      await part.handle.close().catch(() => {});
-      await fs.rm(part.temp, { force: true });
-      throw error;
-    }
-    await part.handle.close();
-    await fs.rename(part.temp, part.final);
-    await syncDirectory(path.dirname(part.final));
-    return part.relative;
+  await handle.close();
+  try {
+    await fs.rename(temp, file);
+  } catch (error) {
+    await fs.rm(temp, { force: true });
+    throw error;
   }
-
-  /** Drops the open part (after a failure that will not be committed). */
-  async discard(): Promise<void> {
-    const part = this.open;
-    this.open = undefined;
-    if (!part) return;
-    await part.handle.close().catch(() => {});
-    await fs.rm(part.temp, { force: true });
-  }
-
-  private async create(date: string): Promise<OpenPart> {
-    const partition = partitionName(date);
-    const dirPath = path.join(this.dir, partition);
-    await fs.mkdir(dirPath, { recursive: true });
-    const ext = partExtension(this.format.format, this.format.gzip);
-    let name = `part-${this.stamp}${ext}`;
-    // Never replace an existing part (the stamp is random-suffixed, so this is belt and braces).
-    for (let n = 2; await exists(path.join(dirPath, name)); n += 1) name = `part-${this.stamp}-${n}${ext}`;
-    const final = path.join(dirPath, name);
-    const temp = tempPathFor(final);
-    const handle = await fs.open(temp, 'wx', 0o644);
-    this.open = { date, relative: `${partition}/${name}`, final, temp, handle, rows: 0 };
-    return this.open;
-  }
+  await syncDirectory(path.dirname(file));
 }

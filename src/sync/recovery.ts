@@ -1,34 +1,43 @@
 /**
  * Crash recovery, run under the lock before a sync fetches anything.
  *
- * A sync makes a part durable (fsync, rename) and only then writes the state
- * that records its ids. A run killed between the two (SIGKILL, power loss)
- * leaves a final part whose swaps the state does not know: the next run would
- * write them again. So on start:
- *   1. temporary files left by dead runs are deleted (their data was never
- *      recorded, and the cursor did not move past it: it is fetched again);
- *   2. the partitions from date(idsFrom) on are scanned for final parts not in
- *      the state's list of recent parts; their ids are read (jsonl or csv, gz
- *      or not) and recorded, and the parts listed.
- * The caller then writes the state, and those swaps are skipped from then on.
- * Parts before date(idsFrom) need no scan: no run writes swaps that old
- * (every run starts its re-scan at idsFrom or later).
+ * A sync rewrites a partition atomically (temporary file, fsync, rename,
+ * fsync of the folder) and only then writes the state. A run killed at any
+ * point leaves each partition either old or new, plus maybe temporary files;
+ * the state is at most behind the data, so the next run fetches some windows
+ * again and merges the same versions into the partitions: no change. So:
+ *   1. temporary files left by dead runs are deleted;
+ *   2. a partition holding more than its one file (the append-only parts of a
+ *      mirror written before swapx tracked updates, or a dead run's half of
+ *      that fold) is folded into one file: every row of every file merged by
+ *      id, the latest version kept, written atomically; then the old parts are
+ *      deleted. Killed in between, the fold runs again with the same result.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { WrappedError } from '../api/errors.js';
+import type { PartitionCodec, StoredRow } from './codec.js';
 import { LOCK_FILE, isAlive } from './lock.js';
-import { readPartRows, type PartRow } from './part-ids.js';
-import { PART_RE, PARTITION_RE, TEMP_PART_RE, utcDate } from './partitions.js';
-import { STATE_FILE, type SyncState } from './state.js';
+import {
+  mergeRow,
+  OLD_PART_RE,
+  PARTITION_FILE_RE,
+  PARTITION_RE,
+  partitionFile,
+  readPartitionFile,
+  syncDirectory,
+  TEMP_PART_RE,
+  writePartitionFile,
+} from './partitions.js';
+import { STATE_FILE } from './state.js';
 
 export interface Recovered {
   /** temporary files deleted */
   removed: number;
-  /** parts found on disk but not in the state, now recorded */
-  parts: string[];
-  /** ids newly recorded from them */
-  ids: number;
+  /** partitions folded into one file */
+  folded: string[];
+  /** largest updatedAt in the folded partitions (NaN: none) */
+  maxUpdatedMs: number;
 }
 
 async function listDir(dir: string): Promise<string[]> {
@@ -53,11 +62,9 @@ function isLeftover(name: string): boolean {
   return Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
 }
 
-export async function recover(dir: string, state: SyncState): Promise<Recovered> {
-  const result: Recovered = { removed: 0, parts: [], ids: 0 };
-  const listed = new Set(state.parts);
-  const firstDate = utcDate(state.idsFrom);
-  for (const name of await listDir(dir)) {
+export async function recover(dir: string, codec: PartitionCodec): Promise<Recovered> {
+  const result: Recovered = { removed: 0, folded: [], maxUpdatedMs: Number.NaN };
+  for (const name of (await listDir(dir)).sort()) {
     if (isLeftover(name)) {
       await fs.rm(path.join(dir, name), { force: true });
       result.removed += 1;
@@ -65,31 +72,37 @@ export async function recover(dir: string, state: SyncState): Promise<Recovered>
     }
     const date = PARTITION_RE.exec(name)?.[1];
     if (date === undefined) continue;
+    const files: string[] = [];
     for (const file of (await listDir(path.join(dir, name))).sort()) {
       if (TEMP_PART_RE.test(file)) {
         // Only this process writes in a locked dir: every temporary part is a dead run's.
         await fs.rm(path.join(dir, name, file), { force: true });
         result.removed += 1;
-        continue;
-      }
-      const relative = `${name}/${file}`;
-      if (date < firstDate || !PART_RE.test(file) || listed.has(relative)) continue;
-      const dateStart = Date.parse(`${date}T00:00:00Z`);
-      let rows: PartRow[];
+      } else if (OLD_PART_RE.test(file) || PARTITION_FILE_RE.test(file)) files.push(file);
+    }
+    const target = partitionFile(date, codec);
+    const old = files.filter((file) => `${name}/${file}` !== target);
+    if (old.length === 0) continue;
+    // The one file first (if a dead fold wrote it), then the parts in the order they were written.
+    const rows = new Map<string, StoredRow>();
+    for (const file of [...files.filter((file) => !old.includes(file)), ...old]) {
+      const full = path.join(dir, name, file);
+      let read: StoredRow[];
       try {
-        rows = await readPartRows(path.join(dir, name, file));
+        read = await readPartitionFile(full, codec);
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
-        throw new WrappedError(`cannot read ${path.join(dir, relative)} to record its swaps (${why}); move it out of ${dir} and run again`, { cause: error });
+        throw new WrappedError(`cannot read ${full} to fold it into ${target} (${why}); move it out of ${dir} and run again`, { cause: error });
       }
-      for (const row of rows) {
-        const ms = Number.isNaN(row.completedMs) ? Math.max(dateStart, state.idsFrom) : row.completedMs;
-        if (ms >= state.idsFrom && state.ids.add(row.id, ms)) result.ids += 1;
+      for (const row of read) {
+        mergeRow(rows, row);
+        if (!Number.isNaN(row.updatedMs) && !(row.updatedMs <= result.maxUpdatedMs)) result.maxUpdatedMs = row.updatedMs;
       }
-      state.parts.push(relative);
-      listed.add(relative);
-      result.parts.push(relative);
     }
+    await writePartitionFile(path.join(dir, target), [...rows.values()], codec);
+    for (const file of old) await fs.rm(path.join(dir, name, file), { force: true });
+    await syncDirectory(path.join(dir, name));
+    result.folded.push(target);
   }
   return result;
 }

@@ -1,16 +1,18 @@
 /**
  * The state of a sync directory, `<dir>/.swapx-sync.json`: the query it
- * belongs to (fingerprinted), the cursor, and the ids written over the
- * re-scan horizon. Written atomically, and only after the data it describes
- * is durable. A state that cannot be read is refused, never overwritten.
- * It holds no secret: the base URL cannot carry one.
+ * belongs to (fingerprinted) and the two cursors. Written atomically, and
+ * only after the data it describes is durable. A state that cannot be read
+ * is refused, never overwritten. It holds no secret: the base URL cannot
+ * carry one.
+ *
+ * Version 1 (append-only parts, ids over the re-scan horizon) is read and
+ * upgraded: see `upgraded`.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { writeFileAtomic } from '../output/atomic-file.js';
 import { formatUtc } from '../util/time.js';
-import { IdSet, hourKeyStart } from './ids.js';
 import { describeDifference as describe, fingerprint } from '../util/fingerprint.js';
 
 export const STATE_FILE = '.swapx-sync.json';
@@ -28,19 +30,21 @@ export interface SyncQuery {
 
 export interface SyncState {
   query: SyncQuery;
-  /** the first run's --since, epoch ms */
+  /** the first run's --since, epoch ms: the mirror holds swaps completed from here */
   since: number;
-  /** every window in [since, cursor) was fetched and its swaps written: the next run's new swaps start here */
+  /** completions cursor: every swap completed in [since, cursor) and visible when fetched is held */
   cursor: number;
-  /** the ids of every swap written with completedAt ≥ idsFrom are in `ids` (an hour boundary, or since) */
-  idsFrom: number;
+  /**
+   * updates cursor: every row held reflects every version of its swap with an updatedAt before this.
+   * The largest updatedAt held, never past the end of the Updated windows fetched (nor the server's clock then).
+   */
+  updatedCursor: number;
   /** the cursor at the end of the last step whose re-scan completed; the next re-scan starts at rescanBase − lag */
   rescanBase: number;
   /** wall clock of that step, epoch ms */
   rescannedAt: number | undefined;
-  ids: IdSet;
-  /** part files (relative to the dir) of dates ≥ date(idsFrom) whose ids are in `ids` */
-  parts: string[];
+  /** read from a version 1 state: the partitions are folded and updates caught up from `since` */
+  upgradedFrom?: 1;
 }
 
 export function statePath(dir: string): string {
@@ -57,30 +61,25 @@ export function describeDifference(saved: SyncQuery, wanted: SyncQuery): string 
 }
 
 export function newState(query: SyncQuery, since: number): SyncState {
-  return { query, since, cursor: since, idsFrom: since, rescanBase: since, rescannedAt: undefined, ids: new IdSet(), parts: [] };
+  return { query, since, cursor: since, updatedCursor: since, rescanBase: since, rescannedAt: undefined };
 }
 
 const FIELDS_MARK = '\u0000fields';
 
-/** One line per hour of ids, so the file stays readable and diffable. */
+/** Readable and diffable: one key a line, the fields on one line. */
 export function serializeState(state: SyncState, updatedAt = Date.now()): string {
   const head = {
-    version: 1,
+    version: 2,
     fingerprint: fingerprint(state.query),
     query: { ...state.query, fields: FIELDS_MARK },
     since: formatUtc(state.since),
     cursor: formatUtc(state.cursor),
-    idsFrom: formatUtc(state.idsFrom),
+    updatedCursor: formatUtc(state.updatedCursor),
     rescanBase: formatUtc(state.rescanBase),
     rescannedAt: state.rescannedAt === undefined ? null : formatUtc(state.rescannedAt),
     updatedAt: formatUtc(updatedAt),
-    parts: [...state.parts].sort(),
   };
-  const ids = Object.entries(state.ids.toJSON()).map(([hour, list]) => `    ${JSON.stringify(hour)}: ${JSON.stringify(list)}`);
-  const body = JSON.stringify(head, null, 2)
-    .replace(JSON.stringify(FIELDS_MARK), JSON.stringify(state.query.fields))
-    .replace(/\n}$/, '');
-  return `${body},\n  "ids": {${ids.length ? `\n${ids.join(',\n')}\n  ` : ''}}\n}\n`;
+  return `${JSON.stringify(head, null, 2).replace(JSON.stringify(FIELDS_MARK), JSON.stringify(state.query.fields))}\n`;
 }
 
 const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
@@ -109,32 +108,25 @@ function parseQuery(value: unknown): SyncQuery {
 export function parseState(text: string): SyncState {
   const raw = JSON.parse(text) as Record<string, unknown> | null;
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('not a JSON object');
-  if (raw.version !== 1) throw new Error(`version ${JSON.stringify(raw.version)} is not 1`);
+  if (raw.version !== 1 && raw.version !== 2) throw new Error(`version ${JSON.stringify(raw.version)} is not 1 or 2`);
   const query = parseQuery(raw.query);
   if (raw.fingerprint !== fingerprint(query)) throw new Error('the fingerprint does not match the query (edited by hand?)');
+  const since = time(raw.since, 'since');
+  const cursor = time(raw.cursor, 'cursor');
   const state: SyncState = {
     query,
-    since: time(raw.since, 'since'),
-    cursor: time(raw.cursor, 'cursor'),
-    idsFrom: time(raw.idsFrom, 'idsFrom'),
+    since,
+    cursor,
+    // Version 1 held each swap as first fetched, at times unknown: only `since` is safe for updates.
+    updatedCursor: raw.version === 1 ? since : time(raw.updatedCursor, 'updatedCursor'),
     rescanBase: time(raw.rescanBase, 'rescanBase'),
     rescannedAt: raw.rescannedAt === null ? undefined : time(raw.rescannedAt, 'rescannedAt'),
-    ids: IdSet.fromJSON(checkIds(raw.ids)),
-    parts: stringArray(raw.parts, 'parts'),
   };
-  if (!(state.since <= state.idsFrom && state.idsFrom <= state.cursor && state.rescanBase <= state.cursor)) throw new Error('since ≤ idsFrom ≤ cursor does not hold');
-  return state;
-}
-
-/** The ids as saved: hour keys, each with a list of strings. */
-function checkIds(value: unknown): Record<string, string[]> {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new Error('ids is not an object');
-  const ids: Record<string, string[]> = {};
-  for (const [hour, list] of Object.entries(value)) {
-    if (Number.isNaN(hourKeyStart(hour))) throw new Error(`ids has a key '${hour}' that is not an hour`);
-    ids[hour] = stringArray(list, `ids["${hour}"]`);
+  if (raw.version === 1) state.upgradedFrom = 1;
+  if (!(state.since <= state.cursor && state.rescanBase <= state.cursor && state.since <= state.updatedCursor)) {
+    throw new Error('since ≤ cursor, rescanBase ≤ cursor and since ≤ updatedCursor do not all hold');
   }
-  return ids;
+  return state;
 }
 
 /** The saved state, or undefined when the directory has none. Unreadable or invalid: UsageError, file untouched. */
@@ -152,9 +144,7 @@ export async function readState(dir: string): Promise<SyncState | undefined> {
     return parseState(text);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new UsageError(
-      `the sync state ${file} is corrupt (${why}); it was left untouched: restore it from a backup, or sync into a new --out dir`,
-    );
+    throw new UsageError(`the sync state ${file} is corrupt (${why}); it was left untouched: restore it from a backup, or sync into a new --out dir`);
   }
 }
 

@@ -1,45 +1,71 @@
 /**
- * One sync step: Filter=Completed windows over [rescanStart, until), the
- * re-scan of [rescanStart, cursor) first, then the new range [cursor, until),
- * each part planned from its own start so the old cursor is a window edge.
+ * One sync step, in two passes of windows consumed in order:
  *
- * Each window keeps [from, to) (keepWindow), so a swap is in exactly one
- * window; ids already recorded are skipped. Windows are consumed in order and
- * each window's swaps are sorted by completedAt, so the UTC dates written
- * only rise: one part is open at a time. When the date changes, and at the
- * end, the part is made durable and THEN the state is written, with its ids
- * and the cursor at the end of the last new window consumed whole. The
- * cursor never moves back, nor past a window not consumed.
+ *  1. Filter=Completed over [rescanFrom, cursor) — the vendor's re-scan for
+ *     late arrivals — and over [cursor, min(until, updatedCursor)): swaps
+ *     completed there whose updatedAt is already behind the updates cursor,
+ *     which the Updated pass cannot return. On the first run (an empty
+ *     mirror) this pass is the whole range and there is no Updated pass.
+ *  2. Filter=Updated over [updatedCursor, present): every swap whose current
+ *     version changed since the mirror's latest, and every new completion
+ *     (updatedAt ≥ completedAt), so the new range is fetched once, by this
+ *     pass, never by both. It reaches the server's clock, but the updates
+ *     cursor stops at `end` (2 minutes before it): what changed since is
+ *     fetched again by the next run, in case it was not all visible yet.
+ *
+ * Each row goes to its partition (the UTC date of completedAt) if
+ * completedAt lies in [since, until); a partition holds one row per swap,
+ * its latest version (pending.ts). Rows are merged into their partitions at
+ * commits (every BUFFER_ROWS rows, and at the end or on a failure), and THEN
+ * the state is written: the completions cursor, and the updates cursor — the
+ * largest updatedAt held, never past the end of the Updated windows consumed
+ * (a row fetched by the Completed pass may carry a later updatedAt, but the
+ * rows held from earlier runs are only known current up to there).
  */
 import type { SwapxClient } from '../api/client.js';
 import { AbortedError } from '../api/errors.js';
-import { MAX_WINDOW_MS, type Swap } from '../api/types.js';
+import { MAX_WINDOW_MS, type DateRangeFilter, type Swap } from '../api/types.js';
 import { fetchWindow, type FetchStats } from '../export/fetch-window.js';
 import { planWindows, type Window } from '../export/plan.js';
 import { runWindows, WindowFailedError } from '../export/run-windows.js';
-import { floorHour } from './ids.js';
-import { PartWriter, utcDate, type PartFormat } from './partitions.js';
-import { writeState, type SyncState } from './state.js';
 import { parseApiTime } from '../util/time.js';
+import type { PartitionCodec } from './codec.js';
+import { utcDate } from './partitions.js';
+import { PendingPartitions } from './pending.js';
+import { writeState, type SyncState } from './state.js';
 
-/** Ids are kept an hour longer than the re-scan needs: a window may straddle the horizon. */
-export const ID_MARGIN_MS = 3_600_000;
+/** Rows held in memory before a commit merges them into their partitions (about 1.5 KB each). */
+export const BUFFER_ROWS = 64_000;
+/**
+ * Windows between commits (a week of them): a long catch-up makes its progress durable as it goes, while a
+ * nightly run (about 145 windows) rewrites each partition it touches once. Dense data commits sooner, by BUFFER_ROWS.
+ */
+export const COMMIT_WINDOWS = 336;
 
 export interface StepOptions {
   dir: string;
   client: SwapxClient;
   /** mutated, and written at every commit */
   state: SyncState;
+  /** the state is not on disk yet: a step that consumed nothing does not write it (a failed first run leaves nothing behind) */
+  unsaved?: { value: boolean };
+  /** the mirror holds swaps completed before this */
   until: number;
+  /** the present (the server's clock): the Updated pass reaches it */
+  present: number;
+  /** the present minus the settle margin: the updates cursor never passes it */
+  end: number;
   lagMs: number;
+  /** windows between commits; default COMMIT_WINDOWS */
+  commitWindows?: number;
   /** whether this step re-scans [rescanBase − lag, cursor) for late swaps */
   rescan: boolean;
   concurrency: number;
-  part: PartFormat;
-  /** names this step's parts */
-  stamp: string;
+  codec: PartitionCodec;
   /** aborts fetching (not given in --follow: a step there always finishes) */
   signal?: AbortSignal;
+  /** HTTP requests so far, retries included, counted by the client */
+  requests: () => number;
   /** request retries so far, counted by the client */
   retries: () => number;
 }
@@ -47,18 +73,23 @@ export interface StepOptions {
 export interface StepResult {
   newSwaps: number;
   lateSwaps: number;
+  /** swaps held in an older version, replaced by their latest */
+  updatedSwaps: number;
+  /** rows the server returned outside the window asked for: kept (merged by id), but a sign of a server fault */
+  outsideWindow: number;
   /** windows consumed whole */
   windows: number;
   windowsPlanned: number;
+  /** HTTP requests of this step, retries included (the command adds its clock read) */
+  requests: number;
   retries: number;
   elapsedMs: number;
-  /** relative to the dir, in the order written */
+  /** partition files rewritten, relative to the dir, in the order written */
   parts: string[];
   cursor: number;
+  updatedCursor: number;
   /** start of the re-scan, when this step re-scanned */
   rescanFrom: number | undefined;
-  /** the re-scan could not reach rescanBase − lag: ids before this are no longer recorded */
-  rescanClippedAt: number | undefined;
   complete: boolean;
 }
 
@@ -68,105 +99,114 @@ export interface StepOutcome {
   error?: WindowFailedError | AbortedError;
 }
 
+export interface SyncWindow extends Window {
+  filter: 'Completed' | 'Updated';
+}
+
+export interface StepPlan {
+  windows: SyncWindow[];
+  rescanFrom: number | undefined;
+  /** no row is held yet: the Completed pass covers the range and no Updated pass is needed */
+  first: boolean;
+}
+
 /** Plans the step's windows, indexed in order. */
-export function planStep(state: SyncState, until: number, lagMs: number, rescan: boolean): { windows: Window[]; rescanFrom: number | undefined; clippedAt: number | undefined } {
-  const wanted = Math.max(state.since, state.rescanBase - lagMs);
-  const rescanFrom = rescan && lagMs > 0 ? Math.min(state.cursor, Math.max(wanted, state.idsFrom)) : state.cursor;
-  const clippedAt = rescan && lagMs > 0 && state.idsFrom > wanted ? state.idsFrom : undefined;
-  const windows = [...planWindows(rescanFrom, state.cursor, MAX_WINDOW_MS), ...planWindows(state.cursor, until, MAX_WINDOW_MS)].map((w, index) => ({ ...w, index }));
-  return { windows, rescanFrom: rescanFrom < state.cursor ? rescanFrom : undefined, clippedAt };
+export function planStep(state: SyncState, until: number, end: number, lagMs: number, rescan: boolean, present = end): StepPlan {
+  const first = state.cursor === state.since && state.updatedCursor === state.since;
+  const rescanFrom = rescan && lagMs > 0 ? Math.min(state.cursor, Math.max(state.since, state.rescanBase - lagMs)) : state.cursor;
+  const forwardTo = first ? until : Math.min(until, Math.max(state.cursor, state.updatedCursor));
+  const tag = (filter: SyncWindow['filter']) => (w: Window) => ({ ...w, filter });
+  const windows: SyncWindow[] = [
+    // Planned from the cursor, so the cursor is a window edge.
+    ...planWindows(rescanFrom, state.cursor, MAX_WINDOW_MS).map(tag('Completed')),
+    ...planWindows(state.cursor, forwardTo, MAX_WINDOW_MS).map(tag('Completed')),
+    ...(first ? [] : planWindows(state.updatedCursor, Math.max(end, present), MAX_WINDOW_MS).map(tag('Updated'))),
+  ].map((w, index) => ({ ...w, index }));
+  return { windows, rescanFrom: rescanFrom < state.cursor ? rescanFrom : undefined, first };
 }
 
 export async function runStep(options: StepOptions): Promise<StepOutcome> {
   const started = performance.now();
   const startedAt = Date.now();
   const retriesAtStart = options.retries();
-  const { state, dir } = options;
+  const requestsAtStart = options.requests();
+  const { state, until, end } = options;
   const oldCursor = state.cursor;
-  const plan = planStep(state, options.until, options.lagMs, options.rescan);
-  const writer = new PartWriter(dir, options.stamp, options.part);
+  const plan = planStep(state, until, end, options.lagMs, options.rescan, options.present);
+  const pending = new PendingPartitions(options.dir, options.codec);
   const result: StepResult = {
     newSwaps: 0,
     lateSwaps: 0,
+    updatedSwaps: 0,
+    outsideWindow: 0,
     windows: 0,
     windowsPlanned: plan.windows.length,
+    requests: 0,
     retries: 0,
     elapsedMs: 0,
     parts: [],
     cursor: oldCursor,
+    updatedCursor: state.updatedCursor,
     rescanFrom: plan.rescanFrom,
-    rescanClippedAt: plan.clippedAt,
     complete: false,
   };
-  /** end of the last new window consumed whole */
-  let consumedTo = oldCursor;
-  /** parts made durable since the last commit */
-  let unrecorded: string[] = [];
+  /** end of the last Completed window at or after the cursor consumed whole */
+  let completedTo = oldCursor;
+  /** end of the last Updated window consumed whole; on the first run every row is fetched now, current up to `end` */
+  let updatedTo: number | undefined = plan.first ? end : undefined;
+  /** largest updatedAt of the rows consumed */
+  let maxUpdated = Number.NaN;
   /** a write failed: what is in memory is not what is on disk, so nothing more is committed */
   let broken: unknown;
 
-  const closePart = async () => {
-    const relative = await writer.close();
-    if (relative) {
-      unrecorded.push(relative);
-      result.parts.push(relative);
-    }
-  };
-
-  // Every id in state.ids is in a durable part when this runs (ids of a date are added only after the previous date's part is closed).
   const commit = async (complete: boolean) => {
-    state.cursor = Math.max(state.cursor, consumedTo);
-    state.parts.push(...unrecorded);
-    unrecorded = [];
+    const flushed = await pending.flush(oldCursor);
+    result.newSwaps += flushed.newSwaps;
+    result.lateSwaps += flushed.lateSwaps;
+    result.updatedSwaps += flushed.updatedSwaps;
+    for (const file of flushed.files) if (!result.parts.includes(file)) result.parts.push(file);
+    // The Updated pass covers completions from the updates cursor on: they are held when it reached past them.
+    const reached = plan.first || updatedTo === undefined ? completedTo : Math.max(completedTo, Math.min(until, updatedTo));
+    state.cursor = Math.max(state.cursor, complete ? until : reached);
+    if (updatedTo !== undefined && !Number.isNaN(maxUpdated)) state.updatedCursor = Math.max(state.updatedCursor, Math.min(updatedTo, maxUpdated));
     if (complete && options.rescan) {
       state.rescanBase = state.cursor;
       state.rescannedAt = startedAt;
     }
-    const horizon = floorHour(state.rescanBase - options.lagMs - ID_MARGIN_MS);
-    if (horizon > state.idsFrom) state.idsFrom = horizon;
-    state.ids.pruneBefore(floorHour(state.idsFrom));
-    const firstDate = utcDate(state.idsFrom);
-    state.parts = state.parts.filter((part) => (/^date=(\d{4}-\d{2}-\d{2})\//.exec(part)?.[1] ?? '') >= firstDate);
-    await writeState(dir, state);
     result.cursor = state.cursor;
+    result.updatedCursor = state.updatedCursor;
+    if (options.unsaved?.value && result.windows === 0 && flushed.files.length === 0) return;
+    await writeState(options.dir, state);
+    if (options.unsaved) options.unsaved.value = false;
+    result.updatedCursor = state.updatedCursor;
   };
 
-  const consume = async (window: Window, swaps: readonly Swap[]) => {
-    let batch: Record<string, unknown>[] = [];
-    let batchDate: string | undefined;
-    const flush = async () => {
-      if (batchDate !== undefined && batch.length > 0) await writer.append(batchDate, batch);
-      batch = [];
-    };
-    for (const swap of swaps) {
-      const parsed = typeof swap.completedAt === 'string' ? parseApiTime(swap.completedAt) : Number.NaN;
-      // A swap without a readable completedAt stays in the window that returned it (as keepWindow keeps it).
-      const at = Number.isNaN(parsed) ? window.to - 1 : parsed;
-      const id = swap.id;
-      // Without an id a swap cannot be recorded: written when new, never by the re-scan.
-      if (id ? state.ids.has(id) : at < oldCursor) continue;
-      const date = utcDate(at);
-      if (date !== batchDate) {
-        await flush();
-        batchDate = date;
-        if (writer.date !== undefined && writer.date !== date) {
-          await closePart();
-          await commit(false);
-        }
-      }
-      batch.push(swap as unknown as Record<string, unknown>);
-      if (id) state.ids.add(id, at);
-      if (at < oldCursor) result.lateSwaps += 1;
-      else result.newSwaps += 1;
-    }
-    await flush();
-    if (window.to > oldCursor) consumedTo = window.to;
+  const place = async (window: SyncWindow, swap: Swap) => {
+    const completed = typeof swap.completedAt === 'string' ? parseApiTime(swap.completedAt) : Number.NaN;
+    // A swap without a readable completedAt stays in the Completed window that returned it; the Updated pass cannot place it.
+    const at = Number.isNaN(completed) ? (window.filter === 'Completed' ? window.to - 1 : Number.NaN) : completed;
+    if (!(at >= state.since && at < until)) return;
+    const row = options.codec.row(swap);
+    if (Number.isNaN(row.completedMs)) row.completedMs = at;
+    if (!Number.isNaN(row.updatedMs) && !(row.updatedMs <= maxUpdated)) maxUpdated = row.updatedMs;
+    await pending.add(utcDate(at), row);
+  };
+
+  const consume = async (window: SyncWindow, swaps: readonly Swap[], outside: readonly Swap[]) => {
+    for (const swap of swaps) await place(window, swap);
+    // Rows of another window are still the server's latest versions: merged by id, they cannot be written twice.
+    for (const swap of outside) await place(window, swap);
+    result.outsideWindow += outside.length;
+    if (window.filter === 'Completed' && window.to > oldCursor) completedTo = window.to;
+    if (window.filter === 'Updated') updatedTo = Math.min(window.to, end);
     result.windows += 1;
+    if (pending.size >= BUFFER_ROWS || result.windows % (options.commitWindows ?? COMMIT_WINDOWS) === 0) await commit(false);
   };
 
   const stats: FetchStats = { splits: 0 };
   const finish = () => {
     result.retries = options.retries() - retriesAtStart;
+    result.requests = options.requests() - requestsAtStart;
     result.elapsedMs = Math.round(performance.now() - started);
     return result;
   };
@@ -175,10 +215,10 @@ export async function runStep(options: StepOptions): Promise<StepOutcome> {
       windows: plan.windows,
       concurrency: options.concurrency,
       signal: options.signal,
-      fetch: (window, signal) => fetchWindow(options.client, window, 'Completed', stats, signal),
+      fetch: (window, signal) => fetchWindow(options.client, window, (window as SyncWindow).filter as DateRangeFilter, stats, signal),
       consume: async (window, kept) => {
         try {
-          await consume(window, kept.swaps);
+          await consume(window as SyncWindow, kept.swaps, kept.outside);
         } catch (error) {
           broken = error;
           throw error;
@@ -187,15 +227,12 @@ export async function runStep(options: StepOptions): Promise<StepOutcome> {
     });
   } catch (error) {
     if (broken === undefined && (error instanceof AbortedError || error instanceof WindowFailedError)) {
-      // What is complete is kept: the open part holds only windows consumed whole.
-      await closePart();
+      // What is complete is kept: the pending rows are of windows consumed whole.
       await commit(false);
       return { result: finish(), error };
     }
-    await writer.discard();
     throw broken ?? error;
   }
-  await closePart();
   await commit(true);
   result.complete = true;
   return { result: finish() };

@@ -3,16 +3,20 @@ import { formatElapsed, formatUtc } from '../util/time.js';
 import type { StepResult } from './step.js';
 
 /**
- * `{"event":"sync-step","newSwaps":N,"lateSwaps":N,"cursor":"ISO","windows":N,"retries":N,"elapsedMs":N,"parts":[...],"complete":true}`:
- * the keys are a contract, always present, in this order.
+ * `{"event":"sync-step","newSwaps":N,"lateSwaps":N,"updatedSwaps":N,"outsideWindow":N,"cursor":"ISO","updatedCursor":"ISO",
+ * "windows":N,"requests":N,"retries":N,"elapsedMs":N,"parts":[...],"complete":true}`: the keys are a contract, always present, in this order.
  */
 export function stepJson(result: StepResult): string {
   return JSON.stringify({
     event: 'sync-step',
     newSwaps: result.newSwaps,
     lateSwaps: result.lateSwaps,
+    updatedSwaps: result.updatedSwaps,
+    outsideWindow: result.outsideWindow,
     cursor: formatUtc(result.cursor),
+    updatedCursor: formatUtc(result.updatedCursor),
     windows: result.windows,
+    requests: result.requests,
     retries: result.retries,
     elapsedMs: result.elapsedMs,
     parts: result.parts,
@@ -21,14 +25,16 @@ export function stepJson(result: StepResult): string {
 }
 
 const num = (n: number) => n.toLocaleString('en-US');
+const plural = (n: number, one: string, many: string) => `${num(n)} ${n === 1 ? one : many}`;
 
 export function stepText(result: StepResult): string {
   const swaps =
-    result.newSwaps + result.lateSwaps === 0
-      ? 'No new swaps'
-      : `Synced ${num(result.newSwaps)} new and ${num(result.lateSwaps)} late swaps into ${result.parts.length === 1 ? '1 part' : `${result.parts.length} parts`}`;
+    result.newSwaps + result.lateSwaps + result.updatedSwaps === 0
+      ? 'No new or updated swaps'
+      : `Synced ${num(result.newSwaps)} new, ${num(result.lateSwaps)} late and ${num(result.updatedSwaps)} updated swaps into ${plural(result.parts.length, 'partition', 'partitions')}`;
   const rescan = result.rescanFrom === undefined ? '' : `, re-scanned from ${formatUtc(result.rescanFrom)}`;
   const done = result.complete ? num(result.windows) : `${num(result.windows)}/${num(result.windowsPlanned)}`;
   const windows = `${done} ${result.complete && result.windows === 1 ? 'window' : 'windows'}`;
-  return `${swaps}; cursor ${formatUtc(result.cursor)}${rescan}; ${windows}, ${num(result.retries)} retries, ${formatElapsed(result.elapsedMs)}`;
+  const outside = result.outsideWindow > 0 ? `, ${num(result.outsideWindow)} returned outside their window` : '';
+  return `${swaps}; cursor ${formatUtc(result.cursor)}, updates from ${formatUtc(result.updatedCursor)}${rescan}; ${windows}, ${plural(result.requests, 'request', 'requests')}, ${num(result.retries)} retries${outside}, ${formatElapsed(result.elapsedMs)}`;
 }

@@ -1,7 +1,8 @@
 /**
  * The reduced chaos run inside `npm test` (the full one is `npm run chaos`), with the same harness
  * (scripts/chaos-lib.js, against dist/): every case is compared with a clean run of the same query
- * against a sandbox with the same data and no fault — exports byte for byte, syncs as a set of ids.
+ * against a sandbox with the same data and no fault — exports byte for byte, syncs row for row (the catch-ups
+ * of updates against a clean sync made at the later clock).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { Chaos, formatNotes, formatTable, mountSupport, randomMoments, type CaseRow } from '../../scripts/chaos-lib.js';
@@ -62,6 +63,14 @@ describe.concurrent('chaos, reduced: every case ends identical to a clean run', 
 
   it.each(syncMoments)('a sync killed with SIGKILL %i ms into its requests, then run again', async (moment) =>
     expectClean(await chaos.syncKill({ name: `sync, SIGKILL at +${moment} ms`, query: SYNC, moment })), CASE_MS);
+
+  it('a sync caught up four days later, when its swaps have changed: the mirror holds each swap\'s latest version', async () => {
+    const row = await chaos.syncUpdates({ name: 'sync updates, +4 d', query: SYNC, laterDays: 4 });
+    expectClean(row);
+  }, CASE_MS);
+
+  it.each(randomMoments(KILL_SEED + 2, 2, 0, 2500))('a sync caught up two days later, killed with SIGKILL %i ms into the catch-up, then run again', async (moment) =>
+    expectClean(await chaos.syncUpdates({ name: `sync updates, +2 d, SIGKILL at +${moment} ms`, query: SYNC, laterDays: 2, moment })), CASE_MS);
 
   it(
     'a sandbox stopped mid-export and started again on the same port: the export rides through on retries',

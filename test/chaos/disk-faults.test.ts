@@ -11,7 +11,8 @@ import { SWAP_FIELDS } from '../../src/api/types.js';
 import type { ExportQuery } from '../../src/export/manifest.js';
 import { PartialFile } from '../../src/export/partial-file.js';
 import { createEncoder } from '../../src/output/encode.js';
-import { PartWriter } from '../../src/sync/partitions.js';
+import { textCodec } from '../../src/sync/codec.js';
+import { writePartitionFile } from '../../src/sync/partitions.js';
 import { Chaos, mountSupport } from '../../scripts/chaos-lib.js';
 import { BIN, tempDir } from '../helpers/cli.js';
 
@@ -65,14 +66,15 @@ describe('short writes are taken for whole ones', () => {
     expect(fs.readFileSync(target, 'utf8')).toBe('{"id":"a"}\n{"id":"b"}\n');
   });
 
-  it('sync: PartWriter.append writes the rest of a batch after a short write (no swap lost, no line cut)', async () => {
-    shortFirstWrite(/\.part-.*\.tmp$/);
+  it('sync: writePartitionFile writes the rest of a partition after a short write (no swap lost, no line cut)', async () => {
+    shortFirstWrite(/\.part\..*\.tmp$/);
     const dir = tempDir('swapx-short-');
-    const writer = new PartWriter(dir, '20261101T000000Z-abcdef', { format: 'jsonl', gzip: false, encoder: createEncoder('jsonl', { fields: ['id'], allFields: ['id'] }) });
-    await writer.append('2026-11-01', [{ id: 'a' }, { id: 'b' }]);
-    await writer.append('2026-11-01', [{ id: 'c' }]);
-    const relative = await writer.close();
-    expect(fs.readFileSync(path.join(dir, relative!), 'utf8')).toBe('{"id":"a"}\n{"id":"b"}\n{"id":"c"}\n');
+    const codec = textCodec('jsonl', false, createEncoder('jsonl', { fields: ['id', 'completedAt'], allFields: ['id', 'completedAt'] }));
+    const row = (id: string) => codec.row({ id, completedAt: '2026-11-01T00:00:00Z' } as never);
+    const file = path.join(dir, 'date=2026-11-01', 'part.jsonl');
+    await writePartitionFile(file, [row('c'), row('a'), row('b')], codec);
+    const at = '"completedAt":"2026-11-01T00:00:00Z"';
+    expect(fs.readFileSync(file, 'utf8')).toBe(`{"id":"a",${at}}\n{"id":"b",${at}}\n{"id":"c",${at}}\n`);
   });
 });
 
@@ -97,8 +99,9 @@ describe.skipIf(noMount !== undefined)(`a full disk: the one-line error says wha
   afterEach(unmount);
   afterAll(() => chaos?.close());
 
-  const run = async (args: string[]) => {
-    const sandbox = await chaos.sandbox();
+  // Latency: an export checkpoints at most every 250 ms, so windows this slow are checkpointed before the disk fills.
+  const run = async (args: string[], latencyMs = 0) => {
+    const sandbox = await chaos.sandbox({ latencyMs });
     try {
       // Asynchronous: the sandbox answers from this process.
       const child = spawn(process.execPath, [BIN, ...args], { env: chaos.env(sandbox) });
@@ -114,7 +117,7 @@ describe.skipIf(noMount !== undefined)(`a full disk: the one-line error says wha
   it('export: ENOSPC names the file, what is saved and the resume command', async () => {
     mount();
     const file = path.join(mnt, 'x.jsonl');
-    const r = await run(chaos.exportArgs(query, file, ['-q']));
+    const r = await run(chaos.exportArgs(query, file, ['-q']), 300);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^swapx: error: writing \S+x\.jsonl: no space left on device; \d+\/\d+ windows saved in \S+x\.jsonl\.partial; resume with: swapx swaps .* --resume\n$/);
   });

@@ -17,6 +17,12 @@ describe('keepWindow', () => {
     expect(keepWindow(list, from, to, 'Withdrawn').swaps.map((s) => s.id)).toEqual(['x', 'y', 'z']);
     expect(keepWindow(list, from, to, 'Completed').swaps.map((s) => s.id)).toEqual(['z', 'x', 'y']);
   });
+  it('counts swaps outside [from, to] apart from edge duplicates, and returns them', () => {
+    const kept = keepWindow([swap('a', '2026-11-01T00:01:00Z'), swap('early', '2026-10-31T23:59:59Z'), swap('edge', '2026-11-01T00:30:00Z'), swap('late', '2026-11-01T00:30:00.001Z')], from, to, undefined);
+    expect(kept.swaps.map((s) => s.id)).toEqual(['a']);
+    expect(kept.dropped).toBe(1);
+    expect(kept.outside.map((s) => s.id)).toEqual(['early', 'late']);
+  });
   it('drops a repeated id', () => {
     const kept = keepWindow([swap('a', '2026-11-01T00:01:00Z'), swap('a', '2026-11-01T00:01:00Z')], from, to, undefined);
     expect(kept.swaps).toHaveLength(1);

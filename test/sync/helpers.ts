@@ -9,7 +9,7 @@ import { swapsInWindow, type DataOptions } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir, type CliResult } from '../helpers/cli.js';
 
 export interface PartFile {
-  /** date=YYYY-MM-DD/part-… */
+  /** date=YYYY-MM-DD/part.jsonl … */
   relative: string;
   date: string;
   rows: Record<string, unknown>[];
@@ -42,13 +42,27 @@ export function writtenIds(dir: string): string[] {
   return readParts(dir).flatMap((part) => part.rows.map((row) => String(row.id)));
 }
 
-/** Every part holds only rows of its date, and no temporary file or lock is left. */
+/**
+ * Every partition is one file holding only rows of its date, one per id, sorted by completedAt then id;
+ * no id is in two partitions, and no temporary file or lock is left.
+ */
 export function expectTidy(dir: string): void {
+  const ids = new Set<string>();
   for (const part of readParts(dir)) {
-    expect(part.relative).toMatch(/^date=\d{4}-\d{2}-\d{2}\/part-\d{8}T\d{6}Z-[0-9a-f]{6}(-\d+)?\.(jsonl|csv)(\.gz)?$/);
-    for (const row of part.rows) expect(new Date(Date.parse(String(row.completedAt))).toISOString().slice(0, 10)).toBe(part.date);
+    expect(part.relative).toMatch(/^date=\d{4}-\d{2}-\d{2}\/part\.(jsonl|csv)(\.gz)?$/);
+    for (const row of part.rows) {
+      expect(new Date(Date.parse(String(row.completedAt))).toISOString().slice(0, 10)).toBe(part.date);
+      expect(ids.has(String(row.id))).toBe(false);
+      ids.add(String(row.id));
+    }
+    const keys = part.rows.map((row) => [Date.parse(String(row.completedAt)), String(row.id)] as const);
+    const sortedKeys = [...keys].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    expect(keys).toEqual(sortedKeys);
   }
-  const hidden = fs.readdirSync(dir, { recursive: true }).map(String).filter((name) => path.basename(name).startsWith('.') && name !== '.swapx-sync.json');
+  const hidden = fs
+    .readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((name) => path.basename(name).startsWith('.') && name !== '.swapx-sync.json');
   expect(hidden).toEqual([]);
 }
 
@@ -58,6 +72,34 @@ export function expectedIds(data: DataOptions, from: string, to: string, now: nu
     .filter((swap) => Date.parse(swap.completedAt) < Date.parse(to))
     .map((swap) => swap.id!)
     .sort();
+}
+
+/**
+ * What the API serves at `now` for swaps completed in [from, to), in a mirror's order (by id here),
+ * as JSON Lines would hold them: the rows a mirror of that range must equal.
+ */
+export function expectedRows(data: DataOptions, from: string, to: string, now: number): Record<string, unknown>[] {
+  return swapsInWindow({ from, to, filter: 'Completed', now }, data)
+    .filter((swap) => Date.parse(swap.completedAt) < Date.parse(to))
+    .map((swap) => JSON.parse(JSON.stringify(swap)) as Record<string, unknown>)
+    .sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1));
+}
+
+/** Every row of a sync dir, by id. */
+export function mirrorRows(dir: string): Record<string, unknown>[] {
+  return readParts(dir)
+    .flatMap((part) => part.rows)
+    .sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1));
+}
+
+/** Bytes of every data file of a dir (state excluded), by relative path. */
+export function snapshotData(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of fs.readdirSync(dir, { recursive: true }).map(String).sort()) {
+    const full = path.join(dir, name);
+    if (name.startsWith('date=') && fs.statSync(full).isFile()) out[name] = fs.readFileSync(full).toString('base64');
+  }
+  return out;
 }
 
 export function sorted(ids: readonly string[]): string[] {
@@ -72,8 +114,12 @@ export interface StepLine {
   event: 'sync-step';
   newSwaps: number;
   lateSwaps: number;
+  updatedSwaps: number;
+  outsideWindow: number;
   cursor: string;
+  updatedCursor: string;
   windows: number;
+  requests: number;
   retries: number;
   elapsedMs: number;
   parts: string[];
@@ -88,7 +134,7 @@ export function stepLines(result: Pick<CliResult, 'stderr'>): StepLine[] {
     .map((line) => JSON.parse(line) as StepLine);
 }
 
-export function readState(dir: string): Record<string, unknown> & { cursor: string; ids: Record<string, string[]>; parts: string[] } {
+export function readState(dir: string): Record<string, unknown> & { cursor: string; updatedCursor: string } {
   return JSON.parse(fs.readFileSync(path.join(dir, '.swapx-sync.json'), 'utf8'));
 }
 
@@ -99,4 +145,10 @@ export async function until(check: () => boolean, timeoutMs = 10_000): Promise<v
     if (Date.now() > deadline) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 3));
   }
+}
+
+/** Runs the CLI in this process (run(argv, io) of src/main.ts) with this env. */
+export async function runInProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
+  const { runSwapx } = await import('../helpers/run.js');
+  return runSwapx(args, { env });
 }

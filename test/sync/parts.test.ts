@@ -1,117 +1,140 @@
-/** Part files: written whole under their final name, read back (jsonl/csv, gz or not) for crash recovery. */
+/**
+ * Partition files: one per date, rewritten whole and atomically, one row per swap (its latest version),
+ * read back (jsonl/csv, gz or not) byte for byte; the older append-only parts folded into one.
+ */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { SWAP_FIELDS } from '../../src/api/types.js';
+import { parse } from 'csv-parse/sync';
+import { SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { createEncoder } from '../../src/output/encode.js';
-import { CsvRecords, readPartRows } from '../../src/sync/part-ids.js';
-import { PART_RE, PartWriter, runStamp, utcDate } from '../../src/sync/partitions.js';
+import { textCodec } from '../../src/sync/codec.js';
+import { readCsvRecords } from '../../src/sync/csv-records.js';
+import { PendingPartitions } from '../../src/sync/pending.js';
 import { recover } from '../../src/sync/recovery.js';
-import { newState, type SyncFormat } from '../../src/sync/state.js';
+import type { SyncFormat } from '../../src/sync/state.js';
 import { tempDir } from '../helpers/cli.js';
 
-const row = (id: string, completedAt: string, bridge = 'x') => ({ id, completedAt, bridge, sourceOtherProtocolAddresses: ['a,"b"', 'c\nd'] });
+const swap = (id: string, completedAt: string, updatedAt: string, status = 'OK') =>
+  ({ id, completedAt, updatedAt, usdMismatchStatus: status, sourceOtherProtocolAddresses: ['a,"b"', 'c\nd'] }) as unknown as Swap;
+const fields = ['id', 'completedAt', 'updatedAt', 'usdMismatchStatus', 'sourceOtherProtocolAddresses'];
 
-describe('CsvRecords', () => {
-  it('reads quoted commas, doubled quotes and line breaks, split anywhere', () => {
-    const text = 'id,note\r\n1,"a, ""b""\nc"\n2,plain\n3,""\n4,"end"';
-    const expected = [['id', 'note'], ['1', 'a, "b"\nc'], ['2', 'plain'], ['3', ''], ['4', 'end']];
-    for (let cut = 0; cut <= text.length; cut += 1) {
-      const records: string[][] = [];
-      const reader = new CsvRecords((r) => records.push(r));
-      reader.push(text.slice(0, cut));
-      reader.push(text.slice(cut));
-      reader.end();
-      expect(records).toEqual(expected);
-    }
+describe('readCsvRecords', () => {
+  it('reads quoted commas, doubled quotes and line breaks, with each record as written', () => {
+    const text = 'id,note\r\n1,"a, ""b""\nc"\n2,plain\n\n3,""\n4,"end"';
+    const records: string[][] = [];
+    const raws: string[] = [];
+    readCsvRecords(text, (r, raw) => {
+      records.push(r);
+      raws.push(raw);
+    });
+    expect(records).toEqual([
+      ['id', 'note'],
+      ['1', 'a, "b"\nc'],
+      ['2', 'plain'],
+      ['3', ''],
+      ['4', 'end'],
+    ]);
+    expect(raws).toEqual(['id,note\r\n', '1,"a, ""b""\nc"\n', '2,plain\n', '3,""\n', '4,"end"']);
+  });
+
+  it('refuses a quoted field that is not closed', () => {
+    expect(() => readCsvRecords('id\n"open', () => {})).toThrow(/not closed/);
   });
 });
 
-describe('PartWriter and readPartRows', () => {
-  const cases: [SyncFormat, boolean][] = [
-    ['jsonl', false],
-    ['jsonl', true],
-    ['csv', false],
-    ['csv', true],
-  ];
-  it.each(cases)('%s gzip=%s: appears only when closed, each CSV part with its header, ids read back', async (format, gzip) => {
-    const dir = tempDir('swapx-parts-');
-    const fields = format === 'csv' ? ['id', 'bridge', 'completedAt', 'sourceOtherProtocolAddresses'] : [...SWAP_FIELDS];
-    const encoder = createEncoder(format, { fields, allFields: SWAP_FIELDS });
-    const stamp = runStamp(Date.parse('2026-11-21T10:15:00Z'));
-    expect(stamp).toMatch(/^20261121T101500Z-[0-9a-f]{6}$/);
-    const writer = new PartWriter(dir, stamp, { format, gzip, encoder });
-    await writer.append('2026-11-20', [row('a', '2026-11-20T23:59:59Z')]);
-    await writer.append('2026-11-20', [row('b', '2026-11-20T23:59:59.500Z'), row('c', 'not a time')]);
-    const partDir = path.join(dir, 'date=2026-11-20');
-    // Only a hidden temporary file until closed.
-    expect(fs.readdirSync(partDir).every((name) => name.startsWith('.') && name.endsWith('.tmp'))).toBe(true);
-    await expect(writer.append('2026-11-21', [row('d', '2026-11-21T00:00:00Z')])).rejects.toThrow(/still open/);
-    const relative = await writer.close();
-    const ext = `.${format}${gzip ? '.gz' : ''}`;
-    expect(relative).toBe(`date=2026-11-20/part-${stamp}${ext}`);
-    expect(fs.readdirSync(partDir)).toEqual([`part-${stamp}${ext}`]);
-    expect(PART_RE.test(`part-${stamp}${ext}`)).toBe(true);
-    const file = path.join(dir, relative!);
-    const text = (gzip ? gunzipSync(fs.readFileSync(file)) : fs.readFileSync(file)).toString();
-    if (format === 'csv') expect(text.startsWith(`${fields.join(',')}\n`)).toBe(true);
-    const rows = await readPartRows(file);
-    expect(rows.map((r) => r.id)).toEqual(['a', 'b', 'c']);
-    expect(rows[1]!.completedMs).toBe(Date.parse('2026-11-20T23:59:59.500Z'));
-    expect(rows[2]!.completedMs).toBeNaN();
+const cases: [SyncFormat, boolean][] = [
+  ['jsonl', false],
+  ['jsonl', true],
+  ['csv', false],
+  ['csv', true],
+];
 
-    // A second part of the same date in the same step never replaces the first.
-    await writer.append('2026-11-20', [row('e', '2026-11-20T01:00:00Z')]);
-    expect(await writer.close()).toBe(`date=2026-11-20/part-${stamp}-2${ext}`);
-    expect(await writer.close()).toBeUndefined();
-  });
+function decode(file: string): string {
+  const bytes = fs.readFileSync(file);
+  return (file.endsWith('.gz') ? gunzipSync(bytes) : bytes).toString('utf8');
+}
 
-  it('discard leaves nothing behind', async () => {
+describe('PendingPartitions', () => {
+  it.each(cases)('%s gzip=%s: one file per date, latest version per id, sorted; unchanged partitions are not rewritten', async (format, gzip) => {
     const dir = tempDir('swapx-parts-');
-    const writer = new PartWriter(dir, runStamp(Date.now()), { format: 'jsonl', gzip: false, encoder: createEncoder('jsonl', { fields: SWAP_FIELDS, allFields: SWAP_FIELDS }) });
-    await writer.append('2026-11-20', [row('a', '2026-11-20T10:00:00Z')]);
-    await writer.discard();
-    expect(fs.readdirSync(path.join(dir, 'date=2026-11-20'))).toEqual([]);
-    expect(utcDate(Date.parse('2026-11-20T23:59:59.999Z'))).toBe('2026-11-20');
+    const codec = textCodec(format, gzip, createEncoder(format, { fields, allFields: SWAP_FIELDS }));
+    const pending = new PendingPartitions(dir, codec);
+    const add = (s: Swap) => pending.add(s.completedAt!.slice(0, 10), codec.row(s));
+    await add(swap('b', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z'));
+    await add(swap('a', '2026-11-20T10:00:00Z', '2026-11-20T10:05:00Z'));
+    await add(swap('c', '2026-11-21T01:00:00Z', '2026-11-21T01:00:00Z', 'Unprocessed'));
+    const first = await pending.flush(Date.parse('2026-11-20T00:00:00Z'));
+    expect(first).toMatchObject({
+      newSwaps: 3,
+      lateSwaps: 0,
+      updatedSwaps: 0,
+      files: [`date=2026-11-20/part${codec.extension}`, `date=2026-11-21/part${codec.extension}`],
+    });
+    expect(fs.readdirSync(path.join(dir, 'date=2026-11-20'))).toEqual([`part${codec.extension}`]);
+
+    const nov20 = path.join(dir, `date=2026-11-20/part${codec.extension}`);
+    const nov21 = path.join(dir, `date=2026-11-21/part${codec.extension}`);
+    const before = fs.statSync(nov20).mtimeMs;
+    // A newer version of c, an older one of a (ignored), a late swap d, and b again unchanged.
+    await add(swap('c', '2026-11-21T01:00:00Z', '2026-11-23T01:00:00Z', 'MismatchDetected'));
+    await add(swap('a', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z'));
+    await add(swap('b', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z'));
+    const second = await pending.flush(Date.parse('2026-11-22T00:00:00Z'));
+    expect(second).toMatchObject({ newSwaps: 0, lateSwaps: 0, updatedSwaps: 1, files: [`date=2026-11-21/part${codec.extension}`] });
+    expect(fs.statSync(nov20).mtimeMs).toBe(before);
+    await add(swap('d', '2026-11-20T09:00:00Z', '2026-11-20T09:00:00Z'));
+    expect(await pending.flush(Date.parse('2026-11-22T00:00:00Z'))).toMatchObject({ lateSwaps: 1, files: [`date=2026-11-20/part${codec.extension}`] });
+
+    // Read with a real reader: one row per id, sorted by completedAt then id, the header once.
+    const read = (file: string) =>
+      format === 'csv'
+        ? (parse(decode(file), { columns: true }) as Record<string, string>[])
+        : decode(file)
+            .trim()
+            .split('\n')
+            .map((line) => JSON.parse(line) as Record<string, string>);
+    expect(read(nov20).map((r) => [r.id, r.updatedAt])).toEqual([
+      ['d', '2026-11-20T09:00:00Z'],
+      ['a', '2026-11-20T10:05:00Z'],
+      ['b', '2026-11-20T10:00:00Z'],
+    ]);
+    expect(read(nov21).map((r) => [r.id, r.usdMismatchStatus])).toEqual([['c', 'MismatchDetected']]);
+    if (format === 'csv') expect(read(nov20)[0]!.sourceOtherProtocolAddresses).toBe('["a,\\"b\\"","c\\nd"]');
+    // Read back and written again: the same bytes.
+    const rows = codec.read(fs.readFileSync(nov20));
+    expect(codec.encode(rows).equals(fs.readFileSync(nov20))).toBe(true);
+    expect(fs.readdirSync(path.join(dir, 'date=2026-11-20'))).toEqual([`part${codec.extension}`]);
   });
 });
 
 describe('recover', () => {
-  it('deletes temporary parts and records the ids of parts the state does not list', async () => {
+  it('deletes temporary files and folds the parts of the older layout into the one file, latest versions kept', async () => {
     const dir = tempDir('swapx-recover-');
-    const T = Date.parse('2026-11-10T00:00:00Z');
-    const state = newState({ baseUrl: 'http://x', filter: 'Completed', format: 'jsonl', fields: [...SWAP_FIELDS], gzip: false }, T);
-    state.idsFrom = T + 3_600_000;
-    state.cursor = T + 5 * 3_600_000;
-    state.ids.add('known', T + 3_600_000);
-    const listed = 'date=2026-11-10/part-20261110T050000Z-aaaaaa.jsonl';
-    state.parts.push(listed);
-    const day = path.join(dir, 'date=2026-11-10');
-    fs.mkdirSync(day, { recursive: true });
-    fs.mkdirSync(path.join(dir, 'date=2026-11-09'));
-    fs.writeFileSync(path.join(dir, listed), `${JSON.stringify(row('known', '2026-11-10T01:00:00Z'))}\n${JSON.stringify(row('ignored-listed', '2026-11-10T01:00:00Z'))}\n`);
+    const codec = textCodec('jsonl', false, createEncoder('jsonl', { fields, allFields: SWAP_FIELDS }));
+    const partition = path.join(dir, 'date=2026-11-20');
+    fs.mkdirSync(partition);
+    const line = (s: Swap) => `${JSON.stringify(s)}\n`;
     fs.writeFileSync(
-      path.join(day, 'part-20261110T060000Z-bbbbbb.jsonl'),
-      [row('old', '2026-11-10T00:30:00Z'), row('new1', '2026-11-10T02:00:00Z'), row('new2', '2026-11-10T06:00:00Z')].map((r) => JSON.stringify(r)).join('\n') + '\n',
+      path.join(partition, 'part-20261120T100000Z-aaaaaa.jsonl'),
+      line(swap('a', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z')) + line(swap('b', '2026-11-20T09:00:00Z', '2026-11-20T09:00:00Z')),
     );
-    fs.writeFileSync(path.join(day, '.part-20261110T070000Z-cccccc.jsonl.123-abcd.tmp'), 'half a row');
-    fs.writeFileSync(path.join(dir, 'date=2026-11-09', 'part-20261110T060000Z-bbbbbb.jsonl'), `${JSON.stringify(row('too-old', '2026-11-09T12:00:00Z'))}\n`);
-    fs.writeFileSync(path.join(day, 'notes.txt'), 'not a part');
-    // The state's temporary files are all leftovers under the lock; a lock attempt's only once its process is gone.
-    const dead = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
-    fs.writeFileSync(path.join(dir, '..swapx-sync.json.4242-00ff.tmp'), '{');
-    fs.writeFileSync(path.join(dir, `.swapx-sync.lock.${dead}-00ff.tmp`), '{}');
-    fs.writeFileSync(path.join(dir, `.swapx-sync.lock.${process.ppid}-00ff.tmp`), '{}');
-
-    const recovered = await recover(dir, state);
-    expect(fs.readdirSync(dir).filter((name) => name.startsWith('.'))).toEqual([`.swapx-sync.lock.${process.ppid}-00ff.tmp`]);
-    expect(recovered).toEqual({ removed: 3, parts: ['date=2026-11-10/part-20261110T060000Z-bbbbbb.jsonl'], ids: 2 });
-    expect(state.ids.has('new1') && state.ids.has('new2')).toBe(true);
-    expect(state.ids.has('old') || state.ids.has('too-old') || state.ids.has('ignored-listed')).toBe(false);
-    expect(state.parts).toContain('date=2026-11-10/part-20261110T060000Z-bbbbbb.jsonl');
-    expect(fs.readdirSync(day).sort()).toEqual(['notes.txt', 'part-20261110T050000Z-aaaaaa.jsonl', 'part-20261110T060000Z-bbbbbb.jsonl']);
-    expect(await recover(dir, state)).toEqual({ removed: 0, parts: [], ids: 0 });
+    fs.writeFileSync(path.join(partition, 'part-20261121T100000Z-bbbbbb.jsonl'), line(swap('a', '2026-11-20T10:00:00Z', '2026-11-21T10:00:00Z', 'NotFound')));
+    fs.writeFileSync(path.join(partition, '.part-20261121T110000Z-cccccc.jsonl.123-abcd.tmp'), 'half');
+    fs.writeFileSync(path.join(partition, '.part.jsonl.123-abcd.tmp'), 'half');
+    const result = await recover(dir, codec);
+    expect(result).toMatchObject({ removed: 2, folded: ['date=2026-11-20/part.jsonl'], maxUpdatedMs: Date.parse('2026-11-21T10:00:00Z') });
+    expect(fs.readdirSync(partition)).toEqual(['part.jsonl']);
+    const rows = decode(path.join(partition, 'part.jsonl'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, string>);
+    expect(rows.map((r) => [r.id, r.usdMismatchStatus])).toEqual([
+      ['b', 'OK'],
+      ['a', 'NotFound'],
+    ]);
+    // Nothing left to fold: a second pass changes nothing.
+    expect(await recover(dir, codec)).toMatchObject({ removed: 0, folded: [] });
   });
 });

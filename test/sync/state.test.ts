@@ -1,11 +1,20 @@
-/** The sync state: compact id set, round trip, refusal of anything not exactly valid, fingerprint differences. */
+/** The sync state: round trip, version 1 upgrade, the plan of a step, refusal of anything not exactly valid, fingerprint differences. */
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SWAP_FIELDS } from '../../src/api/types.js';
 import { UsageError } from '../../src/api/errors.js';
-import { IdSet, hourKey } from '../../src/sync/ids.js';
-import { describeDifference, newState, parseState, readState, serializeState, statePath, writeState, type SyncQuery } from '../../src/sync/state.js';
+import {
+  describeDifference,
+  fingerprint,
+  newState,
+  parseState,
+  readState,
+  serializeState,
+  statePath,
+  writeState,
+  type SyncQuery,
+} from '../../src/sync/state.js';
 import { planStep } from '../../src/sync/step.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -13,54 +22,57 @@ const query: SyncQuery = { baseUrl: 'http://127.0.0.1:1', filter: 'Completed', f
 const T = Date.parse('2026-11-10T00:00:00Z');
 const H = 3_600_000;
 
-describe('IdSet', () => {
-  it('groups ids by UTC hour of completedAt and prunes whole hours', () => {
-    const ids = new IdSet();
-    expect(ids.add('a', T + 10)).toBe(true);
-    expect(ids.add('a', T + 20)).toBe(false);
-    ids.add('b', T + H + 5);
-    ids.add('c', T - 1);
-    expect(ids.toJSON()).toEqual({ '2026-11-09T23': ['c'], '2026-11-10T00': ['a'], '2026-11-10T01': ['b'] });
-    ids.pruneBefore(T + H);
-    expect(ids.has('a')).toBe(false);
-    expect(ids.has('c')).toBe(false);
-    expect(ids.has('b')).toBe(true);
-    expect(ids.size).toBe(1);
-    expect(hourKey(T + 59 * 60_000)).toBe('2026-11-10T00');
-  });
-});
-
-describe('state file', () => {
-  it('round-trips, with one line per hour of ids', () => {
+describe('SyncState', () => {
+  it('round-trips, one key a line, the fields on one line', () => {
     const state = newState(query, T);
     state.cursor = T + 2 * H;
+    state.updatedCursor = T + 2 * H - 5000;
     state.rescanBase = T + 2 * H;
     state.rescannedAt = T + 3 * H;
-    state.ids.add('x2', T + H + 1);
-    state.ids.add('x1', T + 1);
-    state.parts.push('date=2026-11-10/part-20261110T030000Z-abcdef.jsonl');
     const text = serializeState(state, T + 3 * H);
-    expect(text).toContain('\n    "2026-11-10T00": ["x1"],\n    "2026-11-10T01": ["x2"]\n');
     expect(text).toContain(`"fields": ${JSON.stringify(SWAP_FIELDS)}`);
+    expect(text).toContain('\n  "updatedCursor": "2026-11-10T01:59:55Z",\n');
     const back = parseState(text);
-    expect(back.cursor).toBe(state.cursor);
-    expect(back.rescannedAt).toBe(T + 3 * H);
-    expect(back.ids.toJSON()).toEqual(state.ids.toJSON());
-    expect(back.parts).toEqual(state.parts);
+    expect(back).toEqual(state);
     expect(serializeState(back, T + 3 * H)).toBe(text);
+  });
+
+  it('reads a version 1 state (append-only parts, ids): updates are caught up from since', () => {
+    const v1 = {
+      version: 1,
+      fingerprint: fingerprint(query),
+      query,
+      since: '2026-11-10T00:00:00Z',
+      cursor: '2026-11-10T05:00:00Z',
+      idsFrom: '2026-11-10T00:00:00Z',
+      rescanBase: '2026-11-10T05:00:00Z',
+      rescannedAt: null,
+      updatedAt: '2026-11-10T06:00:00Z',
+      parts: [],
+      ids: {},
+    };
+    expect(parseState(JSON.stringify(v1))).toEqual({
+      query,
+      since: T,
+      cursor: T + 5 * H,
+      updatedCursor: T,
+      rescanBase: T + 5 * H,
+      rescannedAt: undefined,
+      upgradedFrom: 1,
+    });
   });
 
   it('refuses anything that is not exactly a valid state', () => {
     const good = JSON.parse(serializeState(newState(query, T))) as Record<string, unknown>;
     const bad = (change: Record<string, unknown>) => JSON.stringify({ ...good, ...change });
-    expect(() => parseState('{"version": 1,')).toThrow();
+    expect(() => parseState('{"version": 2,')).toThrow();
     expect(() => parseState('[]')).toThrow(/not a JSON object/);
-    expect(() => parseState(bad({ version: 2 }))).toThrow(/version/);
+    expect(() => parseState(bad({ version: 3 }))).toThrow(/version 3 is not 1 or 2/);
     expect(() => parseState(bad({ cursor: 'yesterday' }))).toThrow(/cursor/);
+    expect(() => parseState(bad({ updatedCursor: undefined }))).toThrow(/updatedCursor is not a UTC time/);
     expect(() => parseState(bad({ fingerprint: 'f00' }))).toThrow(/fingerprint/);
-    expect(() => parseState(bad({ ids: { 'not-an-hour': ['a'] } }))).toThrow(/not an hour/);
-    expect(() => parseState(bad({ ids: { '2026-11-10T00': [1] } }))).toThrow(/list of strings/);
-    expect(() => parseState(bad({ cursor: '2026-11-09T00:00:00Z' }))).toThrow(/since ≤ idsFrom ≤ cursor/);
+    expect(() => parseState(bad({ cursor: '2026-11-09T00:00:00Z' }))).toThrow(/since ≤ cursor/);
+    expect(() => parseState(bad({ updatedCursor: '2026-11-09T00:00:00Z' }))).toThrow(/since ≤ updatedCursor/);
   });
 
   it('reads a missing state as none, and a corrupt one as a UsageError that leaves it untouched', async () => {
@@ -82,31 +94,43 @@ describe('state file', () => {
 });
 
 describe('planStep', () => {
-  it('re-scans [cursor − lag, cursor) then fetches [cursor, until), the old cursor on a window edge', () => {
+  const W = 30 * 60_000;
+  it('the first run: the Completed pass over [since, until) alone', () => {
+    const plan = planStep(newState(query, T), T + 2 * H, T + 50 * H, 48 * H, true);
+    expect(plan.first).toBe(true);
+    expect(plan.windows.map((w) => [w.filter, w.from - T])).toEqual([
+      ['Completed', 0],
+      ['Completed', W],
+      ['Completed', 2 * W],
+      ['Completed', 3 * W],
+    ]);
+  });
+
+  it('later: the re-scan [cursor − lag, cursor), Completed up to the updates cursor, then Updated from it to the end; no range fetched twice', () => {
     const state = newState(query, T - 72 * H);
     state.cursor = T + 17 * 60_000;
     state.rescanBase = state.cursor;
-    state.idsFrom = T - 50 * H;
-    const { windows, rescanFrom } = planStep(state, T + H, 2 * H, true);
+    state.updatedCursor = T + H;
+    const { windows, rescanFrom } = planStep(state, T + 2 * H, T + 3 * H, 2 * H, true);
     expect(rescanFrom).toBe(state.cursor - 2 * H);
     expect(windows.map((w) => w.index)).toEqual(windows.map((_, i) => i));
-    expect(windows.some((w) => w.to === state.cursor)).toBe(true);
-    expect(windows.some((w) => w.from === state.cursor)).toBe(true);
-    expect(windows[0]!.from).toBe(state.cursor - 2 * H);
-    expect(windows.at(-1)!.to).toBe(T + H);
-    for (const w of windows) expect(w.to - w.from).toBeLessThanOrEqual(30 * 60_000);
+    const completed = windows.filter((w) => w.filter === 'Completed');
+    const updated = windows.filter((w) => w.filter === 'Updated');
+    expect(completed[0]!.from).toBe(state.cursor - 2 * H);
+    expect(completed.some((w) => w.to === state.cursor)).toBe(true);
+    expect(completed.at(-1)!.to).toBe(T + H);
+    expect(updated[0]!.from).toBe(T + H);
+    expect(updated.at(-1)!.to).toBe(T + 3 * H);
+    for (const w of windows) expect(w.to - w.from).toBeLessThanOrEqual(W);
   });
 
-  it('never re-scans before since or before the ids still recorded (and says so)', () => {
+  it('never re-scans before since; no re-scan with --lag 0 or when not due', () => {
     const state = newState(query, T);
     state.cursor = T + H;
     state.rescanBase = T + H;
-    expect(planStep(state, T + H, 48 * H, true).rescanFrom).toBe(T);
-    state.idsFrom = T + 30 * 60_000;
-    const clipped = planStep(state, T + H, 48 * H, true);
-    expect(clipped.rescanFrom).toBe(T + 30 * 60_000);
-    expect(clipped.clippedAt).toBe(T + 30 * 60_000);
-    expect(planStep(state, T + H, 0, true).windows).toEqual([]);
-    expect(planStep(state, T + H, 48 * H, false).windows).toEqual([]);
+    state.updatedCursor = T + H;
+    expect(planStep(state, T + H, T + H, 48 * H, true).rescanFrom).toBe(T);
+    expect(planStep(state, T + H, T + H, 0, true).windows).toEqual([]);
+    expect(planStep(state, T + H, T + H, 48 * H, false).windows).toEqual([]);
   });
 });

@@ -17,10 +17,12 @@ let env: NodeJS.ProcessEnv;
 let before: Record<string, string>;
 
 function stateText(query: Partial<SyncQuery> = {}): string {
-  const state = newState({ baseUrl: sandbox.url, filter: 'Completed', format: 'jsonl', fields: [...SWAP_FIELDS], gzip: false, ...query }, Date.parse('2026-11-09T00:00:00Z'));
+  const state = newState(
+    { baseUrl: sandbox.url, filter: 'Completed', format: 'jsonl', fields: [...SWAP_FIELDS], gzip: false, ...query },
+    Date.parse('2026-11-09T00:00:00Z'),
+  );
   state.cursor = Date.parse('2026-11-10T00:00:00Z');
   state.rescanBase = state.cursor;
-  state.ids.add('abc', Date.parse('2026-11-09T12:00:00Z'));
   return serializeState(state, Date.parse('2026-11-10T00:01:00Z'));
 }
 
@@ -44,6 +46,7 @@ beforeAll(async () => {
   write('synced', stateText());
   write('csv', stateText({ format: 'csv' }));
   write('elsewhere', stateText({ baseUrl: 'http://127.0.0.1:1' }));
+  write('no-updatedAt', stateText({ fields: ['id', 'completedAt', 'bridge'] }));
   write('corrupt', '{"version": 1, "cursor": ');
   write('invalid', stateText().replace('"cursor": "2026-11-10T00:00:00Z"', '"cursor": "soon"'));
   before = tree(base);
@@ -60,20 +63,74 @@ type Case = [name: string, args: (string | (() => string))[], message: RegExp];
 const CASES: Case[] = [
   ['no --out', ['--since', '2026-11-01'], /^--out <dir> is missing: the directory that holds the partitions and the sync state$/],
   ['empty --out', ['--out', '', '--since', '2026-11-01'], /^--out <dir> is missing/],
-  ['first run without --since', ['--out', at('fresh')], /^\S+fresh has no sync state yet: the first run needs --since <time>, where the sync starts \(e\.g\. --since 2026-11-01\)$/],
-  ['--until before --since', ['--out', at('fresh'), '--since', '2026-11-02', '--until', '2026-11-01'], /^--until \(2026-11-01T00:00:00Z\) is before --since \(2026-11-02T00:00:00Z\)$/],
-  ['--until before the cursor', ['--out', at('synced'), '--until', '2026-11-09T12:00:00Z'], /^--until 2026-11-09T12:00:00Z is before the cursor of \S+synced \(2026-11-10T00:00:00Z\): those swaps are synced already$/],
-  ['--until in the future', ['--out', at('synced'), '--until', '2099-01-01'], /^--until 2099-01-01T00:00:00Z is in the future: the cursor would pass swaps that have not completed yet$/],
+  [
+    'first run without --since',
+    ['--out', at('fresh')],
+    /^\S+fresh has no sync state yet: the first run needs --since <time>, where the sync starts \(e\.g\. --since 2026-11-01\)$/,
+  ],
+  [
+    '--until before --since',
+    ['--out', at('fresh'), '--since', '2026-11-02', '--until', '2026-11-01'],
+    /^--until \(2026-11-01T00:00:00Z\) is before --since \(2026-11-02T00:00:00Z\)$/,
+  ],
+  [
+    '--until before the cursor',
+    ['--out', at('synced'), '--until', '2026-11-09T12:00:00Z'],
+    /^--until 2026-11-09T12:00:00Z is before the cursor of \S+synced \(2026-11-10T00:00:00Z\): those swaps are synced already$/,
+  ],
+  [
+    '--until in the future',
+    ['--out', at('synced'), '--until', '2099-01-01'],
+    /^--until 2099-01-01T00:00:00Z is in the future: the cursor would pass swaps that have not completed yet$/,
+  ],
   ['--since in the future', ['--out', at('fresh'), '--since', '2099-01-01'], /^--since 2099-01-01T00:00:00Z is in the future$/],
   ['--since unreadable', ['--out', at('fresh'), '--since', 'last week'], /^--since: cannot read 'last week' as a time; use /],
-  ['another format', ['--out', at('csv'), '--format', 'jsonl'], /^\S+csv holds a sync of another query \(format was "csv", now "jsonl"\); sync this one into a new --out dir$/],
-  ['another gzip', ['--out', at('synced'), '--gzip'], /^\S+synced holds a sync of another query \(gzip was false, now true\); sync this one into a new --out dir$/],
-  ['another base URL', ['--out', at('elsewhere')], /^\S+elsewhere holds a sync of another query \(base URL was "http:\/\/127\.0\.0\.1:1", now "http:\/\/127\.0\.0\.1:\d+"\); sync this one into a new --out dir$/],
-  ['another field list', ['--out', at('synced'), '--fields', 'id,completedAt'], /^\S+synced holds a sync of another query \(--fields was \[.*\], now \["id","completedAt"\]\)/],
-  ['corrupt state', ['--out', at('corrupt')], /^the sync state \S+corrupt\/\.swapx-sync\.json is corrupt \(.*\); it was left untouched: restore it from a backup, or sync into a new --out dir$/],
+  [
+    'another format',
+    ['--out', at('csv'), '--format', 'jsonl'],
+    /^\S+csv holds a sync of another query \(format was "csv", now "jsonl"\); sync this one into a new --out dir$/,
+  ],
+  [
+    'another gzip',
+    ['--out', at('synced'), '--gzip'],
+    /^\S+synced holds a sync of another query \(gzip was false, now true\); sync this one into a new --out dir$/,
+  ],
+  [
+    'another base URL',
+    ['--out', at('elsewhere')],
+    /^\S+elsewhere holds a sync of another query \(base URL was "http:\/\/127\.0\.0\.1:1", now "http:\/\/127\.0\.0\.1:\d+"\); sync this one into a new --out dir$/,
+  ],
+  [
+    'another field list',
+    ['--out', at('synced'), '--fields', 'id,completedAt,updatedAt'],
+    /^\S+synced holds a sync of another query \(--fields was \[.*\], now \["id","completedAt","updatedAt"\]\)/,
+  ],
+  [
+    'a mirror of fields without updatedAt',
+    ['--out', at('no-updatedAt')],
+    /^\S+no-updatedAt syncs --fields without updatedAt, which a mirror that keeps the latest version of each swap needs; sync into a new --out dir$/,
+  ],
+  [
+    'corrupt state',
+    ['--out', at('corrupt')],
+    /^the sync state \S+corrupt\/\.swapx-sync\.json is corrupt \(.*\); it was left untouched: restore it from a backup, or sync into a new --out dir$/,
+  ],
   ['invalid state', ['--out', at('invalid')], /^the sync state \S+ is corrupt \(cursor is not a UTC time\); it was left untouched/],
-  ['format json', ['--out', at('fresh'), '--since', '1d', '--format', 'json'], /^--format: sync writes jsonl or csv \(optionally \.gz, e\.g\. jsonl\.gz\), not 'json'$/],
-  ['fields without completedAt', ['--out', at('fresh'), '--since', '1d', '--fields', 'id,bridge'], /^--fields must include completedAt: sync records ids by completedAt to never write a swap twice$/],
+  [
+    'format json',
+    ['--out', at('fresh'), '--since', '1d', '--format', 'json'],
+    /^--format: sync writes jsonl or csv \(optionally \.gz, e\.g\. jsonl\.gz\), not 'json'$/,
+  ],
+  [
+    'fields without completedAt',
+    ['--out', at('fresh'), '--since', '1d', '--fields', 'id,bridge,updatedAt'],
+    /^--fields must include completedAt: sync keeps one row per swap id, in its completedAt partition, the latest by updatedAt$/,
+  ],
+  [
+    'fields without updatedAt',
+    ['--out', at('fresh'), '--since', '1d', '--fields', 'id,completedAt'],
+    /^--fields must include updatedAt: sync keeps one row per swap id/,
+  ],
   ['unknown field', ['--out', at('fresh'), '--since', '1d', '--fields', 'id,nope'], /^--fields: unknown field 'nope'/],
   ['--lag unreadable', ['--out', at('synced'), '--lag', 'two days'], /^--lag: 'two days' is not a duration \(such as 90s, 15m, 48h, or 0\)$/],
   ['--lag negative', ['--out', at('synced'), '--lag', '-1h'], /^--lag: '-1h' is not a duration/],
@@ -94,5 +151,26 @@ describe.concurrent('swapx sync: bad input exits 2 before any request, the dir u
     expect(lines[0]!.replace(/^swapx: error: /, '')).toMatch(message);
     expect(r.code).toBe(2);
     expect(fs.existsSync(path.join(base, 'fresh'))).toBe(false);
+  });
+});
+
+describe('credentials', () => {
+  it('a bad key exits 3 before creating the directory or its state: nothing is left behind', async () => {
+    const own = await startSandbox({ port: 0 });
+    try {
+      const parent = tempDir('swapx-sync-key-');
+      const out = path.join(parent, 'new', 'out');
+      const r = await runCli(['sync', '--out', out, '--since', '1h'], {
+        env: sandboxEnv(own.url, path.join(tempDir('swapx-cfg-'), 'cfg'), { SWAPX_API_KEY: 'wrong' }),
+      });
+      expect(r.code).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.split('\n')).toHaveLength(2);
+      expect(fs.readdirSync(parent)).toEqual([]);
+      // The one request made: the credentials check.
+      expect(own.stats().requests).toBe(1);
+    } finally {
+      await own.close();
+    }
   });
 });

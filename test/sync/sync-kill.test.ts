@@ -1,7 +1,8 @@
 /**
  * A sync killed at any moment (SIGKILL included) and run again holds exactly
- * the swaps of an uninterrupted run: no duplicate, no gap. Ctrl-C saves what
- * is complete and exits 130.
+ * the rows of an uninterrupted run: no duplicate, no gap, each swap's latest
+ * version. Ctrl-C saves what is complete and exits 130. And the catch-up of a
+ * mirror days behind (thousands of updates) converges through kills too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
@@ -9,7 +10,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { collect, runCli, spawnCli, tempDir } from '../helpers/cli.js';
-import { expectTidy, expectedIds, readState, sorted, stepLines, syncEnv, until, writtenIds } from './helpers.js';
+import { expectTidy, expectedRows, mirrorRows, readState, snapshotData, stepLines, syncEnv, until } from './helpers.js';
 
 const data = { seed: 31, swapsPerHour: 120 };
 const NOW = Date.parse('2026-11-12T00:00:00Z');
@@ -20,12 +21,13 @@ const args = (dir: string) => ['sync', '--out', dir, '--since', SINCE, '--until'
 
 let slow: RunningSandbox;
 let env: NodeJS.ProcessEnv;
-let expected: string[];
+let expected: Record<string, unknown>[];
 
 beforeAll(async () => {
   slow = await startSandbox({ port: 0, ...data, latencyMs: 40, now: () => NOW });
-  env = syncEnv(slow);
-  expected = expectedIds(data, SINCE, UNTIL, NOW);
+  // A commit every 3 windows: a kill can fall before, between and after the partition rewrites.
+  env = { ...syncEnv(slow), SWAPX_SYNC_COMMIT_WINDOWS: '3' };
+  expected = expectedRows(data, SINCE, UNTIL, NOW);
 });
 afterAll(() => slow.close());
 
@@ -34,7 +36,7 @@ const partCount = (dir: string) => {
     return fs
       .readdirSync(dir, { recursive: true })
       .map(String)
-      .filter((name) => /\/part-[^/]+$/.test(name)).length;
+      .filter((name) => /\/part\.jsonl$/.test(name)).length;
   } catch {
     return 0;
   }
@@ -49,13 +51,16 @@ async function killAt(dir: string, moment: () => Promise<void>): Promise<void> {
   await done;
 }
 
+/** The data files of the clean run, byte for byte: every killed run must end with exactly these. */
+let cleanFiles: Record<string, string> | undefined;
+
 /** Runs to completion and checks the directory against a clean run. */
 async function finishAndCheck(dir: string): Promise<void> {
   const r = await runCli(args(dir), { env });
   expect(r.code, r.stderr).toBe(0);
-  const ids = writtenIds(dir);
-  expect(ids.length).toBe(expected.length);
-  expect(sorted(ids)).toEqual(expected);
+  expect(mirrorRows(dir)).toEqual(expected);
+  cleanFiles ??= snapshotData(dir);
+  expect(snapshotData(dir)).toEqual(cleanFiles);
   expect(readState(dir).cursor).toBe('2026-11-11T04:00:00Z');
   expectTidy(dir);
 }
@@ -117,15 +122,75 @@ describe('an API failure after the retries', () => {
       expect(failed.code).toBe(1);
       expect(failed.stderr).toMatch(/^swapx: error: window \S+Z → \S+Z failed: .*; synced up to (\S+Z); run again to continue\n$/);
       const cursor = /synced up to (\S+Z)/.exec(failed.stderr)![1];
-      expect(readState(dir).cursor).toBe(cursor);
-      const rerun = await runCli(['sync', '--out', dir, '--until', UNTIL, '--retries', '10', '-q'], { env: faultyEnv });
+      // A first run that consumed no window leaves nothing behind; otherwise the state holds the cursor reported.
+      if (cursor === SINCE) expect(fs.existsSync(dir)).toBe(false);
+      else expect(readState(dir).cursor).toBe(cursor);
+      const rerun = await runCli(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--retries', '10', '-q'], { env: faultyEnv });
       expect(rerun.code, rerun.stderr).toBe(0);
-      const ids = writtenIds(dir);
-      expect(ids.length).toBe(expected.length);
-      expect(sorted(ids)).toEqual(expected);
+      expect(mirrorRows(dir)).toEqual(expected);
       expectTidy(dir);
     } finally {
       await faulty.close();
     }
+  });
+});
+
+describe('two clocks days apart', () => {
+  // The mirror of a range synced at clock 1, caught up at clock 2 six days later: every update in between
+  // (first updates, corrections after 2 and 5 days) is fetched through Filter=Updated, through kills.
+  const updates = { seed: 32, swapsPerHour: 150 };
+  const CLOCK1 = Date.parse('2026-11-11T04:10:00Z');
+  const CLOCK2 = CLOCK1 + 6 * 24 * 3_600_000 + 7 * 60_000;
+  let clock = CLOCK1;
+  let sandbox: RunningSandbox;
+  let updatesEnv: NodeJS.ProcessEnv;
+  const syncArgs = (dir: string) => ['sync', '--out', dir, '--until', UNTIL, '--concurrency', '1', '-q'];
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, ...updates, latencyMs: 3, now: () => clock });
+    updatesEnv = { ...syncEnv(sandbox), SWAPX_SYNC_COMMIT_WINDOWS: '24' };
+  });
+  afterAll(() => sandbox.close());
+
+  it('after the second run the mirror equals what the API serves at the later clock, through SIGKILLs during the catch-up', async () => {
+    const base = tempDir('swapx-clocks-');
+    const first = async (dir: string) => {
+      clock = CLOCK1;
+      const r = await runCli(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], { env: updatesEnv });
+      expect(r.code, r.stderr).toBe(0);
+      expect(mirrorRows(dir)).toEqual(expectedRows(updates, SINCE, UNTIL, CLOCK1));
+    };
+    const clean = path.join(base, 'clean');
+    const killed = path.join(base, 'killed');
+    await first(clean);
+    await first(killed);
+    clock = CLOCK2;
+    const atLater = expectedRows(updates, SINCE, UNTIL, CLOCK2);
+    // The range really changed between the clocks, by all kinds of updates.
+    const before = new Map(expectedRows(updates, SINCE, UNTIL, CLOCK1).map((row) => [row.id, row.updatedAt]));
+    const delays = atLater
+      .filter((row) => before.get(row.id) !== row.updatedAt)
+      .map((row) => Date.parse(String(row.updatedAt)) - Date.parse(String(row.completedAt)));
+    expect(delays.some((d) => d > 48 * 3_600_000 && d < 52 * 3_600_000)).toBe(true);
+    expect(delays.some((d) => d > 5 * 24 * 3_600_000)).toBe(true);
+
+    for (const ms of [250, 600, 1000, 1500]) {
+      const child = spawnCli(syncArgs(killed), { env: updatesEnv });
+      const done = collect(child);
+      await Promise.race([sleep(ms), done]);
+      child.kill('SIGKILL');
+      await done;
+    }
+    const [cleanRun, killedRun] = await Promise.all([
+      runCli([...syncArgs(clean), '--summary-json'], { env: updatesEnv }),
+      runCli(syncArgs(killed), { env: updatesEnv }),
+    ]);
+    expect(cleanRun.code, cleanRun.stderr).toBe(0);
+    expect(killedRun.code, killedRun.stderr).toBe(0);
+    const [step] = stepLines(cleanRun);
+    expect(step).toMatchObject({ newSwaps: 0, lateSwaps: 0, updatedSwaps: delays.length, complete: true });
+    expect(mirrorRows(clean)).toEqual(atLater);
+    expect(snapshotData(killed)).toEqual(snapshotData(clean));
+    expectTidy(clean);
+    expectTidy(killed);
   });
 });

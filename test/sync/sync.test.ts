@@ -1,14 +1,29 @@
 /**
- * `swapx sync` end to end against in-process sandboxes with a fixed clock:
- * two runs in a row, late arrivals, daily partitions, CSV + gzip, and the
- * crash between a part's rename and the state write.
+ * `swapx sync` end to end, in process, against sandboxes with a fixed clock: two runs in a row,
+ * late arrivals, daily partitions, CSV + gzip, a crash between a partition and the state, and a
+ * mirror of the older append-only layout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { runCli, tempDir } from '../helpers/cli.js';
-import { expectTidy, expectedIds, readParts, readState, sorted, stepLines, syncEnv, writtenIds } from './helpers.js';
+import { fingerprint } from '../../src/sync/state.js';
+import { SWAP_FIELDS } from '../../src/api/types.js';
+import { tempDir } from '../helpers/cli.js';
+import {
+  expectTidy,
+  expectedIds,
+  expectedRows,
+  mirrorRows,
+  readParts,
+  readState,
+  runInProcess,
+  snapshotData,
+  sorted,
+  stepLines,
+  syncEnv,
+  writtenIds,
+} from './helpers.js';
 
 const H = 3_600_000;
 
@@ -24,57 +39,85 @@ describe('two runs in a row', () => {
   });
   afterAll(() => sandbox.close());
 
-  it('the first writes every swap once into daily partitions; the second writes nothing', async () => {
+  it('the first writes every swap once, its version at the clock, into daily partitions; the second changes no data file', async () => {
     const env = syncEnv(sandbox);
-    const first = await runCli(['sync', '--out', dir, ...range, '--summary-json'], { env });
+    const first = await runInProcess(['sync', '--out', dir, ...range, '--summary-json'], env);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('');
     const [step] = stepLines(first);
-    const expected = expectedIds(data, '2026-11-09T21:00:00Z', '2026-11-10T03:00:00Z', NOW);
+    const expected = expectedRows(data, '2026-11-09T21:00:00Z', '2026-11-10T03:00:00Z', NOW);
     expect(expected.length).toBeGreaterThan(500);
-    expect(Object.keys(step!)).toEqual(['event', 'newSwaps', 'lateSwaps', 'cursor', 'windows', 'retries', 'elapsedMs', 'parts', 'complete']);
-    expect(step).toMatchObject({ newSwaps: expected.length, lateSwaps: 0, cursor: '2026-11-10T03:00:00Z', windows: 12, retries: 0, complete: true });
-    expect(step!.parts.map((p) => p.slice(0, 16))).toEqual(['date=2026-11-09/', 'date=2026-11-10/']);
-    const ids = writtenIds(dir);
-    expect(ids.length).toBe(expected.length);
-    expect(sorted(ids)).toEqual(expected);
+    expect(Object.keys(step!)).toEqual([
+      'event',
+      'newSwaps',
+      'lateSwaps',
+      'updatedSwaps',
+      'outsideWindow',
+      'cursor',
+      'updatedCursor',
+      'windows',
+      'requests',
+      'retries',
+      'elapsedMs',
+      'parts',
+      'complete',
+    ]);
+    // The first run holds nothing yet: the Completed pass alone, 12 windows, one request each, and the clock read.
+    expect(step).toMatchObject({
+      newSwaps: expected.length,
+      lateSwaps: 0,
+      updatedSwaps: 0,
+      outsideWindow: 0,
+      cursor: '2026-11-10T03:00:00Z',
+      windows: 12,
+      requests: 13,
+      retries: 0,
+      complete: true,
+    });
+    expect(step!.parts).toEqual(['date=2026-11-09/part.jsonl', 'date=2026-11-10/part.jsonl']);
+    // The updates cursor is the largest updatedAt held, never past the end of what was fetched.
+    const held = mirrorRows(dir);
+    const maxUpdated = Math.max(...held.map((row) => Date.parse(String(row.updatedAt))));
+    expect(Date.parse(step!.updatedCursor)).toBe(Math.min(maxUpdated, NOW));
+    expect(held).toEqual(expected);
     expectTidy(dir);
-    // Within a part, rows follow completedAt.
-    for (const part of readParts(dir)) {
-      const times = part.rows.map((row) => Date.parse(String(row.completedAt)));
-      expect(times).toEqual([...times].sort((a, b) => a - b));
-    }
 
     const before = snapshot(dir);
-    const stateBefore = readState(dir);
-    const second = await runCli(['sync', '--out', dir, ...range.slice(2), '--summary-json'], { env });
+    const second = await runInProcess(['sync', '--out', dir, ...range.slice(2), '--summary-json'], env);
     expect(second.code).toBe(0);
-    // The re-scan covered the whole range again (it is within --lag) and found nothing unrecorded.
-    expect(stepLines(second)).toEqual([expect.objectContaining({ newSwaps: 0, lateSwaps: 0, windows: 12, parts: [], cursor: '2026-11-10T03:00:00Z', complete: true })]);
+    const [again] = stepLines(second);
+    expect(again).toMatchObject({
+      newSwaps: 0,
+      lateSwaps: 0,
+      updatedSwaps: 0,
+      parts: [],
+      cursor: '2026-11-10T03:00:00Z',
+      updatedCursor: step!.updatedCursor,
+      complete: true,
+    });
+    expect(again!.requests).toBe(again!.windows + 1);
     expect(snapshot(dir)).toEqual(before);
-    const stateAfter = readState(dir);
-    expect({ ...stateAfter, updatedAt: 0, rescannedAt: 0 }).toEqual({ ...stateBefore, updatedAt: 0, rescannedAt: 0 });
   });
 
-  it('without --until syncs up to now − 2 min (real clock), in whole seconds', async () => {
+  it('without --until syncs up to the server clock − 2 min, in whole seconds', async () => {
     const fresh = path.join(tempDir('swapx-sync-'), 'out');
-    const r = await runCli(['sync', '--out', fresh, '--since', '10m'], { env: syncEnv(sandbox) });
+    const r = await runInProcess(['sync', '--out', fresh, '--since', '2026-11-10T02:40:00Z'], syncEnv(sandbox));
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^No new swaps; cursor \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z; 1 window, 0 retries, \S+\n$/);
-    const cursor = Date.parse(readState(fresh).cursor);
-    expect(Math.abs(cursor - (Date.now() - 2 * 60_000))).toBeLessThan(30_000);
-    expect(cursor % 1000).toBe(0);
+    expect(r.stderr).toMatch(
+      /^Synced \d+ new, 0 late and 0 updated swaps into 1 partition; cursor 2026-11-10T02:58:00Z, updates from \S+; 1 window, 2 requests, 0 retries, \S+\n$/,
+    );
+    expect(readState(fresh).cursor).toBe('2026-11-10T02:58:00Z');
   });
 
   it('ignores a later --since that differs from the first, with a warning', async () => {
     const env = syncEnv(sandbox);
     const until = ['--until', '2026-11-10T03:00:00Z', '--lag', '0', '-q'];
-    const r = await runCli(['sync', '--out', dir, '--since', '2026-11-01', ...until], { env });
+    const r = await runInProcess(['sync', '--out', dir, '--since', '2026-11-01', ...until], env);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       `warning: --since ignored: ${dir} syncs from 2026-11-09T21:00:00Z and continues from its cursor 2026-11-10T03:00:00Z (a new start needs a new --out dir)\n`,
     );
-    const same = await runCli(['sync', '--out', dir, '--since', '2026-11-09T21:00:00Z', ...until], { env });
+    const same = await runInProcess(['sync', '--out', dir, '--since', '2026-11-09T21:00:00Z', ...until], env);
     expect(same.code).toBe(0);
     expect(same.stderr).toBe('');
   });
@@ -91,39 +134,34 @@ describe('late arrivals', () => {
   });
   afterAll(() => sandbox.close());
 
-  it('are picked up by the re-scan, written once, into the partition of their date', async () => {
+  it('are picked up by the re-scan, once, into the partition of their date, which is rewritten', async () => {
     const env = syncEnv(sandbox);
     const dir = path.join(tempDir('swapx-sync-'), 'out');
     clock = T;
-    const first = await runCli(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '--summary-json'], { env });
+    const first = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '--summary-json'], env);
     expect(first.code).toBe(0);
     const firstIds = expectedIds(data, SINCE, '2026-11-10T01:00:00Z', T);
     expect(sorted(writtenIds(dir))).toEqual(firstIds);
 
     clock = T + 4 * H;
-    const second = await runCli(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], { env });
+    const second = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], env);
     expect(second.code).toBe(0);
     const late = expectedIds(data, SINCE, '2026-11-10T01:00:00Z', clock).filter((id) => !firstIds.includes(id));
     const fresh = expectedIds(data, '2026-11-10T01:00:00Z', '2026-11-10T05:00:00Z', clock);
     expect(late.length).toBeGreaterThan(20);
     const [step] = stepLines(second);
-    expect(step).toMatchObject({ lateSwaps: late.length, newSwaps: fresh.length, cursor: '2026-11-10T05:00:00Z', windows: 18 });
-    // Late swaps of Nov 9 went into a new part of date=2026-11-09: old parts are never rewritten.
-    const nov9 = step!.parts.filter((p) => p.startsWith('date=2026-11-09/'));
-    expect(nov9).toHaveLength(1);
-    const nov9Rows = readParts(dir).find((p) => p.relative === nov9[0])!.rows;
-    expect(nov9Rows.every((row) => late.includes(String(row.id)))).toBe(true);
+    expect(step).toMatchObject({ lateSwaps: late.length, newSwaps: fresh.length, cursor: '2026-11-10T05:00:00Z' });
+    expect(step!.updatedSwaps).toBeGreaterThan(0);
+    expect(step!.parts).toEqual(['date=2026-11-09/part.jsonl', 'date=2026-11-10/part.jsonl']);
 
-    // A third run finds nothing; the whole equals one clean run made at the later clock.
-    const third = await runCli(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], { env });
-    expect(stepLines(third)[0]).toMatchObject({ newSwaps: 0, lateSwaps: 0, parts: [] });
-    const ids = writtenIds(dir);
-    expect(new Set(ids).size).toBe(ids.length);
+    // A third run finds nothing; the whole equals what the API serves at the later clock, and a clean run made then.
+    const third = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], env);
+    expect(stepLines(third)[0]).toMatchObject({ newSwaps: 0, lateSwaps: 0, updatedSwaps: 0, parts: [] });
+    expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, '2026-11-10T05:00:00Z', clock));
     const cleanDir = path.join(tempDir('swapx-sync-'), 'clean');
-    const clean = await runCli(['sync', '--out', cleanDir, '--since', SINCE, '--until', '2026-11-10T05:00:00Z', '-q'], { env });
+    const clean = await runInProcess(['sync', '--out', cleanDir, '--since', SINCE, '--until', '2026-11-10T05:00:00Z', '-q'], env);
     expect(clean.code).toBe(0);
-    expect(sorted(ids)).toEqual(sorted(writtenIds(cleanDir)));
-    expect(sorted(ids)).toEqual(expectedIds(data, SINCE, '2026-11-10T05:00:00Z', clock));
+    expect(snapshotData(dir)).toEqual(snapshotData(cleanDir));
     expectTidy(dir);
   });
 
@@ -131,70 +169,143 @@ describe('late arrivals', () => {
     const env = syncEnv(sandbox);
     const dir = path.join(tempDir('swapx-sync-'), 'out');
     clock = T;
-    await runCli(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '-q'], { env });
+    await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '-q'], env);
     clock = T + 4 * H;
-    const skipped = await runCli(['sync', '--out', dir, '--rescan-every', '1h', '--until', '2026-11-10T03:00:00Z', '--summary-json'], { env });
-    expect(stepLines(skipped)[0]).toMatchObject({ lateSwaps: 0, windows: 4 });
+    const skipped = await runInProcess(['sync', '--out', dir, '--rescan-every', '1h', '--until', '2026-11-10T03:00:00Z', '--summary-json'], env);
+    // No re-scan: only late swaps whose updatedAt is past the updates cursor come (through the Updated pass).
+    const lateSeen = stepLines(skipped)[0]!.lateSwaps;
     expect(readState(dir).rescanBase).toBe('2026-11-10T01:00:00Z');
-    const rescanned = await runCli(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], { env });
-    expect(stepLines(rescanned)[0]!.lateSwaps).toBeGreaterThan(20);
-    const ids = writtenIds(dir);
-    expect(ids.length).toBe(new Set(ids).size);
-    expect(sorted(ids)).toEqual(expectedIds(data, SINCE, '2026-11-10T05:00:00Z', clock));
+    const rescanned = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], env);
+    expect(stepLines(rescanned)[0]!.lateSwaps).toBeGreaterThan(lateSeen + 20);
+    expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, '2026-11-10T05:00:00Z', clock));
+    expectTidy(dir);
   });
 
-  it('--lag 0 turns the re-scan off', async () => {
+  it('--lag 0 turns the re-scan off: only the Updated pass runs, from the updates cursor to the server clock', async () => {
     const env = syncEnv(sandbox);
     const dir = path.join(tempDir('swapx-sync-'), 'out');
     clock = T;
-    await runCli(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '-q'], { env });
+    await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '-q'], env);
+    const from = Date.parse(readState(dir).updatedCursor);
     clock = T + 4 * H;
-    const r = await runCli(['sync', '--out', dir, '--lag', '0', '--until', '2026-11-10T02:00:00Z', '--summary-json'], { env });
-    expect(stepLines(r)[0]).toMatchObject({ lateSwaps: 0, windows: 2 });
+    const r = await runInProcess(['sync', '--out', dir, '--lag', '0', '--until', '2026-11-10T02:00:00Z', '--summary-json'], env);
+    const [step] = stepLines(r);
+    expect(step).toMatchObject({ windows: Math.ceil((clock - from) / (30 * 60_000)) });
+    // The updates cursor stays 2 minutes behind the server clock: what changed since is fetched again next time.
+    expect(Date.parse(step!.updatedCursor)).toBeLessThanOrEqual(clock - 2 * 60_000);
   });
 });
 
-describe('CSV, gzip, and a crash between a part and the state', () => {
+describe('a restored backup', () => {
+  const data = { seed: 24, swapsPerHour: 200 };
+  const SINCE = '2026-11-10T20:00:00Z';
+  const UNTIL = '2026-11-11T02:00:00Z';
+  const CLOCK1 = Date.parse('2026-11-11T02:10:00Z');
+  let clock = CLOCK1;
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, ...data, now: () => clock });
+  });
+  afterAll(() => sandbox.close());
+
+  it('caught up from its own data, loses no update made after the backup nor since the runs that followed it', async () => {
+    const env = syncEnv(sandbox);
+    const base = tempDir('swapx-backup-');
+    const dir = path.join(base, 'out');
+    expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], env)).code).toBe(0);
+    fs.cpSync(dir, path.join(base, 'backup'), { recursive: true });
+    // Runs go on: two and five days later.
+    for (const days of [2, 5]) {
+      clock = CLOCK1 + days * 24 * H;
+      expect((await runInProcess(['sync', '--out', dir, '--until', UNTIL, '-q'], env)).code).toBe(0);
+    }
+    // The disk is lost; the backup of day 0 comes back, and the next run is on day 6.
+    fs.rmSync(dir, { recursive: true });
+    fs.cpSync(path.join(base, 'backup'), dir, { recursive: true });
+    clock = CLOCK1 + 6 * 24 * H;
+    const r = await runInProcess(['sync', '--out', dir, '--until', UNTIL, '--summary-json'], env);
+    expect(r.code).toBe(0);
+    expect(stepLines(r)[0]!.updatedSwaps).toBeGreaterThan(0);
+    expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, UNTIL, clock));
+    expectTidy(dir);
+  });
+});
+
+describe('CSV, gzip, a crash between a partition and the state, an older mirror', () => {
   const data = { seed: 23, swapsPerHour: 200 };
   const NOW = Date.parse('2026-11-12T00:00:00Z');
+  const SINCE = '2026-11-10T20:00:00Z';
   let sandbox: RunningSandbox;
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, ...data, now: () => NOW });
   });
   afterAll(() => sandbox.close());
 
-  it('records parts a killed run renamed but did not record, and never writes their swaps again', async () => {
+  it('a rerun after a crash before the state write changes nothing and removes the leftovers', async () => {
     const env = syncEnv(sandbox);
     const dir = path.join(tempDir('swapx-sync-'), 'out');
-    const a = await runCli(['sync', '--out', dir, '--since', '2026-11-10T20:00:00Z', '--until', '2026-11-10T23:00:00Z', '--format', 'csv', '--gzip', '-q'], { env });
+    const a = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T23:00:00Z', '--format', 'csv', '--gzip', '-q'], env);
     expect(a.code).toBe(0);
     const stateA = fs.readFileSync(path.join(dir, '.swapx-sync.json'));
     // Later runs keep the format of the first.
-    const b = await runCli(['sync', '--out', dir, '--until', '2026-11-11T02:00:00Z', '-q'], { env });
+    const b = await runInProcess(['sync', '--out', dir, '--until', '2026-11-11T02:00:00Z', '-q'], env);
     expect(b.code).toBe(0);
     const parts = readParts(dir);
-    expect(parts.length).toBe(3);
-    for (const part of parts) {
-      expect(part.relative).toMatch(/\.csv\.gz$/);
-      expect(part.firstLine.startsWith('id,timestamp,depositedAt,')).toBe(true);
-    }
-    const expected = expectedIds(data, '2026-11-10T20:00:00Z', '2026-11-11T02:00:00Z', NOW);
+    expect(parts.map((part) => part.relative)).toEqual(['date=2026-11-10/part.csv.gz', 'date=2026-11-11/part.csv.gz']);
+    for (const part of parts) expect(part.firstLine.startsWith('id,timestamp,depositedAt,')).toBe(true);
+    const expected = expectedIds(data, SINCE, '2026-11-11T02:00:00Z', NOW);
     expect(sorted(writtenIds(dir))).toEqual(expected);
+    const data1 = snapshotData(dir);
 
-    // As if run b died after renaming its parts but before writing the state; plus a temporary part it left.
+    // As if run b died after renaming its partitions but before writing the state; plus a temporary file it left.
     fs.writeFileSync(path.join(dir, '.swapx-sync.json'), stateA);
-    const leftover = path.join(dir, 'date=2026-11-11', '.part-20261111T000000Z-abcdef.csv.gz.99999-abcd.tmp');
+    const leftover = path.join(dir, 'date=2026-11-11', '.part.csv.gz.99999-abcd.tmp');
     fs.writeFileSync(leftover, 'partial');
-    const c = await runCli(['sync', '--out', dir, '--until', '2026-11-11T02:00:00Z', '--summary-json'], { env });
+    const c = await runInProcess(['sync', '--out', dir, '--until', '2026-11-11T02:00:00Z', '--summary-json'], env);
     expect(c.code).toBe(0);
-    expect(c.stderr).toMatch(/warning: recorded \d+ swaps of 2 part\(s\) an interrupted run left unrecorded/);
-    expect(stepLines(c)[0]).toMatchObject({ newSwaps: 0, lateSwaps: 0, parts: [], cursor: '2026-11-11T02:00:00Z' });
-    const ids = writtenIds(dir);
-    expect(ids.length).toBe(expected.length);
-    expect(sorted(ids)).toEqual(expected);
+    // Its swaps are found held already: nothing new, no data file changed.
+    expect(stepLines(c)[0]).toMatchObject({ newSwaps: 0, lateSwaps: 0, updatedSwaps: 0, parts: [], cursor: '2026-11-11T02:00:00Z' });
+    expect(snapshotData(dir)).toEqual(data1);
     expect(fs.existsSync(leftover)).toBe(false);
     expectTidy(dir);
-    expect(readState(dir).parts).toHaveLength(3);
+  });
+
+  it('folds a mirror of the older append-only layout into one file per partition, then brings it current', async () => {
+    const env = syncEnv(sandbox);
+    const dir = path.join(tempDir('swapx-sync-'), 'old');
+    const early = NOW - 26 * H;
+    // The older layout: two parts in a partition, the first holding versions the second repeats, and a version 1 state.
+    const rows = expectedRows(data, SINCE, '2026-11-10T23:00:00Z', early).sort((x, y) => Date.parse(String(x.completedAt)) - Date.parse(String(y.completedAt)));
+    fs.mkdirSync(path.join(dir, 'date=2026-11-10'), { recursive: true });
+    const jsonl = (list: Record<string, unknown>[]) => list.map((row) => `${JSON.stringify(row)}\n`).join('');
+    fs.writeFileSync(path.join(dir, 'date=2026-11-10', 'part-20261110T230000Z-aaaaaa.jsonl'), jsonl(rows.slice(0, 300)));
+    fs.writeFileSync(path.join(dir, 'date=2026-11-10', 'part-20261111T000000Z-bbbbbb.jsonl'), jsonl(rows.slice(200)));
+    const query = { baseUrl: sandbox.url, filter: 'Completed', format: 'jsonl', fields: [...SWAP_FIELDS], gzip: false };
+    const v1 = {
+      version: 1,
+      fingerprint: fingerprint(query),
+      query,
+      since: SINCE,
+      cursor: '2026-11-10T23:00:00Z',
+      idsFrom: SINCE,
+      rescanBase: '2026-11-10T23:00:00Z',
+      rescannedAt: null,
+      updatedAt: '2026-11-11T00:00:00Z',
+      parts: [],
+      ids: {},
+    };
+    fs.writeFileSync(path.join(dir, '.swapx-sync.json'), JSON.stringify(v1));
+
+    const r = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T23:00:00Z', '--summary-json'], env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      `warning: ${dir} was written by an older swapx: its parts are folded into one file per partition, and updates since ${SINCE} are fetched once`,
+    );
+    expect(fs.readdirSync(path.join(dir, 'date=2026-11-10'))).toEqual(['part.jsonl']);
+    expect(stepLines(r)[0]!.updatedSwaps).toBeGreaterThan(0);
+    expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, '2026-11-10T23:00:00Z', NOW));
+    expect(readState(dir).version).toBe(2);
+    expectTidy(dir);
   });
 });
 

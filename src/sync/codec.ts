@@ -1,0 +1,106 @@
+/**
+ * How a partition file is encoded, as a whole: the seam between the
+ * partition writer (which merges versions and rewrites files atomically) and
+ * the formats. A codec turns a swap into a row, reads a file it wrote back
+ * into rows, and encodes a partition's rows into the bytes of the whole
+ * file. Text formats keep each row's encoded text as its payload, so a row
+ * read back is written again byte for byte; a columnar format (Parquet, whose
+ * encoder is whole-file by nature) plugs in here with a payload of the
+ * projected record: see `partitionCodec`.
+ */
+import { gunzipSync, gzipSync } from 'node:zlib';
+import type { Swap } from '../api/types.js';
+import { createEncoder, type Encoder } from '../output/encode.js';
+import { parseApiTime } from '../util/time.js';
+import { readCsvRecords } from './csv-records.js';
+import type { SyncFormat } from './state.js';
+
+export interface StoredRow {
+  /** the swap id; rows without one are keyed by their payload, so a repeat is still one row */
+  key: string;
+  /** epoch ms; NaN when unreadable */
+  completedMs: number;
+  /** epoch ms; NaN when unreadable */
+  updatedMs: number;
+  /** what the codec writes for this row (encoded text for text formats) */
+  payload: string | Record<string, unknown>;
+}
+
+export interface PartitionCodec {
+  /** the file name's extension, with its dot: `.jsonl.gz` */
+  readonly extension: string;
+  row(swap: Swap): StoredRow;
+  /** every row of a file this codec wrote; throws on bytes it cannot read */
+  read(bytes: Buffer): StoredRow[];
+  /** the whole file holding `rows`, in the given order */
+  encode(rows: readonly StoredRow[]): Buffer;
+}
+
+function timeOf(value: unknown): number {
+  return typeof value === 'string' ? parseApiTime(value) : Number.NaN;
+}
+
+function keyOf(id: unknown, payload: string): string {
+  return typeof id === 'string' && id !== '' ? id : `\u0000${payload}`;
+}
+
+/** JSON Lines or CSV, gzipped as one member when `gzip`. */
+export function textCodec(format: SyncFormat, gzip: boolean, encoder: Encoder): PartitionCodec {
+  const decode = (bytes: Buffer) => (gzip ? gunzipSync(bytes) : bytes).toString('utf8');
+  const read =
+    format === 'jsonl'
+      ? (text: string): StoredRow[] =>
+          text
+            .split('\n')
+            .filter((line) => line.trim() !== '')
+            .map((line) => {
+              const record = JSON.parse(line) as Record<string, unknown>;
+              const payload = `${line}\n`;
+              return { key: keyOf(record.id, payload), completedMs: timeOf(record.completedAt), updatedMs: timeOf(record.updatedAt), payload };
+            })
+      : (text: string): StoredRow[] => {
+          const rows: StoredRow[] = [];
+          let columns: { id: number; completedAt: number; updatedAt: number } | undefined;
+          readCsvRecords(text, (record, raw) => {
+            if (!columns) {
+              if (!record.includes('id')) throw new Error('no id column');
+              columns = { id: record.indexOf('id'), completedAt: record.indexOf('completedAt'), updatedAt: record.indexOf('updatedAt') };
+              return;
+            }
+            const { id, completedAt, updatedAt } = columns;
+            rows.push({ key: keyOf(record[id], raw), completedMs: timeOf(record[completedAt]), updatedMs: timeOf(record[updatedAt]), payload: raw });
+          });
+          return rows;
+        };
+  return {
+    extension: `.${format}${gzip ? '.gz' : ''}`,
+    row(swap) {
+      const payload = encoder.batch([swap as unknown as Record<string, unknown>], true);
+      return { key: keyOf(swap.id, payload), completedMs: timeOf(swap.completedAt), updatedMs: timeOf(swap.updatedAt), payload };
+    },
+    read: (bytes) => read(decode(bytes)),
+    encode(rows) {
+      const text = encoder.header() + rows.map((row) => row.payload as string).join('') + encoder.footer(rows.length > 0);
+      return gzip ? gzipSync(text) : Buffer.from(text);
+    },
+  };
+}
+
+/** Which codec a sync's query writes with. */
+export interface CodecQuery {
+  format: SyncFormat;
+  gzip: boolean;
+  fields: readonly string[];
+  allFields: readonly string[];
+}
+
+/**
+ * The codec of a sync directory's format. A whole-file format plugs in here: e.g. Parquet as
+ * `{ extension: '.parquet', row: (swap) => ({ key, completedMs, updatedMs, payload: projected record }),
+ * read: (bytes) => rows decoded, encode: (rows) => encodeParquet(rows.map((r) => r.payload)) }`
+ * (`encodeParquet(rows, fields)` of src/output/parquet.ts: rows → whole file bytes), with 'parquet' added to
+ * SYNC_FORMATS. `read` needs a Parquet reader (there is none yet) to merge new versions into a partition.
+ */
+export function partitionCodec(query: CodecQuery): PartitionCodec {
+  return textCodec(query.format, query.gzip, createEncoder(query.format, { fields: query.fields, allFields: query.allFields }));
+}

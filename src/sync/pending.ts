@@ -1,0 +1,98 @@
+/**
+ * Rows fetched but not yet in their partitions, by date. A flush merges each
+ * touched partition with its file (one row per swap, its latest version) and
+ * rewrites only the partitions that changed; the caller writes the state
+ * after, so the state never describes data that is not durable.
+ */
+import path from 'node:path';
+import type { PartitionCodec, StoredRow } from './codec.js';
+import { mergeRow, partitionFile, readPartitionFile, writePartitionFile } from './partitions.js';
+
+export interface FlushResult {
+  /** swaps not held before, completed at or after the completions cursor */
+  newSwaps: number;
+  /** swaps not held before, completed before it (late arrivals) */
+  lateSwaps: number;
+  /** swaps held in an older version, now replaced */
+  updatedSwaps: number;
+  /** partition files rewritten, relative to the dir */
+  files: string[];
+  /** largest updatedAt among the rows flushed (NaN: none) */
+  maxUpdatedMs: number;
+}
+
+/** Partitions whose index (id → updatedAt) is kept between adds: a few days' worth, about 5 MB each. */
+const INDEXES_KEPT = 8;
+
+export class PendingPartitions {
+  private readonly byDate = new Map<string, Map<string, StoredRow>>();
+  /** what each partition holds on disk, id → updatedAt, read on its first row */
+  private readonly held = new Map<string, Map<string, number>>();
+  private count = 0;
+
+  constructor(
+    private readonly dir: string,
+    private readonly codec: PartitionCodec,
+  ) {}
+
+  /** rows held in memory */
+  get size(): number {
+    return this.count;
+  }
+
+  /**
+   * Adds a row, unless its partition holds the swap already at the same or a later updatedAt (the time the
+   * service last changed it: the same version). A re-scan then costs no memory and no rewrite.
+   */
+  async add(date: string, row: StoredRow): Promise<void> {
+    const heldAt = (await this.index(date)).get(row.key);
+    if (heldAt !== undefined && row.updatedMs <= heldAt) return;
+    let rows = this.byDate.get(date);
+    if (!rows) this.byDate.set(date, (rows = new Map()));
+    const before = rows.size;
+    // Two versions of a swap in one run (a re-scan and the Updated pass): the latest is the one merged.
+    mergeRow(rows, row);
+    this.count += rows.size - before;
+  }
+
+  private async index(date: string): Promise<Map<string, number>> {
+    let index = this.held.get(date);
+    if (!index) {
+      const rows = await readPartitionFile(path.join(this.dir, partitionFile(date, this.codec)), this.codec);
+      index = new Map(rows.map((row) => [row.key, row.updatedMs]));
+      if (this.held.size >= INDEXES_KEPT) this.held.delete(this.held.keys().next().value!);
+      this.held.set(date, index);
+    }
+    return index;
+  }
+
+  /** Merges every pending date into its partition, in date order; `cursor` tells new swaps from late ones. */
+  async flush(cursor: number): Promise<FlushResult> {
+    const result: FlushResult = { newSwaps: 0, lateSwaps: 0, updatedSwaps: 0, files: [], maxUpdatedMs: Number.NaN };
+    for (const date of [...this.byDate.keys()].sort()) {
+      const pending = this.byDate.get(date)!;
+      const relative = partitionFile(date, this.codec);
+      const file = path.join(this.dir, relative);
+      const rows = new Map((await readPartitionFile(file, this.codec)).map((row) => [row.key, row]));
+      let changed = false;
+      for (const row of pending.values()) {
+        if (!Number.isNaN(row.updatedMs) && !(row.updatedMs <= result.maxUpdatedMs)) result.maxUpdatedMs = row.updatedMs;
+        const change = mergeRow(rows, row);
+        if (change === 'unchanged') continue;
+        changed = true;
+        if (change === 'updated') result.updatedSwaps += 1;
+        else if (row.completedMs < cursor) result.lateSwaps += 1;
+        else result.newSwaps += 1;
+      }
+      // A partition nothing changed in is not rewritten: a run that finds nothing new changes no data file.
+      if (changed) {
+        await writePartitionFile(file, [...rows.values()], this.codec);
+        result.files.push(relative);
+        if (this.held.has(date)) this.held.set(date, new Map([...rows.values()].map((row) => [row.key, row.updatedMs])));
+      }
+      this.byDate.delete(date);
+      this.count -= pending.size;
+    }
+    return result;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Reading a mirror as an analyst would, with DuckDB and the globs the README gives: every swap once,
+ * its latest version; and the state file in the dir, which a glob over every JSON file picks up.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { tempDir } from '../helpers/cli.js';
+import { expectedRows, runInProcess, syncEnv } from './helpers.js';
+
+const data = { seed: 61, swapsPerHour: 200 };
+const CLOCK1 = Date.parse('2026-11-11T06:00:00Z');
+const CLOCK2 = CLOCK1 + 3 * 24 * 3_600_000;
+const SINCE = '2026-11-10T20:00:00Z';
+const UNTIL = '2026-11-11T04:00:00Z';
+let clock = CLOCK1;
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, ...data, now: () => clock });
+});
+afterAll(() => sandbox.close());
+
+async function query(sql: string): Promise<Record<string, unknown>[]> {
+  const db = await DuckDBInstance.create(':memory:');
+  const connection = await db.connect();
+  try {
+    return (await connection.runAndReadAll(sql)).getRowObjects() as Record<string, unknown>[];
+  } finally {
+    connection.closeSync();
+    db.closeSync();
+  }
+}
+
+describe('a mirror read with DuckDB', () => {
+  it.each([
+    ['jsonl', (dir: string) => `read_json_auto('${dir}/date=*/part.jsonl', hive_partitioning = true)`],
+    ['csv.gz', (dir: string) => `read_csv_auto('${dir}/date=*/part.csv.gz', hive_partitioning = true)`],
+  ])('%s: the README glob reads each swap once, in its latest version', async (format, source) => {
+    const dir = path.join(tempDir('swapx-duck-'), 'out');
+    const env = syncEnv(sandbox);
+    clock = CLOCK1;
+    expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--format', format, '-q'], env)).code).toBe(0);
+    clock = CLOCK2;
+    expect((await runInProcess(['sync', '--out', dir, '--until', UNTIL, '-q'], env)).code).toBe(0);
+    const expected = expectedRows(data, SINCE, UNTIL, CLOCK2);
+    const [counts] = await query(`select count(*)::int as n, count(distinct id)::int as ids, count(distinct "date")::int as dates from ${source(dir)}`);
+    expect(counts).toEqual({ n: expected.length, ids: expected.length, dates: 2 });
+    const [sums] = await query(
+      `select round(sum(depositUsdAmount), 2)::double as usd, count(*) filter (where usdMismatchStatus = 'Unprocessed')::int as unprocessed from ${source(dir)}`,
+    );
+    const usd = expected.reduce((total, row) => total + (typeof row.depositUsdAmount === 'number' ? row.depositUsdAmount : 0), 0);
+    expect(sums!.usd).toBeCloseTo(usd, 2);
+    expect(sums!.unprocessed).toBe(expected.filter((row) => row.usdMismatchStatus === 'Unprocessed').length);
+  });
+
+  it('a glob over every JSON file of the dir reads the state file as one more row (why the README names the partition files)', async () => {
+    const dir = path.join(tempDir('swapx-duck-'), 'out');
+    clock = CLOCK1;
+    expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], syncEnv(sandbox))).code).toBe(0);
+    const [row] = await query(`select count(*)::int as n, count(distinct id)::int as ids from read_json_auto('${dir}/**/*.json*')`);
+    const n = expectedRows(data, SINCE, UNTIL, CLOCK1).length;
+    expect(row).toEqual({ n: n + 1, ids: n });
+  });
+});
