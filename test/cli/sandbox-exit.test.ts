@@ -50,7 +50,7 @@ describe('swapx sandbox --host 0.0.0.0', () => {
     expect((await running).code).toBe(0);
   });
   it('reachableUrl maps wildcard binds to loopback and leaves others alone', async () => {
-    const { reachableUrl } = await import('../../src/commands/sandbox.js');
+    const { reachableUrl } = await import('../../src/commands/sandbox-run.js');
     expect(reachableUrl('http://0.0.0.0:8787')).toBe('http://127.0.0.1:8787');
     expect(reachableUrl('http://[::]:8787')).toBe('http://[::1]:8787');
     expect(reachableUrl('http://192.168.1.5:8787')).toBe('http://192.168.1.5:8787');
