@@ -16,7 +16,10 @@ export const register: Register = (program, run) => {
     .option('--out <dir>', 'the directory of partitions (date=YYYY-MM-DD/part.jsonl) and of the sync state')
     .option('--since <time>', 'where the first run starts (later runs continue from the saved cursor)')
     .option('--until <time>', 'hold swaps completed before this (default: now minus 2 minutes); their updates are fetched up to now')
-    .option('-f, --format <format>', "jsonl, csv (.gz or --gzip to compress) or parquet (default: jsonl); set by the dir's first run: later runs may omit it, a different one is refused")
+    .option(
+      '-f, --format <format>',
+      "jsonl, csv (.gz or --gzip to compress) or parquet (default: jsonl); set by the dir's first run: later runs may omit it, a different one is refused",
+    )
     .option('--gzip', 'gzip the parts (.jsonl.gz, .csv.gz)')
     .option('--fields <list>', 'only these fields (must include id and completedAt)')
     .option('--lag <duration>', 're-scan this far behind the cursor for late arrivals; 0 turns it off (default: 48h)')
