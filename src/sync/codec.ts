@@ -33,6 +33,11 @@ export interface PartitionCodec {
   row(swap: Swap): StoredRow;
   /** every row of a file this codec wrote; throws on bytes it cannot read */
   read(bytes: Buffer): StoredRow[] | Promise<StoredRow[]>;
+  /**
+   * Optional, cheaper than `read` where a format can read two columns alone: id → updatedMs of the rows
+   * with an id. Only an optimization: a row missing from it is merged at the flush, by `read`.
+   */
+  readIndex?(bytes: Buffer): Promise<Map<string, number>>;
   /** the whole file holding `rows`, in the given order */
   encode(rows: readonly StoredRow[]): Buffer;
 }

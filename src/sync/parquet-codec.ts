@@ -56,6 +56,10 @@ function storedRow(record: Row): StoredRow {
   };
 }
 
+function arrayBufferOf(bytes: Buffer): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}
+
 const decompressors = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
 
 export function parquetCodec(fields: readonly string[]): PartitionCodec {
@@ -68,7 +72,7 @@ export function parquetCodec(fields: readonly string[]): PartitionCodec {
       return storedRow(record);
     },
     async read(bytes: Buffer) {
-      const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+      const file = arrayBufferOf(bytes);
       const metadata = parquetMetadata(file);
       const names = metadataColumns(metadata.schema);
       if (names.join(',') !== fields.join(',')) throw new Error(`its columns are ${names.join(', ')}, not the sync's --fields`);
@@ -83,6 +87,21 @@ export function parquetCodec(fields: readonly string[]): PartitionCodec {
         for (const field of fields) record[field] = decodedValue(field, raw[field]);
         return storedRow(record);
       });
+    },
+    // Two columns of a day's file instead of all 27: a re-scan's index costs a fraction of the memory and CPU.
+    async readIndex(bytes: Buffer) {
+      const file = arrayBufferOf(bytes);
+      const rows = await parquetReadObjects({
+        file,
+        columns: ['id', 'updatedAt'],
+        compressors: decompressors,
+        parsers: { timestampFromMicroseconds: microsToText },
+      });
+      const index = new Map<string, number>();
+      for (const row of rows) {
+        if (typeof row.id === 'string' && row.id !== '') index.set(row.id, typeof row.updatedAt === 'string' ? parseApiTime(row.updatedAt) : Number.NaN);
+      }
+      return index;
     },
     encode(rows: readonly StoredRow[]) {
       return encodeParquet(
