@@ -9,6 +9,7 @@ import type { Command, Option } from 'commander';
 import { DATE_RANGE_FILTERS } from '../api/types.js';
 import { SETTING_NAMES } from '../config/settings.js';
 import { FORMATS } from '../output/format.js';
+import { SYNC_FORMATS } from '../sync/state.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -36,7 +37,7 @@ interface CommandSpec {
 
 /** Values per option, by `command path|long flag`, then by `*|long flag`. */
 const OPTION_VALUES: Record<string, OptionSpec['values']> = {
-  'sync|--format': ['jsonl', 'csv', 'jsonl.gz', 'csv.gz'],
+  'sync|--format': [...SYNC_FORMATS, 'jsonl.gz', 'csv.gz'],
   'sync|--out': 'dirs',
   '*|--format': FORMATS,
   '*|--filter': DATE_RANGE_FILTERS,

@@ -20,7 +20,7 @@ export const register: Register = (program, run) => {
       '-f, --format <format>',
       "jsonl, csv (.gz or --gzip to compress) or parquet (default: jsonl); set by the dir's first run: later runs may omit it, a different one is refused",
     )
-    .option('--gzip', 'gzip the parts (.jsonl.gz, .csv.gz)')
+    .option('--gzip', 'gzip the parts (.jsonl.gz, .csv.gz; not with parquet, which is compressed already)')
     .option('--fields <list>', 'only these fields (must include id and completedAt)')
     .option('--lag <duration>', 're-scan this far behind the cursor for late arrivals; 0 turns it off (default: 48h)')
     .option('--rescan-every <duration>', 're-scan at most this often; 0: every run (default: 0, or 15m with --follow)')

@@ -48,7 +48,7 @@ describe('swapx completion', () => {
     expect(complete('swapx swaps --fi')).toEqual(['--filter', '--fields']);
     expect(complete('swapx swaps --filter ')).toEqual(['Withdrawn', 'Deposited', 'Completed', 'Updated']);
     expect(complete('swapx chains --format j')).toEqual(['json', 'jsonl']);
-    expect(complete('swapx sync --format ')).toEqual(['jsonl', 'csv', 'jsonl.gz', 'csv.gz']);
+    expect(complete('swapx sync --format ')).toEqual(['jsonl', 'csv', 'parquet', 'jsonl.gz', 'csv.gz']);
     expect(complete('swapx --profile w')).toEqual(['work']);
     expect(complete('swapx chains --profile ')).toEqual(['default', 'work']);
     expect(complete('swapx config set ')).toEqual(['base-url', 'format', 'concurrency', 'timeout', 'retries']);
