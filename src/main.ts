@@ -1,5 +1,5 @@
 /** The swapx program: global options, the commands, and the one place a run becomes an exit code. */
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Help, Option } from 'commander';
 import { DEFAULT_BASE_URL, RETRIES, TIMEOUT_MS } from './api/bounds.js';
 import { UsageError } from './api/errors.js';
 import { VERSION } from './version.js';
@@ -25,6 +25,40 @@ function refuseSecretFlags(argv: readonly string[]): void {
   }
 }
 
+/** `swapx --help`: what the options table cannot say. */
+const PROGRAM_HELP_AFTER = `
+Environment:
+  SWAPX_CLIENT_ID, SWAPX_API_KEY  Basic credentials; beat the stored profile
+  SWAPX_TOKEN                     Bearer token (JWT), when no Basic pair is set
+  SWAPX_PROFILE                   the profile to use (like --profile)
+  SWAPX_BASE_URL                  the API base address (like --base-url)
+  SWAPX_CONFIG_DIR                where profiles are stored (default: the OS config folder)
+  SWAPX_ALLOW_HTTP=1              send credentials over plain http to a test server beyond loopback
+  NO_COLOR                        any value turns colour off (like --no-color)
+  Precedence: flag > environment > profile > default.
+
+Exit codes:
+  0    success (an empty result is a success)
+  1    the work failed: API or network error after retries, file I/O
+  2    usage or bad input (checked before any request is sent)
+  3    authentication or permission (missing credentials, 403)
+  4    not found (swap with no match, unknown chain)
+  130  interrupted (Ctrl-C / SIGTERM), after saving what can be resumed
+
+Run 'swapx <command> --help' for a command's options and examples.`;
+
+/** The global options each command honours, where not all (by attribute name); its help lists only these. */
+const GLOBALS_HONOURED: Record<string, readonly string[]> = {
+  sandbox: ['verbose', 'quiet', 'color'],
+  completion: [],
+};
+
+function topCommand(cmd: Command): Command {
+  let top = cmd;
+  while (top.parent?.parent) top = top.parent;
+  return top;
+}
+
 export function buildProgram(io: Io, onExit: (code: number) => void): Command {
   const program = new Command('swapx')
     .description('Query and bulk-export cross-chain swaps from the XFlow swap export API')
@@ -37,6 +71,17 @@ export function buildProgram(io: Io, onExit: (code: number) => void): Command {
     .option('-q, --quiet', 'no progress, no summary (errors still go to stderr)')
     .option('--no-color', 'no colour [env: NO_COLOR]')
     .showSuggestionAfterError(true)
+    .addHelpText('after', PROGRAM_HELP_AFTER)
+    // Every command's help lists the global options it honours (inherited by the subcommands made below).
+    .configureHelp({
+      showGlobalOptions: true,
+      visibleGlobalOptions(cmd: Command) {
+        const honoured = GLOBALS_HONOURED[topCommand(cmd).name()];
+        return Help.prototype.visibleGlobalOptions
+          .call(this, cmd)
+          .filter((option) => option.long !== '--version' && (honoured === undefined || honoured.includes(option.attributeName())));
+      },
+    })
     .exitOverride()
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),

@@ -5,14 +5,14 @@ import { check, countLines, startSandboxProcess } from './proc.js';
 import { fixed, grouped, kibToMB, table, verdict } from './report.js';
 
 const SWAPS_PER_HOUR = 2000;
-const CONCURRENCY = 4;
+const CONCURRENCY = 8;
 const RANGES = [
   // Before the sandbox's first swap (2020-01-01): one request, no data; what the process needs before any swap.
   { label: 'empty window', from: '2019-12-31T00:00:00Z', to: '2019-12-31T00:30:00Z', reference: true },
   { label: '1 day', from: '2026-10-01T00:00:00Z', to: '2026-10-02T00:00:00Z' },
   { label: '10 days', from: '2026-10-01T00:00:00Z', to: '2026-10-11T00:00:00Z' },
 ];
-const MAX_MB = 150;
+const MAX_MB = 100;
 const MAX_GROWTH = 1.1;
 
 export async function memoryPart(ctx) {

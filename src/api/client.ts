@@ -36,8 +36,9 @@ export class SwapxClient {
 
   private async get<T>(path: string, query: Query | undefined, check: (body: unknown, request: RequestInfo) => T, options?: CallOptions): Promise<T> {
     // The query is encoded once: the request and any error name the same path.
-    const request: RequestInfo = { method: 'GET', path: HttpCore.pathWithQuery(path, query) };
-    return check(await this.http.getJson<unknown>(request.path, options), request);
+    const relative = HttpCore.pathWithQuery(path, query);
+    const request: RequestInfo = { method: 'GET', path: this.http.fullPath(relative) };
+    return check(await this.http.getJson<unknown>(relative, options), request);
   }
 
   /** GET /v1/external/swaps: swaps in a window of at most 30 minutes, both ends inclusive. */

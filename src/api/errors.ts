@@ -135,7 +135,7 @@ export function apiErrorFromResponse(
     const unconfirmed = (body as UnconfirmedProblemDetails | undefined)?.isUnconfirmed === true;
     const message = unconfirmed
       ? 'the API account is not confirmed yet: ask the vendor to confirm it, then try again'
-      : `permission denied (HTTP ${status}): ${described}; check the credentials with 'swapx auth status'`;
+      : `permission denied (HTTP ${status}): ${described.replace(/\.$/, '')}; check the credentials with 'swapx auth status'`;
     return new PermissionDeniedError(message, status, headers, body, request);
   }
   if (status === 404) return new NotFoundError(`not found: ${described} (${where})`, status, headers, body, request);

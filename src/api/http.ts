@@ -52,6 +52,8 @@ export interface HttpCoreOptions {
   requestsPerSecond?: number;
   /** the largest body accepted, in bytes; default 64 MiB */
   maxBodyBytes?: number;
+  /** send credentials over plain http beyond loopback (a test server); default false */
+  allowPlainHttp?: boolean;
   /** aborts every request and backoff sleep at once */
   signal?: AbortSignal;
   /** one call per attempt, for --verbose and statistics */
@@ -73,8 +75,14 @@ export function redactUrl(text: string): string {
   return text.replace(/\/\/[^/@\s]*@/, '//[REDACTED]@');
 }
 
-/** Parses and checks a base URL: http(s) only, and no credentials over plain http beyond loopback. */
-export function checkBaseUrl(baseUrl: string, sendsCredentials: boolean, name = '--base-url'): URL {
+/** The environment variable that lets credentials go over plain http to a test server beyond loopback. */
+export const ALLOW_HTTP_ENV = 'SWAPX_ALLOW_HTTP';
+
+/**
+ * Parses and checks a base URL: http(s) only, and no credentials over plain
+ * http beyond loopback unless `allowPlainHttp` (SWAPX_ALLOW_HTTP=1, for a test server).
+ */
+export function checkBaseUrl(baseUrl: string, sendsCredentials: boolean, name = '--base-url', allowPlainHttp = false): URL {
   let url: URL | undefined;
   try {
     url = new URL(baseUrl);
@@ -83,10 +91,47 @@ export function checkBaseUrl(baseUrl: string, sendsCredentials: boolean, name = 
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`${name} is not an http(s) URL: '${redactUrl(baseUrl)}'`);
   if (url.username || url.password) throw new UsageError(`${name} must not contain credentials; use 'swapx auth login' or SWAPX_CLIENT_ID/SWAPX_API_KEY`);
-  if (url.protocol === 'http:' && sendsCredentials && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(`refusing to send credentials over plain http to ${url.host}; use https:// (plain http is allowed only for loopback addresses)`);
+  if (url.protocol === 'http:' && sendsCredentials && !allowPlainHttp && !isLoopbackHost(url.hostname)) {
+    throw new UsageError(
+      `${name}: refusing plain http to ${url.host}: the API key would travel in clear text; use https://, or a loopback address, or for a test server set ${ALLOW_HTTP_ENV}=1`,
+    );
   }
   return url;
+}
+
+/** What a network error code means, in the words -v and error messages use (undici's UND_ERR_… mean nothing to people). */
+const NETWORK_WORDS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ECONNABORTED: 'connection aborted',
+  EPIPE: 'connection closed while sending',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed (temporary)',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+  UND_ERR_HEADERS_TIMEOUT: 'no response in time',
+  UND_ERR_BODY_TIMEOUT: 'the response stopped arriving',
+  UND_ERR_SOCKET: 'connection closed unexpectedly',
+  UND_ERR_CLOSED: 'connection closed',
+  UND_ERR_DESTROYED: 'connection closed',
+  UND_ERR_ABORTED: 'aborted',
+  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'response cut short',
+  UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'request cut short',
+  UND_ERR_INFO: 'invalid response',
+  HPE_INVALID_CONSTANT: 'invalid HTTP response',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
+  SELF_SIGNED_CERT_IN_CHAIN: 'self-signed TLS certificate in the chain',
+  CERT_HAS_EXPIRED: 'expired TLS certificate',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate for another host',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not verifiable',
+};
+
+/** A short word for a failed attempt's -v line: the meaning when known, the code otherwise. */
+function networkWords(code: string | undefined): string {
+  if (code === undefined) return 'failed';
+  return NETWORK_WORDS[code] ?? code;
 }
 
 function headerRecord(headers: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -111,7 +156,7 @@ export class HttpCore {
   readonly throttle: Throttle;
 
   constructor(private readonly options: HttpCoreOptions) {
-    this.baseUrl = checkBaseUrl(options.baseUrl, options.credentials !== undefined);
+    this.baseUrl = checkBaseUrl(options.baseUrl, options.credentials !== undefined, 'the base URL', options.allowPlainHttp === true);
     this.basePath = this.baseUrl.pathname.replace(/\/+$/, '');
     this.dispatcher = options.dispatcher;
     this.headers = { accept: 'application/json', 'user-agent': `swapx/${VERSION}` };
@@ -122,7 +167,12 @@ export class HttpCore {
     this.throttle = new Throttle(options.requestsPerSecond);
   }
 
-  /** Path and query as sent, relative to the base URL: what logs and errors show. */
+  /** The path as sent, with the base URL's own path in front (http://host/prefix): what logs and errors show. */
+  fullPath(pathWithQuery: string): string {
+    return this.basePath + pathWithQuery;
+  }
+
+  /** Path and query, relative to the base URL. */
   static pathWithQuery(path: string, query?: Query): string {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query ?? {})) if (value !== undefined) params.set(key, String(value));
@@ -131,17 +181,19 @@ export class HttpCore {
   }
 
   /**
-   * GET a JSON document, with retries. `pathAndQuery` is encoded already (pathWithQuery), so the request and its errors
-   * name the same text. `signal` stops this request (and its backoff) as the client's signal stops all.
+   * GET a JSON document, with retries. `pathAndQuery` is encoded already (pathWithQuery), relative to the base URL;
+   * the request and its errors name the same text, with the base URL's own path in front.
+   * `signal` stops this request (and its backoff) as the client's signal stops all.
    */
   async getJson<T>(pathAndQuery: string, options: { signal?: AbortSignal } = {}): Promise<T> {
-    const info: RequestInfo = { method: 'GET', path: pathAndQuery };
+    const info: RequestInfo = { method: 'GET', path: this.fullPath(pathAndQuery) };
     const attempts = this.policy.retries + 1;
-    const linked = options.signal ? linkAbort([this.options.signal, options.signal]) : undefined;
+    // A signal of this request's own: its backoff sleep and throttle wait listen there, not on the shared ones.
+    const linked = linkAbort([this.options.signal, options.signal]);
     try {
-      return await this.withRetries<T>(info, attempts, linked ? linked.controller.signal : this.options.signal);
+      return await this.withRetries<T>(info, attempts, linked.controller.signal);
     } finally {
-      linked?.dispose();
+      linked.dispose();
     }
   }
 
@@ -162,7 +214,7 @@ export class HttpCore {
         return result;
       } catch (error) {
         if (error instanceof AbortedError) throw error;
-        status = error instanceof ApiError ? error.status : error instanceof TimeoutError ? 'TIMEOUT' : (errorCode(error) ?? 'ERR');
+        status = error instanceof ApiError ? error.status : error instanceof TimeoutError ? 'timed out' : networkWords(errorCode(error));
         const decision = decideRetry(error, retriesDone, this.policy);
         const ms = performance.now() - started;
         if (!decision.retry) {
@@ -177,7 +229,7 @@ export class HttpCore {
   }
 
   /** undici loads on the first request: commands that send none start faster. */
-  private async transport(): Promise<{ request: (typeof import('./undici.js'))['request']; dispatcher: Dispatcher }> {
+  private async transport(): Promise<{ request: typeof import('./undici.js')['request']; dispatcher: Dispatcher }> {
     this.undici ??= import('./undici.js');
     const undici = await this.undici;
     this.dispatcher ??= new undici.Agent({ connections: this.options.connections ?? 8, keepAliveTimeout: 10_000, pipelining: 1 });
@@ -186,7 +238,7 @@ export class HttpCore {
 
   private async attempt<T>(info: RequestInfo, stop: AbortSignal | undefined): Promise<T> {
     const { request, dispatcher } = await this.transport();
-    const url = new URL(this.basePath + info.path, this.baseUrl);
+    const url = new URL(info.path, this.baseUrl);
     // One controller per attempt: aborted by its timer, or by the caller's stop.
     const linked = linkAbort([stop]);
     let timedOut = false;
@@ -199,8 +251,9 @@ export class HttpCore {
       if (stop?.aborted) throw new AbortedError('interrupted', { cause: error });
       if (timedOut) throw new TimeoutError(`request timed out after ${this.timeoutMs / 1000}s: ${info.method} ${info.path}`, info, { cause: error });
       const code = errorCode(error);
-      const why = error instanceof Error ? error.message : String(error);
-      throw new ConnectionError(`connection to ${url.host} failed${code ? ` (${code})` : ''}: ${why}`, info, { cause: error });
+      const words = code === undefined ? undefined : NETWORK_WORDS[code];
+      const why = words ?? (error instanceof Error ? error.message : String(error));
+      throw new ConnectionError(`connection to ${url.host} failed: ${why}`, info, { cause: error });
     };
     try {
       let response: Dispatcher.ResponseData;
@@ -273,7 +326,13 @@ export class HttpCore {
     }
     if (status >= 300 && status < 400) {
       const where = headers.location ? ` to ${headers.location}` : '';
-      throw new ResponseFormatError(`the API answered with a redirect (HTTP ${status}${where}); swapx does not follow redirects: set --base-url to the final address`, status, headers, undefined, info);
+      throw new ResponseFormatError(
+        `the API answered with a redirect (HTTP ${status}${where}); swapx does not follow redirects: set --base-url to the final address`,
+        status,
+        headers,
+        undefined,
+        info,
+      );
     }
     const body = parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? (parsed.value as ProblemDetails) : undefined;
     throw apiErrorFromResponse(status, headers, body, info, parseRetryAfter(headers['retry-after']));

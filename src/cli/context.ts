@@ -9,7 +9,7 @@ import { createClient, type SwapxClient } from '../api/client.js';
 import type { AttemptLog, HttpCoreOptions } from '../api/http.js';
 import type { Credentials } from '../api/credentials.js';
 import { loginHint, resolveCredentials, type ResolvedCredentials } from '../config/credentials.js';
-import { resolveSettings, type ResolvedSettings, type SettingName } from '../config/settings.js';
+import { allowsPlainHttp, resolveSettings, type ResolvedSettings, type SettingName } from '../config/settings.js';
 import { ConfigStore } from '../config/store.js';
 import type { OutStream } from '../output/stream.js';
 import { formatElapsed } from '../util/time.js';
@@ -123,6 +123,7 @@ export class Context {
     const options: HttpCoreOptions = {
       baseUrl: settings.baseUrl.value,
       credentials,
+      allowPlainHttp: allowsPlainHttp(this.io.env),
       timeoutMs: settings.timeoutMs.value,
       retries: settings.retries.value,
       connections: extras.connections,

@@ -32,8 +32,9 @@ export class Progress {
     if (this.stream.isTTY && (this.stream.columns ?? 0) > 0) {
       // ora loads only for people watching a terminal.
       const { default: ora } = await import('ora');
-      this.spinner = ora({ text: this.line(), stream: this.stream as NodeJS.WriteStream, color: 'cyan', isEnabled: true, discardStdin: false }).start();
-      if (!this.options.color) this.spinner.color = 'white';
+      // color false, not 'white': any colour name is an escape sequence, which NO_COLOR / --no-color forbid.
+      const color = this.options.color ? 'cyan' : false;
+      this.spinner = ora({ text: this.line(), stream: this.stream as NodeJS.WriteStream, color, isEnabled: true, discardStdin: false }).start();
       this.timer = setInterval(() => this.update(), 250);
     } else {
       this.timer = setInterval(() => this.stream.write(`${this.line()}\n`), this.options.intervalMs ?? 10_000);

@@ -1,5 +1,4 @@
 /** Reading secrets: from standard input, or typed at a prompt that does not echo them. */
-import { createInterface } from 'node:readline/promises';
 import { AbortedError, UsageError } from '../api/errors.js';
 import type { InStream, OutStream } from './context.js';
 
@@ -14,6 +13,8 @@ export async function readAllStdin(stdin: InStream, what: string): Promise<strin
 }
 
 export async function promptVisible(stdin: InStream, stderr: OutStream, question: string): Promise<string> {
+  // Loaded here: only `auth login` on a terminal needs it, and every start would pay for it.
+  const { createInterface } = await import('node:readline/promises');
   const rl = createInterface({ input: stdin, output: stderr, terminal: true });
   try {
     return (await rl.question(question)).trim();

@@ -4,7 +4,7 @@ import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';
 import { compactUsd, renderTable } from '../output/table.js';
-import { fieldColumns } from './columns.js';
+import { fieldColumns, tableWidth } from './columns.js';
 
 interface BridgesFlags extends OutputFlags {
   includeDelisted?: boolean;
@@ -27,16 +27,27 @@ export async function bridges(ctx: Context, flags: BridgesFlags): Promise<number
   const statusColor: Record<string, (text: string) => string> = { Operational: c.green, Warning: c.yellow, Malfunction: c.red };
   await writeResult(ctx, plan, rows, BRIDGE_FIELDS, (records, fields) =>
     renderTable(
-      fieldColumns<Bridge>(flags.fields ? fields : TABLE_FIELDS, {
-        status: { style: (padded, raw) => (statusColor[raw] ?? ((t: string) => t))(padded) },
-        allTimeSwapsVolume: { header: 'volume', value: (b) => compactUsd(b.allTimeSwapsVolume), align: 'right' },
-        allTimeSwapsCount: { header: 'swaps', value: (b) => (b.allTimeSwapsCount ?? 0).toLocaleString('en-US'), align: 'right' },
-        latestSwapTimestamp: { header: 'latest swap' },
-        supportedChains: { header: 'chains', value: (b) => (b.supportedChains ?? []).join(',') },
-        name: { value: (b) => `${b.name ?? ''}${b.delisted ? ' (delisted)' : ''}` },
-      }),
+      fieldColumns<Bridge>(
+        flags.fields ? fields : TABLE_FIELDS,
+        {
+          status: { style: (padded, raw) => (statusColor[raw] ?? ((t: string) => t))(padded), truncate: 'never' },
+          allTimeSwapsVolume: { header: 'volume', value: (b) => compactUsd(b.allTimeSwapsVolume) || '—', align: 'right', truncate: 'never' },
+          // null is "not known", which is not 0 swaps
+          allTimeSwapsCount: {
+            header: 'swaps',
+            value: (b) => (b.allTimeSwapsCount === null ? '—' : b.allTimeSwapsCount.toLocaleString('en-US')),
+            align: 'right',
+            truncate: 'never',
+          },
+          latestSwapTimestamp: { header: 'latest swap', truncate: 'never' },
+          earliestSwapTimestamp: { truncate: 'never' },
+          supportedChains: { header: 'chains', value: (b) => (b.supportedChains ?? []).join(','), minWidth: 20, priority: -10 },
+          name: { value: (b) => `${b.name ?? ''}${b.delisted ? ' (delisted)' : ''}`, minWidth: 12 },
+        },
+        flags.fields !== undefined,
+      ),
       records,
-      { header: c.bold },
+      { header: c.bold, maxWidth: tableWidth(ctx, plan) },
     ),
   );
   return 0;

@@ -4,7 +4,7 @@ import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../
 import type { Context } from '../cli/context.js';
 import type { Register } from '../cli/command.js';
 import { renderTable } from '../output/table.js';
-import { fieldColumns } from './columns.js';
+import { fieldColumns, tableWidth } from './columns.js';
 
 export const register: Register = (program, run) => {
   addOutputOptions(program.command('chains').description('list the blockchains the API tracks'))
@@ -15,6 +15,8 @@ export const register: Register = (program, run) => {
 export async function chains(ctx: Context, flags: OutputFlags): Promise<number> {
   const plan = planOutput(ctx, flags, CHAIN_FIELDS);
   const rows = await ctx.client().listChains();
-  await writeResult(ctx, plan, rows, CHAIN_FIELDS, (records, fields) => renderTable(fieldColumns<Chain>(fields), records, { header: ctx.out.bold }));
+  await writeResult(ctx, plan, rows, CHAIN_FIELDS, (records, fields) =>
+    renderTable(fieldColumns<Chain>(fields, {}, flags.fields !== undefined), records, { header: ctx.out.bold, maxWidth: tableWidth(ctx, plan) }),
+  );
   return 0;
 }

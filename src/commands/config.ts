@@ -4,7 +4,7 @@ import { UsageError } from '../api/errors.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { SETTING_NAMES, SETTINGS, checkSettingValue, isSettingName, type SettingName } from '../config/settings.js';
-import { renderTable } from '../output/table.js';
+import { renderTable, terminalWidth } from '../output/table.js';
 
 function settingName(key: string): SettingName {
   if (!isSettingName(key)) throw new UsageError(`unknown setting '${key}' (known: ${SETTING_NAMES.join(', ')})`);
@@ -55,7 +55,7 @@ async function list(ctx: Context): Promise<number> {
         { header: 'source', value: (r) => (r.source === 'profile' ? `profile '${ctx.profile}'` : r.source) },
       ],
       rows,
-      { header: ctx.out.bold },
+      { header: ctx.out.bold, maxWidth: terminalWidth(ctx.io.stdout as { columns?: number; isTTY?: boolean }, ctx.io.env) },
     ),
   );
   return 0;
@@ -70,7 +70,7 @@ async function get(ctx: Context, key: string): Promise<number> {
 
 async function set(ctx: Context, key: string, value: string): Promise<number> {
   const name = settingName(key);
-  ctx.store.setSetting(ctx.profile, name, checkSettingValue(name, value));
+  ctx.store.setSetting(ctx.profile, name, checkSettingValue(name, value, ctx.io.env));
   ctx.info(`Set ${name} in profile '${ctx.profile}'`);
   return 0;
 }

@@ -4,10 +4,11 @@ import { register as auth } from './auth.js';
 import { register as bridges } from './bridges.js';
 import { register as sandbox } from './sandbox.js';
 import { register as chains } from './chains.js';
+import { register as completion } from './completion.js';
 import { register as config } from './config.js';
 import { register as swap } from './swap.js';
 import { register as swaps } from './swaps.js';
 import { register as sync } from './sync.js';
 import { register as tokens } from './tokens.js';
 
-export const COMMANDS: Register[] = [swaps, sync, swap, chains, tokens, bridges, auth, config, sandbox];
+export const COMMANDS: Register[] = [swaps, sync, swap, chains, tokens, bridges, auth, config, sandbox, completion];

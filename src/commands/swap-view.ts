@@ -1,7 +1,7 @@
 /** The people view of one swap: both legs side by side, times, bridge, status, tags, balance changes. */
 import type { ChalkInstance } from 'chalk';
 import type { Swap } from '../api/types.js';
-import { renderPairs, renderTable } from '../output/table.js';
+import { renderPairs, renderTable, textWidth } from '../output/table.js';
 import { stripControl } from '../output/sanitize.js';
 
 function text(value: unknown): string {
@@ -12,7 +12,8 @@ function usd(value: number | null): string {
   return value === null ? '—' : `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 }
 
-export function swapDetail(swap: Swap, c: ChalkInstance): string {
+/** `width`: the terminal's; the legs stack instead of standing side by side when they would not fit (hashes stay whole to be copied). */
+export function swapDetail(swap: Swap, c: ChalkInstance, width = Number.POSITIVE_INFINITY): string {
   const status: Record<string, (t: string) => string> = { OK: c.green, MismatchDetected: c.red, NotFound: c.yellow, Unprocessed: c.dim };
   const head = `${c.bold('Swap')} ${stripControl(text(swap.id))}  ${stripControl(text(swap.bridge))}${swap.bridgeKey ? c.dim(` (${stripControl(swap.bridgeKey)})`) : ''}\n`;
 
@@ -27,7 +28,7 @@ export function swapDetail(swap: Swap, c: ChalkInstance): string {
     { label: 'USD', source: usd(swap.depositUsdAmount), destination: usd(swap.withdrawnUsdAmount) },
     { label: 'protocol', source: text(swap.sourceProtocolAddress), destination: text(swap.destinationProtocolAddress) },
   ];
-  const legTable = renderTable(
+  let legTable = renderTable(
     [
       { header: '', value: (l: Leg) => l.label, style: (p: string) => c.dim(p) },
       { header: 'source (deposit)', value: (l: Leg) => l.source },
@@ -36,6 +37,14 @@ export function swapDetail(swap: Swap, c: ChalkInstance): string {
     legs,
     { header: c.bold },
   );
+  if (Math.max(...legTable.split('\n').map((line) => textWidth(stripControl(line)))) > width) {
+    const side = (title: string, pick: (l: Leg) => string) =>
+      `${c.bold(title)}\n${renderPairs(
+        legs.map((l) => [l.label, pick(l)] as const),
+        (label) => c.dim(label),
+      )}`;
+    legTable = `${side('source (deposit)', (l) => l.source)}\n${side('destination (withdrawal)', (l) => l.destination)}`;
+  }
 
   const mismatch = swap.usdMismatchStatus;
   const pairs: [string, string][] = [
@@ -47,14 +56,14 @@ export function swapDetail(swap: Swap, c: ChalkInstance): string {
     ['protocol', text(swap.protocolKey)],
     ['interacted with', text(swap.sourceInteractedWith)],
     ['USD check', text(mismatch)],
-    ['tags', swap.tags && swap.tags.length ? swap.tags.map((t) => `${text(t.type)}=${text(t.value)}`).join(', ') : '—'],
+    ['tags', swap.tags?.length ? swap.tags.map((t) => `${text(t.type)}=${text(t.value)}`).join(', ') : '—'],
   ];
   let details = renderPairs(pairs, (label) => c.dim(label));
   const colour = status[mismatch];
   if (colour) details = details.replace(`  ${mismatch}\n`, `  ${colour(mismatch)}\n`);
 
   let balances = '';
-  if (swap.balanceChanges && swap.balanceChanges.length) {
+  if (swap.balanceChanges?.length) {
     balances = `\n${c.bold('Balance changes')}\n${renderTable(
       [
         { header: 'account', value: (b) => b.account },

@@ -6,6 +6,9 @@ import { checkPathIdentifier } from '../cli/args.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';
+import { displayValue } from '../output/display.js';
+import { renderPairs } from '../output/table.js';
+import { tableWidth } from './columns.js';
 import { swapDetail } from './swap-view.js';
 
 export const register: Register = (program, run) => {
@@ -29,6 +32,14 @@ export async function swap(ctx: Context, identifierArg: string, flags: OutputFla
   if (swaps.length === 0) {
     throw new NoMatchError(`no swap matches '${identifier}' (looked up as a transaction hash and as a swap id)`);
   }
-  await writeResult(ctx, plan, swaps, SWAP_FIELDS, (records) => records.map((s: Swap) => swapDetail(s, ctx.out)).join('\n'));
+  // With --fields, a table shows exactly those fields, one `field  value` line each.
+  const view = (s: Swap) =>
+    flags.fields === undefined
+      ? swapDetail(s, ctx.out, tableWidth(ctx, plan))
+      : renderPairs(
+          plan.fields.map((field) => [field, displayValue((s as unknown as Record<string, unknown>)[field]) || '—'] as const),
+          (label) => ctx.out.dim(label),
+        );
+  await writeResult(ctx, plan, swaps, SWAP_FIELDS, (records) => records.map(view).join('\n'));
   return 0;
 }

@@ -1,14 +1,15 @@
 /** `swapx tokens <blockchainId> [--take] [--offset] [--all]`: GET /v1/external/chains/{id}/tokens */
 import { NotFoundError, UsageError } from '../api/errors.js';
 import { NoMatchError } from '../cli/errors.js';
-import { OFFSET_MAX, TAKE_MAX, TOKEN_FIELDS, type Token } from '../api/types.js';
+import { OFFSET_MAX, TAKE_MAX, TOKEN_FIELDS, type Token, type TokenPage } from '../api/types.js';
 import { parseIntInRange } from '../api/bounds.js';
 import { checkPathIdentifier } from '../cli/args.js';
+import { closest } from '../util/suggest.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';
 import { renderTable } from '../output/table.js';
-import { fieldColumns } from './columns.js';
+import { fieldColumns, tableWidth } from './columns.js';
 import type { SwapxClient } from '../api/client.js';
 
 interface TokensFlags extends OutputFlags {
@@ -16,6 +17,9 @@ interface TokensFlags extends OutputFlags {
   offset?: string;
   all?: boolean;
 }
+
+/** A contract is what people copy from this table: whole, and kept over the name and the link. */
+const TOKEN_COLUMNS = { contract: { truncate: 'never', priority: 1 }, name: { minWidth: 12 } } as const;
 
 export const register: Register = (program, run) => {
   addOutputOptions(program.command('tokens').description('list the tokens tracked on one chain (paged)'))
@@ -35,15 +39,26 @@ export async function tokens(ctx: Context, blockchainIdArg: string, flags: Token
   const plan = planOutput(ctx, flags, TOKEN_FIELDS);
   const client = ctx.client();
   let items: Token[];
+  let page: TokenPage | undefined;
   try {
-    items = flags.all ? await allTokens(ctx, client, blockchainId, offset ?? 0) : ((await client.listTokens(blockchainId, { take, offset })).items ?? []);
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      throw new NoMatchError(`unknown chain '${blockchainId}': see 'swapx chains' for the ids`, { cause: error });
+    if (flags.all) items = await allTokens(ctx, client, blockchainId, offset ?? 0);
+    else {
+      page = await client.listTokens(blockchainId, { take, offset });
+      items = page.items ?? [];
     }
+  } catch (error) {
+    if (error instanceof NotFoundError) throw new NoMatchError(await unknownChain(client, blockchainId), { cause: error });
     throw error;
   }
-  await writeResult(ctx, plan, items, TOKEN_FIELDS, (records, fields) => renderTable(fieldColumns<Token>(fields), records, { header: ctx.out.bold }));
+  if (!flags.all && page && items.length < page.totalCount - (offset ?? 0)) {
+    const from = offset ? ` from offset ${offset}` : '';
+    ctx.info(
+      `Showing ${items.length.toLocaleString('en-US')} of ${page.totalCount.toLocaleString('en-US')} tokens${from}: --all lists every one; --take and --offset page`,
+    );
+  }
+  await writeResult(ctx, plan, items, TOKEN_FIELDS, (records, fields) =>
+    renderTable(fieldColumns<Token>(fields, TOKEN_COLUMNS, flags.fields !== undefined), records, { header: ctx.out.bold, maxWidth: tableWidth(ctx, plan) }),
+  );
   return 0;
 }
 
@@ -55,11 +70,31 @@ async function allTokens(ctx: Context, client: SwapxClient, blockchainId: string
     const pageItems = page.items ?? [];
     items.push(...pageItems);
     offset += pageItems.length;
-    if (pageItems.length === 0 || offset >= page.totalCount) break;
+    if (offset >= page.totalCount) break;
+    if (pageItems.length === 0) {
+      // The API said there are more: stopping quietly would pass a short list off as all of them.
+      ctx.warn(`${blockchainId}: the API reports ${page.totalCount} tokens but returned an empty page at offset ${offset}: listed ${items.length}`);
+      break;
+    }
     if (offset > OFFSET_MAX) {
-      ctx.warn(`${blockchainId} has ${page.totalCount} tokens but the API pages only up to Offset ${OFFSET_MAX}: ${page.totalCount - offset} tokens cannot be listed`);
+      ctx.warn(
+        `${blockchainId} has ${page.totalCount} tokens but the API pages only up to Offset ${OFFSET_MAX}: ${page.totalCount - offset} tokens cannot be listed`,
+      );
       break;
     }
   }
   return items;
+}
+
+/** "unknown chain 'etherum'; did you mean ethereum?": the ids come from the API, as `swapx chains` shows them. */
+async function unknownChain(client: SwapxClient, blockchainId: string): Promise<string> {
+  let ids: string[] = [];
+  try {
+    ids = (await client.listChains()).flatMap((chain) => (chain.blockchainId ? [chain.blockchainId] : []));
+  } catch {
+    // The hint is a courtesy: without the list, the error still names the problem.
+  }
+  const near = closest(blockchainId, ids);
+  const hint = near.length ? `; did you mean ${near.join(' or ')}?` : '';
+  return `unknown chain '${blockchainId}'${hint} ('swapx chains' lists the ids)`;
 }

@@ -6,7 +6,7 @@ import type { ConfigStore } from './store.js';
 export interface ResolvedCredentials {
   credentials: Credentials;
   source: 'env' | 'profile';
-  /** e.g. "SWAPX_CLIENT_ID/SWAPX_API_KEY" or "profile default (/path/config.json)" */
+  /** e.g. "the environment (SWAPX_CLIENT_ID and SWAPX_API_KEY)" or "profile 'default' (/path/config.json)" */
   origin: string;
 }
 
@@ -21,13 +21,14 @@ function fromEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
 export function resolveCredentials(env: NodeJS.ProcessEnv, store: ConfigStore, profile: string): ResolvedCredentials | undefined {
   const clientId = fromEnv(env, 'SWAPX_CLIENT_ID');
   const apiKey = fromEnv(env, 'SWAPX_API_KEY');
-  if (clientId && apiKey) return { credentials: { kind: 'basic', clientId, apiKey }, source: 'env', origin: 'SWAPX_CLIENT_ID and SWAPX_API_KEY' };
+  if (clientId && apiKey)
+    return { credentials: { kind: 'basic', clientId, apiKey }, source: 'env', origin: 'the environment (SWAPX_CLIENT_ID and SWAPX_API_KEY)' };
   if (clientId || apiKey) {
     const missing = clientId ? 'SWAPX_API_KEY' : 'SWAPX_CLIENT_ID';
     throw new AuthError(`${clientId ? 'SWAPX_CLIENT_ID' : 'SWAPX_API_KEY'} is set but ${missing} is not: set both for Basic auth, or neither`);
   }
   const token = fromEnv(env, 'SWAPX_TOKEN');
-  if (token) return { credentials: { kind: 'bearer', token }, source: 'env', origin: 'SWAPX_TOKEN' };
+  if (token) return { credentials: { kind: 'bearer', token }, source: 'env', origin: 'the environment (SWAPX_TOKEN)' };
   const stored = store.storedCredentials(profile);
   if (stored) return { credentials: stored, source: 'profile', origin: `profile '${profile}' (${store.file})` };
   return undefined;

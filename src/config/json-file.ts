@@ -4,9 +4,9 @@
  * mode, so a crash or a full disk never leaves half a credential store.
  * Synchronous on purpose: a command reads its profile before it does anything else.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { tempPathFor } from '../output/atomic-file.js';
 
 export class JsonFile<T extends object> {
   private data: T;
@@ -39,7 +39,7 @@ export class JsonFile<T extends object> {
 
 function writeFileAtomicSync(target: string, text: string, mode: number): void {
   const dir = path.dirname(target);
-  const temp = path.join(dir, `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const temp = tempPathFor(target);
   try {
     const fd = fs.openSync(temp, 'wx', mode);
     try {

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../api/errors.js';
 import { CONCURRENCY, DEFAULT_BASE_URL, RETRIES, TIMEOUT_MS, parseWholeNumber } from '../api/bounds.js';
-import { checkBaseUrl } from '../api/http.js';
+import { ALLOW_HTTP_ENV, checkBaseUrl } from '../api/http.js';
 import { parseDuration } from '../util/time.js';
 import { DEFAULT_FORMATS, parseFormat, type Format } from '../output/format.js';
 
@@ -31,7 +31,13 @@ interface SettingSpec<K extends keyof Settings> {
   default: Settings[K];
   /** shown when the default is computed */
   defaultText?: string;
-  parse(text: string, from: string): Settings[K];
+  /** `env`: for opt-ins such as SWAPX_ALLOW_HTTP */
+  parse(text: string, from: string, env?: NodeJS.ProcessEnv): Settings[K];
+}
+
+/** SWAPX_ALLOW_HTTP=1 (or true/yes): plain http to a test server beyond loopback is accepted. */
+export function allowsPlainHttp(env: NodeJS.ProcessEnv | undefined): boolean {
+  return /^(1|true|yes)$/i.test(env?.[ALLOW_HTTP_ENV]?.trim() ?? '');
 }
 
 export const SETTINGS = {
@@ -40,8 +46,9 @@ export const SETTINGS = {
     name: 'base-url',
     env: 'SWAPX_BASE_URL',
     default: DEFAULT_BASE_URL,
-    parse: (text: string, from: string) => {
-      checkBaseUrl(text, false, from);
+    // Every base URL is sent credentials: refused here, before anything is stored or sent.
+    parse: (text: string, from: string, env?: NodeJS.ProcessEnv) => {
+      checkBaseUrl(text, true, from, allowsPlainHttp(env));
       return text.replace(/\/+$/, '');
     },
   } satisfies SettingSpec<'baseUrl'>,
@@ -65,7 +72,8 @@ export const SETTINGS = {
     defaultText: `${TIMEOUT_MS.default / 1000}s`,
     parse: (text: string, from: string) => {
       const ms = /^\d+$/.test(text.trim()) ? Number(text) * 1000 : parseDuration(text);
-      if (ms === undefined || ms < TIMEOUT_MS.min || ms > TIMEOUT_MS.max) throw new UsageError(`${from} must be a positive duration up to 1h, such as 30s or 2m, not '${text}'`);
+      if (ms === undefined || ms < TIMEOUT_MS.min || ms > TIMEOUT_MS.max)
+        throw new UsageError(`${from} must be a positive duration up to 1h, such as 30s or 2m, not '${text}'`);
       return ms;
     },
   } satisfies SettingSpec<'timeoutMs'>,
@@ -106,9 +114,9 @@ export function resolveSettings(layers: SettingLayers): ResolvedSettings {
     const envValue = spec.env ? layers.env[spec.env] : undefined;
     const profileValue = layers.profile[name];
     let resolved: Resolved<unknown>;
-    if (flag !== undefined) resolved = { value: spec.parse(flag, `--${name}`), source: 'flag' };
-    else if (envValue !== undefined && envValue !== '') resolved = { value: spec.parse(envValue, spec.env!), source: 'env' };
-    else if (profileValue !== undefined) resolved = { value: spec.parse(profileValue, `the profile setting ${name}`), source: 'profile' };
+    if (flag !== undefined) resolved = { value: spec.parse(flag, `--${name}`, layers.env), source: 'flag' };
+    else if (envValue !== undefined && envValue !== '') resolved = { value: spec.parse(envValue, spec.env!, layers.env), source: 'env' };
+    else if (profileValue !== undefined) resolved = { value: spec.parse(profileValue, `the profile setting ${name}`, layers.env), source: 'profile' };
     else resolved = { value: spec.default, source: 'default' };
     out[spec.key] = resolved;
   }
@@ -116,7 +124,7 @@ export function resolveSettings(layers: SettingLayers): ResolvedSettings {
 }
 
 /** Checks a value before `swapx config set` stores it; returns it normalised. */
-export function checkSettingValue(name: SettingName, text: string): string {
-  SETTINGS[name].parse(text, name);
+export function checkSettingValue(name: SettingName, text: string, env?: NodeJS.ProcessEnv): string {
+  SETTINGS[name].parse(text, name, env);
   return text.trim();
 }

@@ -88,7 +88,10 @@ export class ConfigStore {
     const conf = this.open();
     const profiles = { ...conf.get('profiles') };
     const next = change({ ...(profiles[name] ?? {}) });
-    profiles[name] = next;
+    if (next.settings && Object.keys(next.settings).length === 0) delete next.settings;
+    // A profile left with nothing in it is gone, not listed as an empty shell.
+    if (Object.values(next).every((value) => value === undefined)) delete profiles[name];
+    else profiles[name] = next;
     conf.set('profiles', profiles);
   }
 

@@ -5,15 +5,15 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 
 export function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  // Unique enough beside the pid (the file is opened exclusively, so a clash fails, never overwrites); not
+  // node:crypto, whose loading would cost every command's start-up.
+  return path.join(path.dirname(target), `.${path.basename(target)}.${process.pid}-${Math.random().toString(16).slice(2, 10)}.tmp`);
 }
 
 export async function writeFileAtomic(target: string, data: string | Buffer, options: { gzip?: boolean; mode?: number } = {}): Promise<void> {
-  const bytes = options.gzip ? gzipSync(data) : typeof data === 'string' ? Buffer.from(data) : data;
+  const bytes = options.gzip ? (await import('node:zlib')).gzipSync(data) : typeof data === 'string' ? Buffer.from(data) : data;
   const temp = tempPathFor(target);
   try {
     const handle = await fs.open(temp, 'wx', options.mode ?? 0o644);

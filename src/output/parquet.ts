@@ -18,7 +18,7 @@ import { VERSION } from '../version.js';
 
 type Row = Record<string, unknown>;
 type RowGroup = ParquetWriter['row_groups'][number];
-type Kind = 'string' | 'timestamp' | 'double' | 'strings' | 'tags';
+export type Kind = 'string' | 'timestamp' | 'double' | 'strings' | 'tags';
 
 /** How each list-export field is typed in Parquet (the spec's types, section 2.1). */
 const KINDS: Record<string, Kind> = {
@@ -36,6 +36,11 @@ const KINDS: Record<string, Kind> = {
   withdrawnUsdAmount: 'double',
   tags: 'tags',
 };
+
+/** How `field` is typed in a Parquet file (a field not listed is a string). */
+export function parquetKind(field: string): Kind {
+  return KINDS[field] ?? 'string';
+}
 
 /** The fields a Parquet file can hold: those of a list export. */
 export const PARQUET_FIELDS: readonly string[] = LIST_SWAP_FIELDS;

@@ -1,49 +1,211 @@
 /**
  * The people view of a swap stream: one fixed-width line per swap, so a
- * week of swaps streams to a terminal without being held in memory.
+ * week of swaps streams to a terminal without being held in memory. The
+ * columns fit the width given (the terminal's): the swap id always shows in
+ * full, so support can paste it into `swapx swap`; the least useful columns
+ * go first on a narrow terminal. With --fields, exactly those fields.
  */
 import type { ChalkInstance } from 'chalk';
 import type { DateRangeFilter, Swap } from '../api/types.js';
-import { DEFAULT_FILTER, FILTER_TIME_FIELD } from '../api/types.js';
+import { DEFAULT_FILTER, FILTER_TIME_FIELD, LIST_SWAP_FIELDS, SWAP_FIELDS } from '../api/types.js';
+import { displayValue } from './display.js';
 import type { Encoder } from './encode.js';
 import { stripControl } from './sanitize.js';
+import { cut, fitColumn, fitWidths, textWidth, usdCell, type Truncate } from './table.js';
 
-function cell(text: string, width: number, align: 'left' | 'right' = 'left'): string {
-  const clean = stripControl(text);
-  const cut = [...clean].length > width ? `${[...clean].slice(0, width - 1).join('')}…` : clean;
-  return align === 'right' ? cut.padStart(width) : cut.padEnd(width);
+interface SwapColumn {
+  header: string;
+  /** the width it is laid out at when there is room: fixed, as rows stream */
+  width: number;
+  minWidth: number;
+  priority: number;
+  required?: boolean;
+  truncate: Truncate;
+  align?: 'left' | 'right';
+  /** the cell's text at this width (amounts shorten their number instead of being cut) */
+  value: (swap: Swap, width: number) => string;
+  colour?: (swap: Swap, c: ChalkInstance) => ((text: string) => string) | undefined;
 }
 
-function amount(value: number | null, token: string | null): string {
+/** "2026-11-23T08:21:17.612Z" → "2026-11-23 08:21:17": a table is read by people, to the second. */
+function tableTime(value: string | null | undefined): string {
+  if (!value) return '—';
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(value);
+  return m ? `${m[1]} ${m[2]}` : value;
+}
+
+function compactNumber(value: number): string {
+  const abs = Math.abs(value);
+  for (const [size, suffix] of [
+    [1e12, 'T'],
+    [1e9, 'B'],
+    [1e6, 'M'],
+    [1e3, 'k'],
+  ] as const) {
+    if (abs >= size) return `${(value / size).toFixed(2)}${suffix}`;
+  }
+  return value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
+
+/** An amount and its token in `width` characters: fewer decimals, then 1.23M, before anything is cut. */
+export function amountCell(value: number | null, token: string | null, width: number): string {
   if (value === null) return '—';
-  return `${value.toLocaleString('en-US', { maximumFractionDigits: 4 })} ${token ?? ''}`.trim();
+  const symbol = token ? ` ${stripControl(token)}` : '';
+  const forms = [
+    value.toLocaleString('en-US', { maximumFractionDigits: 4 }),
+    value.toLocaleString('en-US', { maximumFractionDigits: 2 }),
+    compactNumber(value),
+  ];
+  for (const number of forms) if (textWidth(number + symbol) <= width) return number + symbol;
+  const number = forms[2]!;
+  return textWidth(number) + 2 <= width ? `${number} ${cut(symbol.trim(), width - textWidth(number) - 1)}` : cut(number, width);
 }
 
-export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkInstance): Encoder {
+function defaultColumns(timeField: (typeof FILTER_TIME_FIELD)[DateRangeFilter]): SwapColumn[] {
+  const mismatch: Record<string, (c: ChalkInstance) => (t: string) => string> = {
+    MismatchDetected: (c) => c.red,
+    NotFound: (c) => c.yellow,
+    Unprocessed: (c) => c.dim,
+  };
+  return [
+    { header: 'id', width: 24, minWidth: 24, priority: 100, required: true, truncate: 'never', value: (s) => s.id ?? '—' },
+    { header: timeField, width: 19, minWidth: 19, priority: 90, truncate: 'never', value: (s) => tableTime(s[timeField]) },
+    { header: 'bridge', width: 16, minWidth: 12, priority: 50, truncate: 'end', value: (s) => s.bridge ?? '—' },
+    { header: 'route', width: 22, minWidth: 18, priority: 80, truncate: 'end', value: (s) => `${s.sourceChain ?? '?'} → ${s.destinationChain ?? '?'}` },
+    {
+      header: 'deposit',
+      width: 20,
+      minWidth: 14,
+      priority: 30,
+      truncate: 'end',
+      align: 'right',
+      value: (s, w) => amountCell(s.depositAmount, s.sourceToken, w),
+    },
+    {
+      header: 'withdrawal',
+      width: 20,
+      minWidth: 14,
+      priority: 40,
+      truncate: 'end',
+      align: 'right',
+      value: (s, w) => amountCell(s.withdrawnAmount, s.destinationToken, w),
+    },
+    {
+      header: 'USD',
+      width: 11,
+      minWidth: 11,
+      priority: 70,
+      truncate: 'never',
+      align: 'right',
+      value: (s) => usdCell(s.withdrawnUsdAmount ?? s.depositUsdAmount),
+    },
+    {
+      header: 'USD check',
+      width: 16,
+      minWidth: 11,
+      priority: 20,
+      truncate: 'end',
+      value: (s) => s.usdMismatchStatus ?? '—',
+      colour: (s, c) => mismatch[s.usdMismatchStatus]?.(c),
+    },
+  ];
+}
+
+/** Widths for fields named with --fields: what their values usually need. */
+const FIELD_WIDTH: Record<string, number> = {
+  id: 24,
+  bridge: 16,
+  bridgeKey: 12,
+  sourceChain: 12,
+  destinationChain: 16,
+  protocolKey: 14,
+  sourceToken: 11,
+  destinationToken: 16,
+  depositAmount: 18,
+  withdrawnAmount: 18,
+  depositUsdAmount: 16,
+  withdrawnUsdAmount: 18,
+  usdMismatchStatus: 17,
+  tags: 30,
+  sourceOtherProtocolAddresses: 44,
+  destinationOtherProtocolAddresses: 44,
+};
+const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
+const AMOUNT_FIELDS = new Set(['depositAmount', 'withdrawnAmount']);
+const USD_FIELDS = new Set(['depositUsdAmount', 'withdrawnUsdAmount']);
+
+/** One column per field the user named, in that order; long hashes are cut in the middle to fit. */
+function fieldColumns(fields: readonly string[]): SwapColumn[] {
+  return fields.map((field, index) => {
+    const record = (s: Swap) => (s as unknown as Record<string, unknown>)[field];
+    const base = { header: field, priority: -index, required: true };
+    if (TIME_FIELDS.has(field))
+      return { ...base, width: Math.max(19, field.length), minWidth: 19, truncate: 'never', value: (s) => tableTime(record(s) as string | null) };
+    if (USD_FIELDS.has(field))
+      return { ...base, width: FIELD_WIDTH[field]!, minWidth: 11, truncate: 'never', align: 'right', value: (s) => usdCell(record(s) as number | null) };
+    if (AMOUNT_FIELDS.has(field)) {
+      return {
+        ...base,
+        width: FIELD_WIDTH[field]!,
+        minWidth: 10,
+        truncate: 'end',
+        align: 'right',
+        value: (s, w) => amountCell(record(s) as number | null, null, w),
+      };
+    }
+    const hashLike = !(field in FIELD_WIDTH);
+    return {
+      ...base,
+      width: Math.max(FIELD_WIDTH[field] ?? 66, field.length),
+      minWidth: field === 'id' ? 24 : hashLike ? 13 : 8,
+      truncate: field === 'id' ? 'never' : hashLike ? 'middle' : 'end',
+      value: (s) => {
+        const value = record(s);
+        return value === null || value === undefined ? '—' : displayValue(value);
+      },
+    } satisfies SwapColumn;
+  });
+}
+
+export interface SwapRowsOptions {
+  /** the line width to fit (the terminal's); default: no limit */
+  width?: number;
+  /** the fields asked for with --fields; default: the people view */
+  fields?: readonly string[];
+}
+
+export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkInstance, options: SwapRowsOptions = {}): Encoder {
   const timeField = FILTER_TIME_FIELD[filter ?? DEFAULT_FILTER];
-  const widths = [24, 16, 22, 22, 22, 12, 16];
-  const header = [timeField, 'bridge', 'route', 'deposit', 'withdrawal', 'USD', 'USD check'];
-  const mismatch: Record<string, (t: string) => string> = { MismatchDetected: c.red, NotFound: c.yellow, Unprocessed: c.dim };
+  // Every field (with or without balanceChanges, which lists lack) is no choice: the people view.
+  const everyOf = (list: readonly string[]) => options.fields?.length === list.length && options.fields.every((f, i) => f === list[i]);
+  const custom = options.fields !== undefined && !everyOf(SWAP_FIELDS) && !everyOf(LIST_SWAP_FIELDS);
+  const all = custom ? fieldColumns(options.fields!) : defaultColumns(timeField);
+  const fitted = fitWidths(
+    all.map((column, i) => fitColumn(column, i, column.width)),
+    options.width ?? Number.POSITIVE_INFINITY,
+  );
+  const columns = all.flatMap((column, i) => (fitted[i] === undefined ? [] : [{ ...column, width: fitted[i]! }]));
+  const pad = (column: SwapColumn, text: string, mode: Truncate = column.truncate) => {
+    const shown = cut(stripControl(text), column.width, mode);
+    const gap = ' '.repeat(Math.max(0, column.width - textWidth(shown)));
+    return column.align === 'right' ? gap + shown : shown + gap;
+  };
   return {
-    header: () => `${c.bold(header.map((h, i) => cell(h, widths[i]!)).join(' ').trimEnd())}\n`,
+    header: () =>
+      `${c.bold(
+        columns
+          .map((column) => pad(column, column.header, 'end'))
+          .join('  ')
+          .trimEnd(),
+      )}\n`,
     batch: (records) =>
       (records as readonly Swap[])
         .map((s) => {
-          const usd = s.withdrawnUsdAmount ?? s.depositUsdAmount;
-          const status = cell(s.usdMismatchStatus ?? '', widths[6]!);
-          return (
-            [
-              cell(String(s[timeField] ?? ''), widths[0]!),
-              cell(s.bridge ?? '—', widths[1]!),
-              cell(`${s.sourceChain ?? '?'} → ${s.destinationChain ?? '?'}`, widths[2]!),
-              cell(amount(s.depositAmount, s.sourceToken), widths[3]!, 'right'),
-              cell(amount(s.withdrawnAmount, s.destinationToken), widths[4]!, 'right'),
-              cell(usd === null ? '—' : `$${usd.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`, widths[5]!, 'right'),
-              (mismatch[s.usdMismatchStatus] ?? ((t: string) => t))(status),
-            ]
-              .join(' ')
-              .trimEnd() + '\n'
-          );
+          const cells = columns.map((column) => {
+            const padded = pad(column, column.value(s, column.width));
+            return column.colour?.(s, c)?.(padded) ?? padded;
+          });
+          return `${cells.join('  ').trimEnd()}\n`;
         })
         .join(''),
     between: '',

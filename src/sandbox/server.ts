@@ -152,15 +152,40 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     report(req, fault === '429' || fault === '500' || fault === '503' ? Number(fault) : reply.status, fault);
   };
 
+  // Answers are computed one per turn of the event loop, so a Ctrl-C between two long (dense) answers is
+  // seen at once; after close() the ones still queued are dropped, not computed.
+  let closing = false;
+  const queue: (() => void)[] = [];
+  let pumping = false;
+  const pump = () => {
+    const next = queue.shift();
+    if (!next) {
+      pumping = false;
+      return;
+    }
+    if (!closing) next();
+    setImmediate(pump);
+  };
+  const soon = (answer: () => void) => {
+    queue.push(answer);
+    if (!pumping) {
+      pumping = true;
+      setImmediate(pump);
+    }
+  };
   const server = createServer((req, res) => {
+    if (closing) {
+      req.socket.destroy();
+      return;
+    }
     const n = counters.requests++;
     // GET bodies are ignored, but must be drained for keep-alive to work.
     req.resume();
     const delay = latencyFor(dataset.seed, n, latencyMs);
-    if (delay === 0) return respond(req, res, n);
+    if (delay === 0) return soon(() => respond(req, res, n));
     const timer = setTimeout(() => {
       timers.delete(timer);
-      if (!req.socket.destroyed) respond(req, res, n);
+      if (!req.socket.destroyed) soon(() => respond(req, res, n));
     }, delay);
     timers.add(timer);
   });
@@ -184,6 +209,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     stats: () => ({ requests: counters.requests, faults: { ...counters.faults } }),
     close: () =>
       new Promise<void>((resolve, reject) => {
+        closing = true;
         for (const timer of timers) clearTimeout(timer);
         timers.clear();
         server.close((error) => (error ? reject(error) : resolve()));

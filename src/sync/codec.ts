@@ -5,14 +5,15 @@
  * into rows, and encodes a partition's rows into the bytes of the whole
  * file. Text formats keep each row's encoded text as its payload, so a row
  * read back is written again byte for byte; a columnar format (Parquet, whose
- * encoder is whole-file by nature) plugs in here with a payload of the
- * projected record: see `partitionCodec`.
+ * encoder is whole-file by nature) has a payload of the projected record in
+ * the form it reads back as: see parquet-codec.ts.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { Swap } from '../api/types.js';
 import { createEncoder, type Encoder } from '../output/encode.js';
 import { parseApiTime } from '../util/time.js';
 import { readCsvRecords } from './csv-records.js';
+import { parquetCodec } from './parquet-codec.js';
 import type { SyncFormat } from './state.js';
 
 export interface StoredRow {
@@ -31,7 +32,12 @@ export interface PartitionCodec {
   readonly extension: string;
   row(swap: Swap): StoredRow;
   /** every row of a file this codec wrote; throws on bytes it cannot read */
-  read(bytes: Buffer): StoredRow[];
+  read(bytes: Buffer): StoredRow[] | Promise<StoredRow[]>;
+  /**
+   * Optional, cheaper than `read` where a format can read two columns alone: id → updatedMs of the rows
+   * with an id. Only an optimization: a row missing from it is merged at the flush, by `read`.
+   */
+  readIndex?(bytes: Buffer): Promise<Map<string, number>>;
   /** the whole file holding `rows`, in the given order */
   encode(rows: readonly StoredRow[]): Buffer;
 }
@@ -45,7 +51,7 @@ function keyOf(id: unknown, payload: string): string {
 }
 
 /** JSON Lines or CSV, gzipped as one member when `gzip`. */
-export function textCodec(format: SyncFormat, gzip: boolean, encoder: Encoder): PartitionCodec {
+export function textCodec(format: Exclude<SyncFormat, 'parquet'>, gzip: boolean, encoder: Encoder): PartitionCodec {
   const decode = (bytes: Buffer) => (gzip ? gunzipSync(bytes) : bytes).toString('utf8');
   const read =
     format === 'jsonl'
@@ -94,13 +100,8 @@ export interface CodecQuery {
   allFields: readonly string[];
 }
 
-/**
- * The codec of a sync directory's format. A whole-file format plugs in here: e.g. Parquet as
- * `{ extension: '.parquet', row: (swap) => ({ key, completedMs, updatedMs, payload: projected record }),
- * read: (bytes) => rows decoded, encode: (rows) => encodeParquet(rows.map((r) => r.payload)) }`
- * (`encodeParquet(rows, fields)` of src/output/parquet.ts: rows → whole file bytes), with 'parquet' added to
- * SYNC_FORMATS. `read` needs a Parquet reader (there is none yet) to merge new versions into a partition.
- */
+/** The codec of a sync directory's format: text (src/sync/codec.ts) or Parquet (src/sync/parquet-codec.ts). */
 export function partitionCodec(query: CodecQuery): PartitionCodec {
+  if (query.format === 'parquet') return parquetCodec(query.fields);
   return textCodec(query.format, query.gzip, createEncoder(query.format, { fields: query.fields, allFields: query.allFields }));
 }

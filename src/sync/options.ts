@@ -5,7 +5,7 @@
  * given that differs from it is refused.
  */
 import { UsageError } from '../api/errors.js';
-import { SWAP_FIELDS } from '../api/types.js';
+import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../api/types.js';
 import { parseIntInRange } from '../api/bounds.js';
 import { selectFields } from '../output/fields.js';
 import { TIME_FORMS, formatUtc, parseDuration, parseTime } from '../util/time.js';
@@ -82,8 +82,9 @@ function parseFormat(text: string): { format: SyncFormat; gzip: boolean } {
   const base = gzip ? lower.slice(0, -3) : lower;
   const format = base === 'ndjson' ? 'jsonl' : base;
   if (!(SYNC_FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`--format: sync writes jsonl or csv (optionally .gz, e.g. jsonl.gz), not '${text}'`);
+    throw new UsageError(`--format: sync writes jsonl, csv (optionally .gz, e.g. jsonl.gz) or parquet, not '${text}'`);
   }
+  if (format === 'parquet' && gzip) throw new UsageError(`--format: parquet is compressed inside the file; give parquet without .gz`);
   return { format: format as SyncFormat, gzip };
 }
 
@@ -93,9 +94,13 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
     throw new UsageError('--out <dir> is missing: the directory that holds the partitions and the sync state');
   }
   const format = flags.format === undefined ? undefined : parseFormat(flags.format);
+  if (format?.format === 'parquet' && flags.gzip === true) {
+    throw new UsageError('--gzip does not apply to --format parquet: a Parquet file is compressed inside (drop --gzip)');
+  }
   let fields: string[] | undefined;
   if (flags.fields !== undefined) {
-    fields = selectFields(flags.fields, SWAP_FIELDS);
+    // Parquet has a column for each field of a list export (no balanceChanges, which the list never returns).
+    fields = selectFields(flags.fields, format?.format === 'parquet' ? LIST_SWAP_FIELDS : SWAP_FIELDS);
     const missing = ['id', 'completedAt', 'updatedAt'].filter((field) => !fields!.includes(field));
     if (missing.length)
       throw new UsageError(
@@ -135,13 +140,23 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
   };
 }
 
+/**
+ * A new mirror's fields: those of a list export (no balanceChanges, which the list never returns: a CSV
+ * column that would always be empty). JSON Lines keeps every field: its lines are the API's objects as
+ * sent (pass-through), which hold no balanceChanges anyway. A mirror keeps the fields in its state, so
+ * one made before this default keeps its columns.
+ */
+function defaultFields(format: SyncFormat): readonly string[] {
+  return format === 'jsonl' ? SWAP_FIELDS : LIST_SWAP_FIELDS;
+}
+
 /** The query of this run: the flags given, else the state's, else the defaults; a flag that contradicts the state is refused. */
 export function resolveQuery(options: SyncOptions, baseUrl: string, saved: SyncQuery | undefined): SyncQuery {
   const query: SyncQuery = {
     baseUrl,
     filter: 'Completed',
     format: options.format ?? saved?.format ?? 'jsonl',
-    fields: options.fields ?? saved?.fields ?? [...SWAP_FIELDS],
+    fields: options.fields ?? saved?.fields ?? [...defaultFields(options.format ?? saved?.format ?? 'jsonl')],
     gzip: options.gzip ?? saved?.gzip ?? false,
   };
   if (saved) {

@@ -96,6 +96,18 @@ export async function readPartitionFile(file: string, codec: PartitionCodec): Pr
   return codec.read(bytes);
 }
 
+/** A partition's index through a codec's `readIndex`, or an empty one when the file does not exist. */
+export async function readPartitionIndex(file: string, readIndex: (bytes: Buffer) => Promise<Map<string, number>>): Promise<Map<string, number>> {
+  let bytes: Buffer;
+  try {
+    bytes = await fs.readFile(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw error;
+  }
+  return readIndex(bytes);
+}
+
 /** Replaces `file` with `rows` (sorted here), atomically and durably. */
 export async function writePartitionFile(file: string, rows: StoredRow[], codec: PartitionCodec): Promise<void> {
   rows.sort(compareRows);

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import type { PartitionCodec, StoredRow } from './codec.js';
-import { mergeRow, partitionFile, readPartitionFile, writePartitionFile } from './partitions.js';
+import { mergeRow, partitionFile, readPartitionFile, readPartitionIndex, writePartitionFile } from './partitions.js';
 
 export interface FlushResult {
   /** swaps not held before, completed at or after the completions cursor */
@@ -58,8 +58,10 @@ export class PendingPartitions {
   private async index(date: string): Promise<Map<string, number>> {
     let index = this.held.get(date);
     if (!index) {
-      const rows = await readPartitionFile(path.join(this.dir, partitionFile(date, this.codec)), this.codec);
-      index = new Map(rows.map((row) => [row.key, row.updatedMs]));
+      const file = path.join(this.dir, partitionFile(date, this.codec));
+      index = this.codec.readIndex
+        ? await readPartitionIndex(file, this.codec.readIndex)
+        : new Map((await readPartitionFile(file, this.codec)).map((row) => [row.key, row.updatedMs]));
       if (this.held.size >= INDEXES_KEPT) this.held.delete(this.held.keys().next().value!);
       this.held.set(date, index);
     }

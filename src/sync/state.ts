@@ -16,7 +16,7 @@ import { formatUtc } from '../util/time.js';
 import { describeDifference as describe, fingerprint } from '../util/fingerprint.js';
 
 export const STATE_FILE = '.swapx-sync.json';
-export const SYNC_FORMATS = ['jsonl', 'csv'] as const;
+export const SYNC_FORMATS = ['jsonl', 'csv', 'parquet'] as const;
 export type SyncFormat = (typeof SYNC_FORMATS)[number];
 
 /** What the data in a sync directory is: a different query needs a different directory. */
@@ -99,8 +99,9 @@ function parseQuery(value: unknown): SyncQuery {
   if (!q || typeof q !== 'object') throw new Error('query is missing');
   if (typeof q.baseUrl !== 'string') throw new Error('query.baseUrl is missing');
   if (q.filter !== 'Completed') throw new Error('query.filter is not Completed');
-  if (!(SYNC_FORMATS as readonly unknown[]).includes(q.format)) throw new Error('query.format is not jsonl or csv');
+  if (!(SYNC_FORMATS as readonly unknown[]).includes(q.format)) throw new Error('query.format is not jsonl, csv or parquet');
   if (typeof q.gzip !== 'boolean') throw new Error('query.gzip is missing');
+  if (q.format === 'parquet' && q.gzip) throw new Error('query.gzip is true for parquet, which is compressed inside');
   return { baseUrl: q.baseUrl, filter: 'Completed', format: q.format as SyncFormat, fields: stringArray(q.fields, 'query.fields'), gzip: q.gzip };
 }
 

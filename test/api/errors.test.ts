@@ -29,7 +29,7 @@ describe('apiErrorFromResponse', () => {
   it('403 is permission denied; isUnconfirmed says the account is not confirmed', () => {
     const denied = apiErrorFromResponse(403, {}, { title: 'Forbidden', detail: 'Invalid credentials.' }, req);
     expect(denied).toBeInstanceOf(PermissionDeniedError);
-    expect(denied.message).toBe("permission denied (HTTP 403): Forbidden: Invalid credentials.; check the credentials with 'swapx auth status'");
+    expect(denied.message).toBe("permission denied (HTTP 403): Forbidden: Invalid credentials; check the credentials with 'swapx auth status'");
     const unconfirmed = apiErrorFromResponse(403, {}, { title: 'Forbidden', isUnconfirmed: true }, req);
     expect((unconfirmed as PermissionDeniedError).isUnconfirmed).toBe(true);
     expect(unconfirmed.message).toBe('the API account is not confirmed yet: ask the vendor to confirm it, then try again');

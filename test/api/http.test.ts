@@ -114,7 +114,10 @@ describe('HttpCore', () => {
 
   it('refuses credentials over plain http to a non-loopback host', () => {
     expect(() => core({ baseUrl: 'http://api.example.test' })).toThrow(UsageError);
-    expect(() => core({ baseUrl: 'http://api.example.test' })).toThrow('refusing to send credentials over plain http to api.example.test; use https:// (plain http is allowed only for loopback addresses)');
+    expect(() => core({ baseUrl: 'http://api.example.test' })).toThrow(
+      'the base URL: refusing plain http to api.example.test: the API key would travel in clear text; use https://, or a loopback address, or for a test server set SWAPX_ALLOW_HTTP=1',
+    );
+    expect(() => core({ baseUrl: 'http://api.example.test', allowPlainHttp: true })).not.toThrow();
     expect(() => core({ baseUrl: 'http://127.0.0.1:8787' })).not.toThrow();
     expect(() => core({ baseUrl: 'http://localhost:8787' })).not.toThrow();
   });

@@ -34,7 +34,8 @@ describe('auth login / status / logout', () => {
 
     const status = await runSwapx(['auth', 'status'], { env });
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/^source\s+profile 'default' \(/m);
+    expect(status.stdout).toMatch(/^profile\s+default$/m);
+    expect(status.stdout).toMatch(/^credentials\s+profile 'default' \(/m);
     expect(status.stdout).toMatch(/^client id\s+acme$/m);
     expect(status.stdout).toMatch(/^API key\s+k3…ak$/m);
     expect(status.stdout).toMatch(/^check\s+accepted by the API$/m);
@@ -55,7 +56,9 @@ describe('auth login / status / logout', () => {
     const { env, configDir } = freshEnv();
     const login = await runSwapx(['auth', 'login', '--client-id', 'acme', '--api-key-stdin'], { env, input: 'wrong-key' });
     expect(login.code).toBe(3);
-    expect(login.stderr).toMatch(/^swapx: error: permission denied \(HTTP 403\)/);
+    expect(login.stderr).toBe(
+      "swapx: error: the API refused client id 'acme' and this API key (HTTP 403: The client id or API key is not valid); nothing was stored: check both and log in again\n",
+    );
     expect(fs.existsSync(path.join(configDir, 'config.json'))).toBe(false);
   });
 
@@ -79,7 +82,8 @@ describe('auth login / status / logout', () => {
     const { env } = freshEnv({ SWAPX_CLIENT_ID: 'acme', SWAPX_API_KEY: SECRET });
     const status = await runSwapx(['auth', 'status'], { env });
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(/^source\s+SWAPX_CLIENT_ID and SWAPX_API_KEY$/m);
+    expect(status.stdout).toMatch(/^credentials\s+the environment \(SWAPX_CLIENT_ID and SWAPX_API_KEY\)$/m);
+    expect(status.stdout).not.toMatch(/^profile/m);
   });
 
   it('rejected credentials: auth status exit 3', async () => {

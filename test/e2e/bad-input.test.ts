@@ -39,7 +39,7 @@ const CASES: Case[] = [
   ['base-url not a URL', ['--base-url', 'not a url', 'chains'], /^--base-url is not an http\(s\) URL: 'not a url'$/],
   ['base-url ftp', ['--base-url', 'ftp://example.com', 'chains'], /^--base-url is not an http\(s\) URL: 'ftp:\/\/example.com'$/],
   ['base-url empty', ['--base-url', '', 'chains'], /^--base-url is not an http\(s\) URL: ''$/],
-  ['base-url plain http remote', ['--base-url', 'http://api.example.com', 'chains'], /^refusing to send credentials over plain http to api\.example\.com; use https:\/\//],
+  ['base-url plain http remote', ['--base-url', 'http://api.example.com', 'chains'], /^--base-url: refusing plain http to api\.example\.com: the API key would travel in clear text; use https:\/\/, or a loopback address, or for a test server set SWAPX_ALLOW_HTTP=1$/],
   ['base-url with credentials', ['--base-url', 'https://user:pw@example.com', 'chains'], /^--base-url must not contain credentials; use 'swapx auth login' or SWAPX_CLIENT_ID\/SWAPX_API_KEY$/],
   ['base-url unparsable with credentials', ['--base-url', 'https://user:s3cret@exa mple.com', 'chains'], /^--base-url is not an http\(s\) URL: 'https:\/\/\[REDACTED\]@exa mple\.com'$/],
   ['profile empty', ['--profile', '', 'chains'], /^--profile must be 1 to 64 letters, digits, '\.', '_' or '-', starting with a letter or digit, not ''$/],

@@ -98,14 +98,14 @@ const export1 = ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T
 
 describe('hostile server responses', () => {
   it.each([
-    ['/not-json', /^swapx: error: window .* failed: the API answered HTTP 200 with a body that is not JSON \(content type text\/plain, GET \/v1\/external\/swaps\?From=.*\)$/],
+    ['/not-json', /^swapx: error: window .* failed: the API answered HTTP 200 with a body that is not JSON \(content type text\/plain, GET \/not-json\/v1\/external\/swaps\?From=.*\)$/],
     ['/html', /^swapx: error: window .* failed: the API answered HTTP 200 with a body that is not JSON \(content type text\/html, GET /],
-    ['/object', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: expected an array of swaps, got an object \(GET \/v1\/external\/swaps\?/],
+    ['/object', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: expected an array of swaps, got an object \(GET \/object\/v1\/external\/swaps\?/],
     ['/null-entry', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 is null, not an object/],
     ['/wrong-type', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 depositAmount is a string, expected a number or null/],
     ['/missing-field', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 has no withdrawnAt/],
     ['/bad-date', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 completedAt is a string, expected an ISO 8601 date-time string/],
-    ['/huge-declared', /^swapx: error: .*response body larger than 64 MiB \(HTTP 200, GET \/v1\/external\/swaps\?.*\); refusing to read it/],
+    ['/huge-declared', /^swapx: error: .*response body larger than 64 MiB \(HTTP 200, GET \/huge-declared\/v1\/external\/swaps\?.*\); refusing to read it/],
     ['/huge-streamed', /^swapx: error: .*response body larger than 64 MiB/],
     ['/redirect', /^swapx: error: .*the API answered with a redirect \(HTTP 302 to \/redirect\/v1\/external\/swaps\?.*\); swapx does not follow redirects: set --base-url to the final address/],
     ['/retry-later', /^swapx: error: .*the server asks to wait 3600s before the next request \(Retry-After\), longer than swapx waits on its own; try again later/],
@@ -123,7 +123,7 @@ describe('hostile server responses', () => {
     const twoMinutes = ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T00:02:00Z', '--jsonl', '-q'];
     const r = await run('/slow-loris', twoMinutes, ['--timeout', '1s', '--retries', '1']);
     expect(r.code).toBe(1);
-    expect(r.stderr.trimEnd()).toMatch(/^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:02:00Z failed: request timed out after 1s: GET \/v1\/external\/swaps\?From=2026-11-01T00%3A00%3A00Z&To=2026-11-01T00%3A01%3A00Z$/);
+    expect(r.stderr.trimEnd()).toMatch(/^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:02:00Z failed: request timed out after 1s: GET \/slow-loris\/v1\/external\/swaps\?From=2026-11-01T00%3A00%3A00Z&To=2026-11-01T00%3A01%3A00Z$/);
     // Two attempts at the 2-minute window, then two at its first 1-minute half.
     expect((counts['/slow-loris'] ?? 0) - before).toBe(4);
   });
@@ -132,7 +132,7 @@ describe('hostile server responses', () => {
     const before = counts['/html-500'] ?? 0;
     const r = await run('/html-500', ['chains'], ['--retries', '2']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('swapx: error: server error HTTP 500 on GET /v1/external/chains: HTTP 500\n');
+    expect(r.stderr).toBe('swapx: error: server error HTTP 500 on GET /html-500/v1/external/chains: HTTP 500\n');
     expect((counts['/html-500'] ?? 0) - before).toBe(3);
   });
 
@@ -155,7 +155,7 @@ describe('hostile server responses', () => {
   it('the lookup commands check shapes too', async () => {
     const r = await run('/object', ['chains']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('swapx: error: the API sent data of the wrong shape: expected an array of chains, got an object (GET /v1/external/chains)\n');
+    expect(r.stderr).toBe('swapx: error: the API sent data of the wrong shape: expected an array of chains, got an object (GET /object/v1/external/chains)\n');
   });
 });
 
@@ -183,7 +183,7 @@ describe('TLS', () => {
     expect(r.code).toBe(1);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^GET \/v1\/external\/chains DEPTH_ZERO_SELF_SIGNED_CERT \d+ms$/);
-    expect(lines[1]).toMatch(/^swapx: error: connection to localhost:\d+ failed \(DEPTH_ZERO_SELF_SIGNED_CERT\): self[- ]signed certificate$/);
+    expect(lines[0]).toMatch(/^GET \/v1\/external\/chains self-signed TLS certificate \d+ms$/);
+    expect(lines[1]).toMatch(/^swapx: error: connection to localhost:\d+ failed: self-signed TLS certificate$/);
   });
 });

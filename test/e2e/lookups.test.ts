@@ -95,7 +95,7 @@ describe('swapx tokens', () => {
   it('an unknown chain is exit 4', async () => {
     const r = await runSwapx(['tokens', 'atlantis'], { env });
     expect(r.code).toBe(4);
-    expect(r.stderr).toBe("swapx: error: unknown chain 'atlantis': see 'swapx chains' for the ids\n");
+    expect(r.stderr).toBe("swapx: error: unknown chain 'atlantis' ('swapx chains' lists the ids)\n");
     expect(r.stdout).toBe('');
   });
 });
@@ -134,7 +134,8 @@ describe('swapx swap', () => {
     expect(Array.isArray(balanceChanges)).toBe(true);
   });
   it('shows both legs, times, status and balance changes for people', async () => {
-    const r = await runSwapx(['swap', String(sample.sourceTransaction), '--format', 'table'], { env });
+    // Wide enough for the legs side by side (on 80 columns they stack: test/cli/tables.test.ts).
+    const r = await runSwapx(['swap', String(sample.sourceTransaction), '--format', 'table'], { env: { ...env, COLUMNS: '200' } });
     expect(r.stdout).toContain(`Swap ${String(sample.id)}`);
     expect(r.stdout).toMatch(/source \(deposit\)\s+destination \(withdrawal\)/);
     expect(r.stdout).toContain(String(sample.sourceTransaction));

@@ -37,3 +37,57 @@ describe('compactUsd', () => {
     expect(compactUsd(null)).toBe('');
   });
 });
+
+describe('fitting a width', () => {
+  it('cut keeps both ends of a hash in the middle mode, the start otherwise', async () => {
+    const { cut } = await import('../../src/output/table.js');
+    expect(cut('0x1f33ab1812364c10022ec377833f7dc2', 13, 'middle')).toBe('0x1f33…3f7dc2');
+    expect(cut('Portal (Wormhole)', 10)).toBe('Portal (W…');
+    expect(cut('6ae680109afb274a0910f7db', 10, 'never')).toBe('6ae680109afb274a0910f7db');
+    expect(cut('short', 10, 'middle')).toBe('short');
+  });
+  it('fitWidths drops the lowest priority first, then cuts the widest, never below a minimum or a required column', async () => {
+    const { fitWidths } = await import('../../src/output/table.js');
+    const col = (width: number, minWidth: number, priority: number, required = false) => ({ width, minWidth, priority, required });
+    // 10 + 20 + 30 + 4 gaps = 64: the priority-1 column goes, then 2 is cut from the widest (20 → 18)
+    expect(fitWidths([col(10, 10, 3, true), col(20, 10, 2), col(30, 30, 1)], 30)).toEqual([10, 18, undefined]);
+    expect(fitWidths([col(10, 10, 3, true), col(20, 10, 2), col(30, 30, 1)], 100)).toEqual([10, 20, 30]);
+    // nothing droppable: every column at its minimum, the line overflows
+    expect(fitWidths([col(10, 10, 2, true), col(20, 15, 1, true)], 20)).toEqual([10, 15]);
+  });
+  it('usdCell: cents below a million, $1.23M from there', async () => {
+    const { usdCell } = await import('../../src/output/table.js');
+    expect(usdCell(999_999.994)).toBe('$999,999.99');
+    expect(usdCell(12_345_678.9)).toBe('$12.35M');
+    expect(usdCell(null)).toBe('—');
+  });
+});
+
+describe('the swaps table', () => {
+  it('a swap of $12,345,678 reads $12.35M, not a cut number; a huge amount shortens, never cuts its digits', async () => {
+    const { swapRowsEncoder, amountCell } = await import('../../src/output/swap-rows.js');
+    const { Chalk } = await import('chalk');
+    const swap = {
+      id: '6ae680109afb274a0910f7db',
+      withdrawnAt: '2026-11-01T00:00:00.123Z',
+      bridge: 'Stargate',
+      sourceChain: 'ethereum',
+      destinationChain: 'base',
+      depositAmount: 12_345_678.123456,
+      withdrawnAmount: 12_345_000.5,
+      sourceToken: 'USDC',
+      destinationToken: 'USDC',
+      depositUsdAmount: 12_345_678.9,
+      withdrawnUsdAmount: 12_345_678.9,
+      usdMismatchStatus: 'OK',
+    };
+    const encoder = swapRowsEncoder(undefined, new Chalk({ level: 0 }), { width: 160 });
+    expect(encoder.header()).toBe('id                        withdrawnAt          bridge            route                              deposit            withdrawal          USD  USD check\n');
+    expect(encoder.batch([swap], true)).toBe('6ae680109afb274a0910f7db  2026-11-01 00:00:00  Stargate          ethereum → base       12,345,678.1235 USDC     12,345,000.5 USDC      $12.35M  OK\n');
+    expect(amountCell(12_345_678.123456, 'USDC', 18)).toBe('12,345,678.12 USDC');
+    expect(amountCell(12_345_678.123456, 'USDC', 12)).toBe('12.35M USDC');
+    expect(amountCell(12_345_678.123456, 'USDC', 6)).toBe('12.35M');
+    expect(amountCell(0.1234567, 'WETH', 20)).toBe('0.1235 WETH');
+    expect(amountCell(null, 'WETH', 20)).toBe('—');
+  });
+});

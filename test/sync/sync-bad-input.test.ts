@@ -119,7 +119,7 @@ const CASES: Case[] = [
   [
     'format json',
     ['--out', at('fresh'), '--since', '1d', '--format', 'json'],
-    /^--format: sync writes jsonl or csv \(optionally \.gz, e\.g\. jsonl\.gz\), not 'json'$/,
+    /^--format: sync writes jsonl, csv \(optionally \.gz, e\.g\. jsonl\.gz\) or parquet, not 'json'$/,
   ],
   [
     'fields without completedAt',

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { fingerprint } from '../../src/sync/state.js';
-import { SWAP_FIELDS } from '../../src/api/types.js';
+import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../src/api/types.js';
 import { tempDir } from '../helpers/cli.js';
 import {
   expectTidy,
@@ -252,7 +252,8 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
     expect(b.code).toBe(0);
     const parts = readParts(dir);
     expect(parts.map((part) => part.relative)).toEqual(['date=2026-11-10/part.csv.gz', 'date=2026-11-11/part.csv.gz']);
-    for (const part of parts) expect(part.firstLine.startsWith('id,timestamp,depositedAt,')).toBe(true);
+    // A new CSV mirror has the list export's columns: no always-empty balanceChanges.
+    for (const part of parts) expect(part.firstLine).toBe(LIST_SWAP_FIELDS.join(','));
     const expected = expectedIds(data, SINCE, '2026-11-11T02:00:00Z', NOW);
     expect(sorted(writtenIds(dir))).toEqual(expected);
     const data1 = snapshotData(dir);
@@ -268,6 +269,20 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
     expect(snapshotData(dir)).toEqual(data1);
     expect(fs.existsSync(leftover)).toBe(false);
     expectTidy(dir);
+  });
+
+  it('a CSV mirror made when every field was the default (balanceChanges included) keeps its columns and changes nothing on a rerun', async () => {
+    const env = syncEnv(sandbox);
+    const dir = path.join(tempDir('swapx-sync-'), 'all');
+    const first = ['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T23:00:00Z', '--format', 'csv', '--fields', SWAP_FIELDS.join(','), '-q'];
+    expect((await runInProcess(first, env)).code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, '.swapx-sync.json'), 'utf8')).query.fields).toEqual(SWAP_FIELDS);
+    const before = snapshotData(dir);
+    const again = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T23:00:00Z', '-q'], env);
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect(snapshotData(dir)).toEqual(before);
+    for (const part of readParts(dir)) expect(part.firstLine).toBe(SWAP_FIELDS.join(','));
   });
 
   it('folds a mirror of the older append-only layout into one file per partition, then brings it current', async () => {

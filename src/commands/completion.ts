@@ -1,0 +1,39 @@
+/** `swapx completion bash|zsh|fish`: print a shell completion script; `swapx __profiles` (hidden) feeds it profile names. */
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${…} here is shell syntax, not a template
+import { UsageError } from '../api/errors.js';
+import type { Register } from '../cli/command.js';
+import { PROFILES_COMMAND, SHELLS, completionScript, type Shell } from '../cli/completion.js';
+
+export const register: Register = (program, run) => {
+  program
+    .command('completion')
+    .description('print a shell completion script (bash, zsh or fish)')
+    .argument('<shell>', SHELLS.join(', '))
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Install:',
+        '  bash  swapx completion bash > ~/.local/share/bash-completion/completions/swapx',
+        '  zsh   swapx completion zsh > "${fpath[1]}/_swapx"',
+        '  fish  swapx completion fish > ~/.config/fish/completions/swapx.fish',
+      ].join('\n'),
+    )
+    .action((shell: string) =>
+      run(async (ctx) => {
+        if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`completion: unknown shell '${shell}' (known: ${SHELLS.join(', ')})`);
+        ctx.io.stdout.write(completionScript(shell as Shell, program));
+        return 0;
+      }),
+    );
+  program
+    .command(PROFILES_COMMAND, { hidden: true })
+    .description('the stored profile names, one a line (for completion)')
+    .action(() =>
+      run(async (ctx) => {
+        const names = ctx.store.profileNames();
+        ctx.io.stdout.write(names.map((name) => `${name}\n`).join(''));
+        return 0;
+      }),
+    );
+};

@@ -1,0 +1,119 @@
+/** The `swapx sandbox` handler, loaded only when that command runs (the declaration is in sandbox.ts). */
+import { UsageError } from '../api/errors.js';
+import { isLoopbackHost } from '../api/http.js';
+import { parseDurationOption, parseIntInRange, parseTimeOption } from '../api/bounds.js';
+import type { Context } from '../cli/context.js';
+import { checkFaultKinds, startSandbox, type SandboxOptions } from '../sandbox/index.js';
+import { formatUtc } from '../util/time.js';
+
+export interface SandboxFlags {
+  port?: string;
+  host?: string;
+  seed?: string;
+  latency?: string;
+  faultRate?: string;
+  faultKinds?: string;
+  slowMs?: string;
+  swapsPerHour?: string;
+  client?: string[];
+  bearer?: string[];
+  lateShare?: string;
+  lateBy?: string;
+  updateRate?: string;
+  now?: string;
+  retryAfter?: string;
+}
+
+function share(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined;
+  const p = Number(text);
+  if (text.trim() === '' || !Number.isFinite(p) || p < 0 || p > 1) throw new UsageError(`${name} must be a number from 0 to 1, not '${text}'`);
+  return p;
+}
+
+function updateRate(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const x = Number(text);
+  if (text.trim() === '' || !Number.isFinite(x) || x < 0 || x > 10) throw new UsageError(`--update-rate must be a number from 0 to 10, not '${text}'`);
+  return x;
+}
+
+function parseOptions(flags: SandboxFlags): SandboxOptions {
+  const lateBy = flags.lateBy === undefined ? undefined : parseDurationOption('--late-by', flags.lateBy);
+  let now: (() => number) | undefined;
+  if (flags.now !== undefined) {
+    const fixed = parseTimeOption('--now', flags.now, Date.now());
+    now = () => fixed;
+  }
+  let faultKinds: SandboxOptions['faultKinds'];
+  if (flags.faultKinds !== undefined) {
+    try {
+      faultKinds = checkFaultKinds(
+        flags.faultKinds
+          .split(',')
+          .map((kind) => kind.trim())
+          .filter((kind) => kind !== ''),
+      );
+    } catch (error) {
+      throw new UsageError(`--fault-kinds: ${(error as Error).message}`);
+    }
+  }
+  for (const client of flags.client ?? []) {
+    if (!/^[^:\s]+:\S+$/.test(client)) throw new UsageError(`--client must be id:key, not '${client}'`);
+  }
+  return {
+    port: parseIntInRange(flags.port, '--port', 0, 65535) ?? 8787,
+    host: flags.host ?? '127.0.0.1',
+    seed: parseIntInRange(flags.seed, '--seed', 0, 2 ** 31 - 1),
+    latencyMs: parseIntInRange(flags.latency, '--latency', 0, 600_000),
+    faultRate: share(flags.faultRate, '--fault-rate'),
+    faultKinds,
+    slowMs: parseIntInRange(flags.slowMs, '--slow-ms', 0, 600_000),
+    swapsPerHour: parseIntInRange(flags.swapsPerHour, '--swaps-per-hour', 0, 1_000_000),
+    clients: flags.client,
+    bearerTokens: flags.bearer,
+    lateShare: share(flags.lateShare, '--late-share'),
+    lateByMs: lateBy,
+    updateRate: updateRate(flags.updateRate),
+    now,
+    retryAfterSeconds: parseIntInRange(flags.retryAfter, '--retry-after', 0, 3600),
+  };
+}
+
+/**
+ * The URL to give swapx: a wildcard bind (0.0.0.0, ::) is reached on this machine through loopback,
+ * the one plain-http address swapx sends credentials to.
+ */
+export function reachableUrl(serverUrl: string): string {
+  const url = new URL(serverUrl);
+  if (url.hostname === '0.0.0.0') url.hostname = '127.0.0.1';
+  else if (url.hostname === '[::]') url.hostname = '[::1]';
+  return url.origin;
+}
+
+export async function sandbox(ctx: Context, flags: SandboxFlags): Promise<number> {
+  const options = parseOptions(flags);
+  if (!isLoopbackHost(options.host!)) {
+    ctx.warn(`binding to ${options.host}: the sandbox is reachable from other machines, with the demo credentials`);
+  }
+  if (ctx.globals.verbose) {
+    options.onRequest = ({ method, url, status, fault }) => ctx.io.stderr.write(`${method} ${url} ${status}${fault ? ` (fault: ${fault})` : ''}\n`);
+  }
+  const server = await startSandbox(options);
+  const clients = (options.clients ?? ['demo:demo']).join(', ');
+  const url = reachableUrl(server.url);
+  ctx.io.stdout.write(`${url}\n`);
+  ctx.info(
+    [
+      `swapx sandbox listening on ${server.url} (clients: ${clients}; clock: ${options.now ? formatUtc(options.now()) : 'real'})`,
+      `  try: SWAPX_BASE_URL=${url} SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo swapx chains`,
+      '  Ctrl-C stops it',
+    ].join('\n'),
+  );
+  await new Promise<void>((resolve) => {
+    if (ctx.io.signal.aborted) resolve();
+    ctx.io.signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,172 @@
+/** The `swapx swaps` handler, loaded only when that command runs (the declaration is in swaps.ts). */
+import { Chalk } from 'chalk';
+import { AbortedError, UsageError, WrappedError } from '../api/errors.js';
+import { fsReason, messageFor } from '../cli/exit-codes.js';
+import { DEFAULT_FILTER, LIST_SWAP_FIELDS } from '../api/types.js';
+import type { Context } from '../cli/context.js';
+import { planOutput, type OutputFlags } from '../cli/output.js';
+import { shellQuote } from '../cli/shell-quote.js';
+import { exportSwaps, type ExportSummary } from '../export/exporter.js';
+import { queryOf } from '../export/manifest.js';
+import { PartialFile, partialPaths } from '../export/partial-file.js';
+import { describePlan, futureNote, planFromFlags, resumeArgs, windowsOf, type ExportPlan } from '../export/plan.js';
+import { decideTarget } from '../export/target.js';
+import { Progress, summaryText } from '../cli/progress.js';
+import { WindowFailedError } from '../export/run-windows.js';
+import { FileSink, StdoutSink, type ExportSink } from '../export/sink.js';
+import { createEncoder, type Encoder, type MachineFormat } from '../output/encode.js';
+import { swapRowsEncoder } from '../output/swap-rows.js';
+import { terminalWidth } from '../output/table.js';
+import { formatUtc } from '../util/time.js';
+
+export interface SwapsFlags extends OutputFlags {
+  from?: string;
+  to?: string;
+  last?: string;
+  filter?: string;
+  window?: string;
+  concurrency?: string;
+  rps?: string;
+  resume?: boolean;
+  dryRun?: boolean;
+  force?: boolean;
+}
+
+/** Every check that can fail on input, before any request: the one plan of this export. */
+function planOf(ctx: Context, flags: SwapsFlags, now: number): ExportPlan {
+  const { output: file, format, gzip, fields, excelSafe } = planOutput(ctx, flags, LIST_SWAP_FIELDS, { parquet: true });
+  const plan = planFromFlags(flags, { file, format, gzip, fields, excelSafe }, now, ctx.settings().concurrency.value);
+  if (flags.resume && !file) throw new UsageError('--resume needs -o FILE: only a file export can be resumed');
+  if (flags.resume && flags.force) throw new UsageError('--resume continues an unfinished export and --force discards it: give one');
+  return plan;
+}
+
+/** The exact command that continues `plan`: swapx, the global options this run was given, and the plan's words. */
+function resumeCommand(ctx: Context, plan: ExportPlan): string {
+  const words = ['swapx'];
+  if (ctx.globals.profile) words.push('--profile', ctx.globals.profile);
+  if (ctx.globals.baseUrl) words.push('--base-url', ctx.globals.baseUrl);
+  return shellQuote([...words, ...resumeArgs(plan)]);
+}
+
+function encoderFor(ctx: Context, plan: ExportPlan): Encoder {
+  const { output } = plan;
+  if (output.format === 'table') {
+    const view = { fields: output.fields, width: output.file ? undefined : terminalWidth(ctx.io.stdout as { columns?: number; isTTY?: boolean }, ctx.io.env) };
+    return swapRowsEncoder(plan.filter, output.file ? new Chalk({ level: 0 }) : ctx.out, view);
+  }
+  return createEncoder(output.format as MachineFormat, { fields: output.fields, allFields: LIST_SWAP_FIELDS, excelSafe: output.excelSafe });
+}
+
+/** Opens -o FILE as decided: undefined when there is nothing to do (the file is complete). */
+async function openTarget(ctx: Context, plan: ExportPlan, flags: SwapsFlags): Promise<{ file: PartialFile; plan: ExportPlan } | undefined> {
+  const target = plan.output.file!;
+  const baseUrl = ctx.settings().baseUrl.value;
+  const decision = await decideTarget(plan, baseUrl, { resume: flags.resume === true, force: flags.force === true });
+  switch (decision.action) {
+    case 'complete':
+      ctx.info(`${target} is complete already: nothing to resume (add --force to export it again)`);
+      return undefined;
+    case 'refuse':
+      if (decision.reason === 'exists') throw new UsageError(`${target} exists; add --force to overwrite it`);
+      if (decision.reason === 'unfinished') {
+        const { windowsDone, windowsTotal } = decision.manifest;
+        throw new UsageError(
+          `an unfinished export to ${target} exists (${windowsDone}/${windowsTotal} windows done); resume it with: ${resumeCommand(ctx, decision.saved)} — or add --force to start over`,
+        );
+      }
+      throw new UsageError(
+        `the unfinished export to ${target} is of a different query (${decision.difference}); resume it with: ${resumeCommand(ctx, decision.saved)} — or add --force to start over`,
+      );
+    case 'start':
+      return { file: await PartialFile.start(target, queryOf(decision.plan, baseUrl), windowsOf(decision.plan).length), plan: decision.plan };
+    case 'resume': {
+      const { manifest } = decision;
+      const range = decision.ownRange ? `, of its own range ${formatUtc(decision.plan.from)} → ${formatUtc(decision.plan.to)} (not the one the command now means)` : '';
+      ctx.info(`Resuming: ${manifest.windowsDone}/${manifest.windowsTotal} windows already done${range}`);
+      if (decision.baseUrlWas) ctx.warn(`the windows already done came from ${decision.baseUrlWas}; the rest comes from ${baseUrl}`);
+      return { file: await PartialFile.resume(target, manifest, baseUrl), plan: decision.plan };
+    }
+  }
+}
+
+export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
+  // Whole seconds: plans and resume commands stay readable for --last and relative times.
+  const now = Math.floor(ctx.now() / 1000) * 1000;
+  let plan = planOf(ctx, flags, now);
+  const future = futureNote(plan);
+  if (future) ctx.warn(future);
+  if (flags.dryRun) {
+    ctx.io.stdout.write(describePlan(plan));
+    return 0;
+  }
+
+  // Credentials and the base URL are checked before any file is made: a refused run leaves nothing to resume.
+  let retries = 0;
+  const client = ctx.client({
+    connections: plan.concurrency,
+    requestsPerSecond: plan.rps,
+    onAttempt: (log) => {
+      if (log.retryInMs !== undefined) retries += 1;
+    },
+  });
+
+  let sink: ExportSink;
+  let file: PartialFile | undefined;
+  if (plan.output.file) {
+    let opened: Awaited<ReturnType<typeof openTarget>>;
+    try {
+      opened = await openTarget(ctx, plan, flags);
+    } catch (error) {
+      // The user named FILE, not FILE.partial: say what cannot be written in their words (as messageFor words a file error).
+      const reason = fsReason(error);
+      if (reason) throw new WrappedError(`${reason}: ${plan.output.file}`, { cause: error });
+      throw error;
+    }
+    if (!opened) return 0;
+    ({ file, plan } = opened);
+    sink = new FileSink(file);
+  } else sink = new StdoutSink(ctx.io.stdout);
+
+  const windows = windowsOf(plan);
+  const progress = new Progress(ctx.io.stderr, { ...sink.state, windowsTotal: windows.length }, { quiet: ctx.quiet, color: ctx.err.level > 0, retries: () => retries });
+  await progress.start();
+  let summary: ExportSummary;
+  try {
+    const job = { client, filter: plan.filter, windows, concurrency: plan.concurrency, sink, signal: ctx.io.signal, onEvent: progress.onEvent };
+    if (plan.output.format === 'parquet' && file) {
+      // Loaded only here: the Parquet writer is a chunk of its own, not parsed at every start.
+      const { exportSwapsParquet, parquetStatePath } = await import('../export/parquet-export.js');
+      summary = await exportSwapsParquet({ ...job, fields: plan.output.fields, stateFile: parquetStatePath(partialPaths(file.target).partial) });
+    } else summary = await exportSwaps({ ...job, encoder: encoderFor(ctx, plan) });
+  } catch (error) {
+    progress.stop();
+    await sink.close();
+    let saved = '';
+    if (file && sink.state.windowsDone === 0) await file.discard();
+    else if (file) saved = `; ${sink.state.windowsDone}/${windows.length} windows saved in ${partialPaths(file.target).partial}; resume with: ${resumeCommand(ctx, plan)}`;
+    // A partial export that cannot be resumed as it is (its Parquet row groups' metadata is gone): --force, not --resume.
+    if (error instanceof UsageError) throw error;
+    if (error instanceof AbortedError || ctx.io.signal.aborted) throw new AbortedError(`interrupted${saved}`);
+    if (error instanceof WindowFailedError) {
+      const w = error.window;
+      error.message = `window ${formatUtc(w.from)} → ${formatUtc(w.to)} failed: ${error.message}${saved}`;
+      throw error;
+    }
+    // Writing failed (a full disk, a read-only dir): what is checkpointed is intact and resumable.
+    const writing = file && fsReason(error) ? `writing ${file.target}: ${fsReason(error)}` : messageFor(error);
+    throw new WrappedError(`${writing}${saved}`, { cause: error });
+  }
+  progress.stop();
+  if (summary.outside) ctx.warn(`the API returned ${summary.outside} swap(s) outside the window asked for; each window wrote only its own, so check the export against the API`);
+  if (!ctx.quiet) {
+    const facts = {
+      range: `${formatUtc(plan.from)} → ${formatUtc(plan.to)}`,
+      filter: plan.filter ?? `${DEFAULT_FILTER} (server default)`,
+      output: plan.output.file ?? 'stdout',
+      retries,
+    };
+    ctx.io.stderr.write(`${summaryText(summary, progress.elapsedMs(), facts)}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,45 @@
+/** Issue 11.17: `swapx --help` lists the environment and the exit codes; each command's help lists the global options it honours. */
+import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../helpers/fake-io.js';
+
+const section = (text: string, title: string) => {
+  const lines = text.split('\n');
+  const start = lines.indexOf(title);
+  const end = lines.findIndex((line, i) => i > start && line === '');
+  return lines.slice(start + 1, end === -1 ? undefined : end);
+};
+
+describe('help', () => {
+  it('swapx --help names every environment variable and exit code', async () => {
+    const r = await runInProcess(['--help']);
+    expect(r.code).toBe(0);
+    expect(section(r.stdout, 'Environment:')).toEqual([
+      '  SWAPX_CLIENT_ID, SWAPX_API_KEY  Basic credentials; beat the stored profile',
+      '  SWAPX_TOKEN                     Bearer token (JWT), when no Basic pair is set',
+      '  SWAPX_PROFILE                   the profile to use (like --profile)',
+      '  SWAPX_BASE_URL                  the API base address (like --base-url)',
+      '  SWAPX_CONFIG_DIR                where profiles are stored (default: the OS config folder)',
+      '  SWAPX_ALLOW_HTTP=1              send credentials over plain http to a test server beyond loopback',
+      '  NO_COLOR                        any value turns colour off (like --no-color)',
+      '  Precedence: flag > environment > profile > default.',
+    ]);
+    expect(section(r.stdout, 'Exit codes:').map((line) => line.trim().split(/\s+/)[0])).toEqual(['0', '1', '2', '3', '4', '130']);
+  });
+  it.each([['swaps'], ['sync'], ['swap'], ['tokens'], ['auth', 'status'], ['config', 'set']])(
+    'swapx %s --help lists the global options',
+    async (...command) => {
+      const r = await runInProcess([...command, '--help']);
+      expect(r.code).toBe(0);
+      const globals = section(r.stdout, 'Global Options:')
+        .filter((line) => /^\s+-/.test(line))
+        .map((line) => line.trim().split(/\s{2,}/)[0]);
+      expect(globals).toEqual(['--profile <name>', '--base-url <url>', '--timeout <duration>', '--retries <n>', '-v, --verbose', '-q, --quiet', '--no-color']);
+      expect(r.stdout).not.toContain('SWAPX_CONFIG_DIR  ');
+    },
+  );
+  it('the sandbox lists only the ones it honours; completion none', async () => {
+    const sandbox = await runInProcess(['sandbox', '--help']);
+    expect(section(sandbox.stdout, 'Global Options:').map((line) => line.trim().split(/\s{2,}/)[0])).toEqual(['-v, --verbose', '-q, --quiet', '--no-color']);
+    expect((await runInProcess(['completion', '--help'])).stdout).not.toContain('Global Options:');
+  });
+});

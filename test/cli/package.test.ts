@@ -1,0 +1,12 @@
+/** Issue 11.20: npm 11 warns (allowScripts) on a global install of a package with install-time scripts; swapx has none. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+describe('package.json', () => {
+  it('has no script npm runs on install (the build is prepack, and a step of its own)', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { scripts: Record<string, string> };
+    expect(Object.keys(pkg.scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
+    expect(pkg.scripts.prepack).toBe('npm run build');
+  });
+});

@@ -1,0 +1,137 @@
+/** Issue 11.7 and 11.22: tables fit the terminal, honour --fields, show the swap id, and print money for people. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { FakeOut, runInProcess } from '../helpers/fake-io.js';
+
+let sandbox: RunningSandbox;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 3, now: () => Date.parse('2026-11-08T00:00:00Z') });
+  env = sandboxEnv(sandbox.url, tempDir());
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+
+const MINUTE = ['--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T00:01:00Z', '-q'];
+
+/** The first `n` lines a command prints on a terminal `columns` wide. */
+async function head(argv: string[], columns: number | undefined, n = 3, options: { isTTY?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<string[]> {
+  const r = await runInProcess(argv, { env: options.env ?? env, stdout: new FakeOut({ isTTY: options.isTTY ?? true, columns }) });
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  const lines = r.stdout.split('\n');
+  const limit = options.isTTY === false ? Number(options.env?.COLUMNS ?? 80) : (columns ?? 80);
+  for (const line of lines) expect([...line].length).toBeLessThanOrEqual(limit);
+  return lines.slice(0, n);
+}
+
+describe('swaps table', () => {
+  it('at 80 columns: the id in full, the time, the route and USD', async () => {
+    expect(await head(['swaps', ...MINUTE], 80)).toEqual([
+      'id                        withdrawnAt          route                         USD',
+      '6ae680109afb274a0910f7db  2026-11-01 00:00:00  ethereum → polygon     $15,915.08',
+      '6ae680880da1f564a90da3ed  2026-11-01 00:00:00  arbitrum → optimism       $255.29',
+    ]);
+  });
+  it('at 120 columns: the bridge and the withdrawal too', async () => {
+    expect(await head(['swaps', ...MINUTE], 120)).toEqual([
+      'id                        withdrawnAt          bridge            route                           withdrawal          USD',
+      '6ae680109afb274a0910f7db  2026-11-01 00:00:00  Stargate          ethereum → polygon        15,956.4278 USDC   $15,915.08',
+      '6ae680880da1f564a90da3ed  2026-11-01 00:00:00  Portal (Wormhol…  arbitrum → optimism            146.1486 OP      $255.29',
+    ]);
+  });
+  it('--fields: exactly those columns; hashes are cut in the middle to fit 80 and whole at 120', async () => {
+    const argv = ['swaps', ...MINUTE, '--fields', 'id,sourceTransaction,depositUsdAmount'];
+    expect(await head(argv, 80)).toEqual([
+      'id                        sourceTransaction                     depositUsdAmount',
+      '6ae680109afb274a0910f7db  0x1f33ab1812364c10…0cb1b7c3b525d2b55        $15,931.45',
+      '6ae680880da1f564a90da3ed  0x8d28d7acba03343e…0de5dff21f9402a9f           $256.44',
+    ]);
+    expect(await head(argv, 120, 2)).toEqual([
+      'id                        sourceTransaction                                                   depositUsdAmount',
+      '6ae680109afb274a0910f7db  0x1f33ab1812364c10022ec377833f7dc226d556385655c360cb1b7c3b525d2b55        $15,931.45',
+    ]);
+  });
+  it('the id it shows finds the swap with `swapx swap`', async () => {
+    const id = (await head(['swaps', ...MINUTE], 80, 2))[1]!.split(' ')[0]!;
+    const r = await runInProcess(['swap', id, '--json'], { env });
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { id: string }[])[0]!.id).toBe(id);
+  });
+  it('piped (not a terminal) a table is 80 wide whatever the stream says; $COLUMNS is honoured', async () => {
+    expect((await head(['swaps', ...MINUTE, '-f', 'table'], 200, 1, { isTTY: false }))[0]).toBe(
+      'id                        withdrawnAt          route                         USD',
+    );
+    expect((await head(['swaps', ...MINUTE, '-f', 'table'], undefined, 1, { isTTY: false, env: { ...env, COLUMNS: '120' } }))[0]).toBe(
+      'id                        withdrawnAt          bridge            route                           withdrawal          USD',
+    );
+  });
+});
+
+describe('lookup tables', () => {
+  it('bridges at 80 columns: the chains list goes first, names are cut; a null swap count is —', async () => {
+    const r = await runInProcess(['bridges'], { env, stdout: new FakeOut({ isTTY: true, columns: 80 }) });
+    const lines = r.stdout.split('\n');
+    expect(lines.slice(0, 3)).toEqual([
+      'name          key        status         volume       swaps  latest swap',
+      'Stargate      stargate   Operational   $61.49B  22,673,543  2026-11-07T23:58:20Z',
+      'Portal (Wor…  wormhole   Operational   $49.60B  11,364,850  2026-11-07T23:58:33Z',
+    ]);
+    expect(lines).toContain('Meson         meson      Malfunction  $844.89M     152,343  2026-09-29T13:42:29Z');
+    expect(lines).toContain('Gas.zip       gaszip     Warning         $0.00           —  —');
+  });
+  it('bridges at 120 columns: the chains list, cut at the end', async () => {
+    expect(await head(['bridges'], 120, 2)).toEqual([
+      'name               key        status         volume       swaps  latest swap           chains',
+      'Stargate           stargate   Operational   $61.49B  22,673,543  2026-11-07T23:58:20Z  ethereum,arbitrum,base,optimism,…',
+    ]);
+  });
+  it('tokens at 80 columns keep the whole contract and drop the link; at 120 the link is cut in the middle', async () => {
+    expect(await head(['tokens', 'ethereum', '--take', '3', '-q'], 80)).toEqual([
+      'symbol  name        contract',
+      'ETH     Ether       0x0000000000000000000000000000000000000000',
+      'USDC    USD Coin    0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48',
+    ]);
+    expect(await head(['tokens', 'ethereum', '--take', '3', '-q'], 120)).toEqual([
+      'symbol  name        contract                                    url',
+      'ETH     Ether       0x0000000000000000000000000000000000000000  https://etherscan.io',
+      'USDC    USD Coin    0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48  https://etherscan.io/token/0…b36c1d19d4a2e9eb0ce3606eb48',
+    ]);
+  });
+  it('--fields is honoured in the table: those columns, in that order, none dropped', async () => {
+    expect(await head(['tokens', 'ethereum', '--take', '3', '-q', '--fields', 'url,symbol'], 40)).toEqual([
+      'url                               symbol',
+      'https://etherscan.io              ETH',
+      'https://ethersca…e9eb0ce3606eb48  USDC',
+    ]);
+    expect(await head(['bridges', '--fields', 'key,allTimeSwapsCount'], 80)).toEqual([
+      'key             swaps',
+      'stargate   22,673,543',
+      'wormhole   11,364,850',
+    ]);
+  });
+});
+
+describe('swap card', () => {
+  it('on 80 columns the legs stack, hashes whole; on 200 they stand side by side', async () => {
+    const id = (await head(['swaps', ...MINUTE], 80, 2))[1]!.split(' ')[0]!;
+    const narrow = await runInProcess(['swap', id], { env, stdout: new FakeOut({ isTTY: true, columns: 80 }) });
+    const lines = narrow.stdout.split('\n');
+    expect(lines.slice(0, 4)).toEqual([`Swap ${id}  Stargate (stargate)`, '', 'source (deposit)', 'chain        ethereum']);
+    expect(lines).toContain('destination (withdrawal)');
+    expect(lines.find((l) => l.startsWith('transaction'))).toBe('transaction  0x1f33ab1812364c10022ec377833f7dc226d556385655c360cb1b7c3b525d2b55');
+    const wide = await runInProcess(['swap', id], { env, stdout: new FakeOut({ isTTY: true, columns: 200 }) });
+    expect(wide.stdout.split('\n')[2]).toMatch(/^\s+source \(deposit\)\s+destination \(withdrawal\)$/);
+  });
+});
+
+describe('swap card with --fields', () => {
+  it('shows exactly those fields, in that order', async () => {
+    const id = (await head(['swaps', ...MINUTE], 80, 2))[1]!.split(' ')[0]!;
+    const r = await runInProcess(['swap', id, '-f', 'table', '--fields', 'bridge,id,protocolKey'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`bridge       Stargate\nid           ${id}\nprotocolKey  stargate\n`);
+  });
+});

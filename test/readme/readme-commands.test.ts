@@ -1,0 +1,199 @@
+/**
+ * Issue 11.18: every command in the README's ```sh blocks runs as written against the sandbox,
+ * in-process, in order, in a scratch folder. The rules that make "as written" testable:
+ * - lines of other programs (`npm …` scripts, `duckdb`, `python3` reading an export) are not swapx: not run;
+ * - a cron line runs its command (schedule and `|| alert` dropped: the command must exit 0);
+ * - absolute paths (/data, /etc, /var/log) and `~` live under the scratch folder, where /data/xflow exists
+ *   (the server's export folder); `$(date …)` is evaluated;
+ * - the README's sandbox address is the test's sandbox; `$XFLOW_KEY` is the sandbox's demo key,
+ *   `token.jwt` holds its demo token; bare `swapx auth login` gets its answers typed at a fake terminal;
+ * - `swapx sandbox …` starts (on a free port) and is stopped once it prints its URL;
+ * - range exports run against a sparse copy of the default sandbox to stay fast; lookups by hash or id
+ *   against the default one, where the README's examples come from.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { tempDir } from '../helpers/cli.js';
+import { FakeOut, runInProcess } from '../helpers/fake-io.js';
+
+const README = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+/** Programs other than swapx that README lines run (the project's scripts, readers of its files): listed, not run. */
+const OTHER_PROGRAMS = ['npm', 'duckdb', 'python3'];
+const CRON = /^([\d*/,-]+\s+){5}(?=\S)/;
+
+/** The lines of the ```sh blocks, comments dropped. */
+function readmeCommands(markdown: string): string[] {
+  const lines: string[] = [];
+  for (const block of markdown.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    for (const raw of block[1]!.split('\n')) {
+      const line = raw.replace(/\s+#\s.*$/, '').trim();
+      if (line !== '') lines.push(line);
+    }
+  }
+  return lines;
+}
+
+/** Shell words of a simple command: quotes, $VAR, and the operators |, ||, <, >, 2>> as words of their own. */
+function words(line: string, vars: Record<string, string>): string[] {
+  const out: string[] = [];
+  let word: string | undefined;
+  const push = (text: string) => (word = (word ?? '') + text);
+  for (let i = 0; i < line.length; i += 1) {
+    const ch = line[i]!;
+    if (ch === ' ') {
+      if (word !== undefined) out.push(word);
+      word = undefined;
+    } else if (ch === "'") {
+      const end = line.indexOf("'", i + 1);
+      push(line.slice(i + 1, end));
+      i = end;
+    } else if (ch === '"') {
+      const end = line.indexOf('"', i + 1);
+      push(line.slice(i + 1, end).replace(/\$(\w+)/g, (_, name: string) => vars[name] ?? ''));
+      i = end;
+    } else if (ch === '$') {
+      const name = /^\w+/.exec(line.slice(i + 1))![0];
+      push(vars[name] ?? '');
+      i += name.length;
+    } else if (ch === '\\') {
+      push(line[i + 1]!);
+      i += 1;
+    } else push(ch);
+  }
+  if (word !== undefined) out.push(word);
+  return out;
+}
+
+let dense: RunningSandbox;
+let sparse: RunningSandbox;
+let root: string;
+
+beforeAll(async () => {
+  dense = await startSandbox({ port: 0 });
+  sparse = await startSandbox({ port: 0, swapsPerHour: 10 });
+  root = tempDir('swapx-readme-');
+  fs.writeFileSync(path.join(root, 'token.jwt'), 'demo-token\n');
+  // The server's folder the nightly export writes into exists there.
+  fs.mkdirSync(path.join(root, 'data/xflow'), { recursive: true });
+});
+afterAll(async () => {
+  await Promise.all([dense.close(), sparse.close()]);
+});
+
+interface Planned {
+  argv: string[];
+  env: NodeJS.ProcessEnv;
+  input?: string;
+  stdoutFile?: string;
+  stderrFile?: string;
+}
+
+function plan(line: string): Planned {
+  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  let text = line.replace(CRON, '').replace(/\s*\|\|\s*alert$/, '');
+  text = text.replace(/\$\(date -u -d yesterday \+\\?%F\)/g, yesterday);
+  const vars = { XFLOW_KEY: 'demo' };
+  let tokens = words(text, vars)
+    .flatMap((w) => /^(2>>|>|<)(.+)$/.exec(w)?.slice(1) ?? [w])
+    .map((w) => (w.startsWith('/') ? path.join(root, w) : w.startsWith('~/') ? path.join(root, 'home', w.slice(2)) : w));
+  const planned: Planned = { argv: [], env: {} };
+  const pipe = tokens.indexOf('|');
+  if (pipe !== -1) {
+    expect(tokens.slice(0, pipe).slice(0, 2)).toEqual(['printf', '%s']);
+    planned.input = tokens.slice(2, pipe).join(' ');
+    tokens = tokens.slice(pipe + 1);
+  }
+  for (const [op, key] of [
+    ['<', 'input'],
+    ['>', 'stdoutFile'],
+    ['2>>', 'stderrFile'],
+  ] as const) {
+    const at = tokens.indexOf(op);
+    if (at === -1) continue;
+    const file = path.resolve(root, tokens[at + 1]!);
+    if (key === 'input') planned.input = fs.readFileSync(file, 'utf8');
+    else {
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      planned[key] = file;
+    }
+    tokens.splice(at, 2);
+  }
+  while (/^[A-Z_]+=/.test(tokens[0] ?? '')) {
+    const [name, ...value] = tokens.shift()!.split('=');
+    planned.env[name!] = value.join('=');
+  }
+  expect(tokens[0], line).toBe('swapx');
+  planned.argv = tokens.slice(1).map((w) => (w.endsWith('.csv') || w.endsWith('.gz') || w.endsWith('.jsonl') ? path.resolve(root, w) : w));
+  return planned;
+}
+
+async function execute(line: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const p = plan(line);
+  const command = p.argv.find((w) => !w.startsWith('-'));
+  const sandbox = command === 'swap' ? dense : sparse;
+  const env: NodeJS.ProcessEnv = {
+    NO_COLOR: '1',
+    SWAPX_CONFIG_DIR: path.join(root, 'config'),
+    SWAPX_CLIENT_ID: 'demo',
+    SWAPX_API_KEY: 'demo',
+    ...p.env,
+    SWAPX_BASE_URL: sandbox.url,
+  };
+  // Logging in writes the profile: only the credentials the line gives count.
+  if (p.argv[0] === 'auth' && p.argv[1] === 'login') {
+    delete env.SWAPX_CLIENT_ID;
+    delete env.SWAPX_API_KEY;
+  }
+  const stdout = new FakeOut();
+  const stderr = new FakeOut();
+  let result: { code: number };
+  if (command === 'sandbox') {
+    const argv = p.argv.filter((w, i, all) => w !== '--port' && all[i - 1] !== '--port');
+    const stop = new AbortController();
+    const running = runInProcess([...argv, '--port', '0'], { env, stdout, stderr, signal: stop.signal });
+    while (!stdout.text.includes('\n') && !stderr.text.includes('error')) await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.abort();
+    result = await running;
+  } else if (p.argv.join(' ') === 'auth login') {
+    // The prompts: client id (a line), then the key (hidden, ended by Enter).
+    const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => true });
+    const running = runInProcess(p.argv, { env, stdin, stdout, stderr });
+    setTimeout(() => stdin.write('demo\n'), 20);
+    setTimeout(() => stdin.write('demo\r'), 60);
+    result = await running;
+  } else {
+    result = await runInProcess(p.argv, { env, stdout, stderr, input: p.input });
+  }
+  if (p.stdoutFile) fs.writeFileSync(p.stdoutFile, stdout.text);
+  if (p.stderrFile) fs.appendFileSync(p.stderrFile, stderr.text);
+  return { code: result.code, stdout: stdout.text, stderr: stderr.text };
+}
+
+describe('README', () => {
+  const lines = readmeCommands(README);
+  it('has commands to run, and only lines of known other programs are not swapx', () => {
+    expect(lines.length).toBeGreaterThan(25);
+    const others = lines.filter((l) => OTHER_PROGRAMS.includes(l.split(' ')[0]!));
+    expect(others.map((l) => l.split(' ')[0])).toEqual(['npm', 'npm', 'duckdb', 'python3']);
+    // a placeholder such as 0x5f1c…e2a9 would not run
+    expect(lines.filter((l) => l.includes('…'))).toEqual([]);
+  });
+  it('runs every command as written, in order, with exit 0', { timeout: 120_000 }, async () => {
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      for (const line of lines) {
+        if (OTHER_PROGRAMS.includes(line.split(' ')[0]!)) continue;
+        const r = await execute(line);
+        expect({ line, code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ line, code: 0, stderr: '' });
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(fs.readFileSync(path.join(root, 'home/.local/share/bash-completion/completions/swapx'), 'utf8')).toContain('complete -F _swapx swapx');
+    expect(fs.readFileSync(path.join(root, 'week-slim.csv'), 'utf8').split('\n')[0]).toBe('id,bridge,sourceChain,destinationChain,withdrawnUsdAmount');
+  });
+});
