@@ -9,7 +9,8 @@ import path from 'node:path';
 import { SWAP_FIELDS } from '../../src/api/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { newState, serializeState, type SyncQuery } from '../../src/sync/state.js';
-import { runCli, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { runSwapx } from '../helpers/run.js';
 
 let sandbox: RunningSandbox;
 let base: string;
@@ -144,7 +145,8 @@ const CASES: Case[] = [
 
 describe.concurrent('swapx sync: bad input exits 2 before any request, the dir untouched', () => {
   it.each(CASES)('%s', async (_name, args, message) => {
-    const r = await runCli(['sync', ...args.map((arg) => (typeof arg === 'function' ? arg() : arg))], { env, cwd: base });
+    // Every path is absolute (under base): no cwd, so the in-process runs can share the process.
+    const r = await runSwapx(['sync', ...args.map((arg) => (typeof arg === 'function' ? arg() : arg))], { env });
     expect(r.stdout).toBe('');
     const lines = r.stderr.split('\n');
     expect(lines, r.stderr).toHaveLength(2);
@@ -160,7 +162,7 @@ describe('credentials', () => {
     try {
       const parent = tempDir('swapx-sync-key-');
       const out = path.join(parent, 'new', 'out');
-      const r = await runCli(['sync', '--out', out, '--since', '1h'], {
+      const r = await runSwapx(['sync', '--out', out, '--since', '1h'], {
         env: sandboxEnv(own.url, path.join(tempDir('swapx-cfg-'), 'cfg'), { SWAPX_API_KEY: 'wrong' }),
       });
       expect(r.code).toBe(3);
