@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { collect, runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { collect, spawnCli, tempDir } from '../helpers/cli.js';
+import { runSwapx } from '../helpers/run.js';
 import { expectTidy, expectedRows, mirrorRows, readState, snapshotData, stepLines, syncEnv, until } from './helpers.js';
 
 const data = { seed: 31, swapsPerHour: 120 };
@@ -56,7 +57,7 @@ let cleanFiles: Record<string, string> | undefined;
 
 /** Runs to completion and checks the directory against a clean run. */
 async function finishAndCheck(dir: string): Promise<void> {
-  const r = await runCli(args(dir), { env });
+  const r = await runSwapx(args(dir), { env });
   expect(r.code, r.stderr).toBe(0);
   expect(mirrorRows(dir)).toEqual(expected);
   cleanFiles ??= snapshotData(dir);
@@ -118,14 +119,14 @@ describe('an API failure after the retries', () => {
     try {
       const faultyEnv = syncEnv(faulty);
       const dir = path.join(tempDir('swapx-fail-'), 'out');
-      const failed = await runCli(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--concurrency', '1', '--retries', '0', '-q'], { env: faultyEnv });
+      const failed = await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--concurrency', '1', '--retries', '0', '-q'], { env: faultyEnv });
       expect(failed.code).toBe(1);
       expect(failed.stderr).toMatch(/^swapx: error: window \S+Z → \S+Z failed: .*; synced up to (\S+Z); run again to continue\n$/);
       const cursor = /synced up to (\S+Z)/.exec(failed.stderr)![1];
       // A first run that consumed no window leaves nothing behind; otherwise the state holds the cursor reported.
       if (cursor === SINCE) expect(fs.existsSync(dir)).toBe(false);
       else expect(readState(dir).cursor).toBe(cursor);
-      const rerun = await runCli(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--retries', '10', '-q'], { env: faultyEnv });
+      const rerun = await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--retries', '10', '-q'], { env: faultyEnv });
       expect(rerun.code, rerun.stderr).toBe(0);
       expect(mirrorRows(dir)).toEqual(expected);
       expectTidy(dir);
@@ -155,7 +156,7 @@ describe('two clocks days apart', () => {
     const base = tempDir('swapx-clocks-');
     const first = async (dir: string) => {
       clock = CLOCK1;
-      const r = await runCli(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], { env: updatesEnv });
+      const r = await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], { env: updatesEnv });
       expect(r.code, r.stderr).toBe(0);
       expect(mirrorRows(dir)).toEqual(expectedRows(updates, SINCE, UNTIL, CLOCK1));
     };
@@ -181,8 +182,8 @@ describe('two clocks days apart', () => {
       await done;
     }
     const [cleanRun, killedRun] = await Promise.all([
-      runCli([...syncArgs(clean), '--summary-json'], { env: updatesEnv }),
-      runCli(syncArgs(killed), { env: updatesEnv }),
+      runSwapx([...syncArgs(clean), '--summary-json'], { env: updatesEnv }),
+      runSwapx(syncArgs(killed), { env: updatesEnv }),
     ]);
     expect(cleanRun.code, cleanRun.stderr).toBe(0);
     expect(killedRun.code, killedRun.stderr).toBe(0);

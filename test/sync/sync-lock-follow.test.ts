@@ -5,7 +5,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { collect, runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { collect, spawnCli, tempDir } from '../helpers/cli.js';
+import { runSwapx } from '../helpers/run.js';
 import { expectTidy, expectedIds, readState, sorted, stepLines, syncEnv, until, writtenIds } from './helpers.js';
 
 const data = { seed: 41, swapsPerHour: 120 };
@@ -33,7 +34,7 @@ describe('the lock', () => {
     const firstDone = collect(first);
     await until(() => fs.existsSync(lockFile(dir)));
     const started = Date.now();
-    const second = await runCli(['sync', '--out', dir, ...range], { env });
+    const second = await runSwapx(['sync', '--out', dir, ...range], { env });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(second.code).toBe(1);
     expect(second.stderr).toMatch(
@@ -50,7 +51,7 @@ describe('the lock', () => {
     fs.mkdirSync(dir);
     const pid = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
     fs.writeFileSync(lockFile(dir), JSON.stringify({ pid, host: os.hostname(), startedAt: '2026-11-21T03:00:00.000Z' }));
-    const r = await runCli(['sync', '--out', dir, ...range, '--concurrency', '4', '-q'], { env: syncEnv(slow) });
+    const r = await runSwapx(['sync', '--out', dir, ...range, '--concurrency', '4', '-q'], { env: syncEnv(slow) });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(`warning: took over a lock left by pid ${pid} (since 2026-11-21T03:00:00.000Z), which is no longer running on ${dir}\n`);
     expect(fs.existsSync(lockFile(dir))).toBe(false);
