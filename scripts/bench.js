@@ -40,7 +40,8 @@ const ctx = {
   timeFile: path.join(tmp, 'time.txt'),
   env: (url) => ({ ...baseEnv, NO_COLOR: '1', SWAPX_BASE_URL: url, SWAPX_CLIENT_ID: 'demo', SWAPX_API_KEY: 'demo', SWAPX_CONFIG_DIR: configDir }),
   /** swapx with `args` against the sandbox at `url`, under GNU time; stdout discarded unless `stdoutFile`. */
-  swapx: (url, args, { stdoutFile } = {}) => runTimed(process.execPath, [ctx.bin, ...args], { env: ctx.env(url), cwd: tmp, stdoutFile, timeFile: ctx.timeFile }),
+  swapx: (url, args, { stdoutFile } = {}) =>
+    runTimed(process.execPath, [ctx.bin, ...args], { env: ctx.env(url), cwd: tmp, stdoutFile, timeFile: ctx.timeFile }),
   /** The windows swapx plans for [from, to), as the API's time parameters. */
   windowsBetween: (from, to) => planWindows(Date.parse(from), Date.parse(to), MAX_WINDOW_MS).map((w) => ({ from: formatUtc(w.from), to: formatUtc(w.to) })),
   log: (message) => console.error(`  … ${message}`),
@@ -96,5 +97,7 @@ if (process.exitCode !== 1) {
   results.machine.loadAverageAtEnd = loadAverage();
   results.durationS = Number(((performance.now() - started) / 1000).toFixed(1));
   fs.writeFileSync(resultsFile, `${JSON.stringify(results, null, 2)}\n`);
-  console.log(`load average at end ${results.machine.loadAverageAtEnd.join(' ')}; bench took ${results.durationS} s; results in ${path.relative(process.cwd(), resultsFile) || resultsFile}`);
+  console.log(
+    `load average at end ${results.machine.loadAverageAtEnd.join(' ')}; bench took ${results.durationS} s; results in ${path.relative(process.cwd(), resultsFile) || resultsFile}`,
+  );
 }

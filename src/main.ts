@@ -87,7 +87,13 @@ export function buildProgram(io: Io, onExit: (code: number) => void): Command {
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
       // One line: commander puts its suggestion on a second one.
-      outputError: (text, write) => write(`${text.replace(/^error: /, 'swapx: ').trim().replace(/\s*\n\s*/g, ' ')}\n`),
+      outputError: (text, write) =>
+        write(
+          `${text
+            .replace(/^error: /, 'swapx: ')
+            .trim()
+            .replace(/\s*\n\s*/g, ' ')}\n`,
+        ),
     });
 
   const run = async (handler: Handler): Promise<void> => {

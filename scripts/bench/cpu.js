@@ -18,7 +18,10 @@ const FORMATS = [
     maxRatio: 0.45,
     flag: '--csv',
     // Every field in the spec's order; arrays and objects as compact JSON, null as an empty cell (as swapx writes them).
-    jq: ['-r', `def cell: if type == "array" or type == "object" then tojson else . end; .[] | [${LIST_SWAP_FIELDS.map((f) => `.${f}`).join(', ')}] | map(cell) | @csv`],
+    jq: [
+      '-r',
+      `def cell: if type == "array" or type == "object" then tojson else . end; .[] | [${LIST_SWAP_FIELDS.map((f) => `.${f}`).join(', ')}] | map(cell) | @csv`,
+    ],
     header: LIST_SWAP_FIELDS.join(','),
   },
 ];
@@ -55,13 +58,26 @@ export async function cpuPart(ctx) {
       const sandboxCpuS = sandbox.cpuSeconds() - sandboxBefore;
       const rows = countLines(out) - (format.name === 'csv' ? 1 : 0);
       fs.rmSync(out, { force: true });
-      const entry = { tool, format: format.name, rows, cpuS: result.cpu, userS: result.user, sysS: result.sys, peakRssMB: kibToMB(result.rssKiB), wallS: result.wallMs / 1000, sandboxCpuS };
+      const entry = {
+        tool,
+        format: format.name,
+        rows,
+        cpuS: result.cpu,
+        userS: result.user,
+        sysS: result.sys,
+        peakRssMB: kibToMB(result.rssKiB),
+        wallS: result.wallMs / 1000,
+        sandboxCpuS,
+      };
       runs.push(entry);
       return entry;
     };
     for (const format of FORMATS) {
       const swapx = await timed('swapx', format, async (out) =>
-        check(await ctx.swapx(sandbox.url, ['swaps', '--from', FROM, '--to', TO, format.flag, '-o', out, '--force', '--concurrency', String(CONCURRENCY), '-q']), `swapx ${format.label}`),
+        check(
+          await ctx.swapx(sandbox.url, ['swaps', '--from', FROM, '--to', TO, format.flag, '-o', out, '--force', '--concurrency', String(CONCURRENCY), '-q']),
+          `swapx ${format.label}`,
+        ),
       );
       if (swapx.rows === 0) throw new Error(`swapx exported no swaps from ${FROM} to ${TO}`);
       if (skipped) {
@@ -95,7 +111,14 @@ export async function cpuPart(ctx) {
     loop.swapsPerCpuS = swaps / loop.cpuS;
     // CPU per swap of swapx over that of the loop (same swaps for both): below 1, swapx costs less.
     const ratio = loop.swapsPerCpuS / swapx.swapsPerCpuS;
-    return { format: format.name, swapxSwapsPerCpuS: swapx.swapsPerCpuS, curlJqSwapsPerCpuS: loop.swapsPerCpuS, ratio, maxRatio: format.maxRatio, pass: ratio <= format.maxRatio };
+    return {
+      format: format.name,
+      swapxSwapsPerCpuS: swapx.swapsPerCpuS,
+      curlJqSwapsPerCpuS: loop.swapsPerCpuS,
+      ratio,
+      maxRatio: format.maxRatio,
+      pass: ratio <= format.maxRatio,
+    };
   });
   const byFormat = Object.fromEntries(formats.map((f) => [f.format, f]));
   const label = Object.fromEntries(FORMATS.map((f) => [f.name, f.label]));

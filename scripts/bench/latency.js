@@ -18,7 +18,8 @@ const REPEATS = 2;
 
 // The sandbox's own delay draw (internal modules: if they move, the check below is left out, not the bench).
 const draw = await Promise.all([import('../../dist/sandbox/faults.js'), import('../../dist/sandbox/random.js')]).then(
-  ([faults, random]) => (typeof faults.latencyFor === 'function' && typeof random.seedKey === 'function' ? { latencyFor: faults.latencyFor, seed: random.seedKey(1) } : undefined),
+  ([faults, random]) =>
+    typeof faults.latencyFor === 'function' && typeof random.seedKey === 'function' ? { latencyFor: faults.latencyFor, seed: random.seedKey(1) } : undefined,
   () => undefined,
 );
 
@@ -92,7 +93,13 @@ export async function latencyPart(ctx) {
         check(
           await runTimed(
             'sh',
-            ['-c', `xargs -P ${TARGET_CONCURRENCY} -L 1 sh -c 'curl -sf -u demo:demo -o /dev/null "$0/v1/external/swaps?From=$1&To=$2"' "$1" < "$2"`, 'sh', sandbox.url, windowsFile],
+            [
+              '-c',
+              `xargs -P ${TARGET_CONCURRENCY} -L 1 sh -c 'curl -sf -u demo:demo -o /dev/null "$0/v1/external/swaps?From=$1&To=$2"' "$1" < "$2"`,
+              'sh',
+              sandbox.url,
+              windowsFile,
+            ],
             { env: ctx.env(sandbox.url), cwd: ctx.tmp, timeFile: ctx.timeFile },
           ),
           'parallel curls',
@@ -142,7 +149,9 @@ export async function latencyPart(ctx) {
         `(start-up alone: \`swapx swaps --dry-run\` takes ${fixed(startupMs / 1000)} s here; '× ideal w/o start-up' subtracts it). CPU s = user + sys of the swapx process.`,
         `Concurrency 4 and up: best of ${REPEATS} runs (all of them in bench-results.json). ms/window/worker = wall × concurrency / windows (ideal: ${LATENCY_MS}).`,
         `The sandbox runs in its own process, warmed by one export first; its delays are drawn per request, ±20 %: ${
-          draw ? `over each run's requests they averaged ${fixed(Math.min(...drawn), 1)}–${fixed(Math.max(...drawn), 1)} ms.` : `(their mean was not computed: dist/sandbox/faults.js changed).`
+          draw
+            ? `over each run's requests they averaged ${fixed(Math.min(...drawn), 1)}–${fixed(Math.max(...drawn), 1)} ms.`
+            : `(their mean was not computed: dist/sandbox/faults.js changed).`
         }`,
         `Density is light on purpose: this part measures pipelining, not CPU.`,
         `stdout row: the same export to stdout (no per-window checkpoint); bare undici row: GET + JSON.parse per window, nothing else.`,

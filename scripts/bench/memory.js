@@ -23,13 +23,34 @@ export async function memoryPart(ctx) {
       ctx.log(`memory: ${range.label}`);
       const out = path.join(ctx.tmp, 'memory.jsonl');
       const result = check(
-        await ctx.swapx(sandbox.url, ['swaps', '--from', range.from, '--to', range.to, '--jsonl', '-o', out, '--force', '--concurrency', String(CONCURRENCY), '-q']),
+        await ctx.swapx(sandbox.url, [
+          'swaps',
+          '--from',
+          range.from,
+          '--to',
+          range.to,
+          '--jsonl',
+          '-o',
+          out,
+          '--force',
+          '--concurrency',
+          String(CONCURRENCY),
+          '-q',
+        ]),
         `${range.label} export`,
       );
       const swaps = countLines(out);
       const bytes = fs.statSync(out).size;
       fs.rmSync(out, { force: true });
-      runs.push({ ...range, windows: ctx.windowsBetween(range.from, range.to).length, swaps, outputMB: bytes / 1e6, peakRssMB: kibToMB(result.rssKiB), wallS: result.wallMs / 1000, cpuS: result.cpu });
+      runs.push({
+        ...range,
+        windows: ctx.windowsBetween(range.from, range.to).length,
+        swaps,
+        outputMB: bytes / 1e6,
+        peakRssMB: kibToMB(result.rssKiB),
+        wallS: result.wallMs / 1000,
+        cpuS: result.cpu,
+      });
     }
   } finally {
     await sandbox.stop();

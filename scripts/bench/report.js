@@ -34,7 +34,7 @@ function cpuModel() {
       .readFileSync('/proc/cpuinfo', 'utf8')
       .split('\n')
       .find((l) => l.startsWith('model name'));
-    return line ? line.slice(line.indexOf(':') + 1).trim() : os.cpus()[0]?.model ?? 'unknown';
+    return line ? line.slice(line.indexOf(':') + 1).trim() : (os.cpus()[0]?.model ?? 'unknown');
   } catch {
     return os.cpus()[0]?.model ?? 'unknown';
   }
@@ -43,7 +43,11 @@ function cpuModel() {
 function gitHead(cwd) {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'bin', 'package.json'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'bin', 'package.json'], {
+      cwd,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     return dirty ? `${head} + uncommitted changes to src/, bin/ or package.json` : head;
   } catch {
     return 'unknown';

@@ -20,7 +20,10 @@ export async function startupPart(ctx) {
   const result = {};
   try {
     const sample = path.join(ctx.tmp, 'startup-sample.jsonl');
-    check(await ctx.swapx(sandbox.url, ['swaps', '--from', '2026-10-01T00:00:00Z', '--to', '2026-10-01T00:30:00Z', '--jsonl', '-q'], { stdoutFile: sample }), 'sample');
+    check(
+      await ctx.swapx(sandbox.url, ['swaps', '--from', '2026-10-01T00:00:00Z', '--to', '2026-10-01T00:30:00Z', '--jsonl', '-q'], { stdoutFile: sample }),
+      'sample',
+    );
     const hash = JSON.parse(fs.readFileSync(sample, 'utf8').split('\n')[0]).sourceTransaction;
     const baseline = () => runTimed(ctx.node, ['-e', '0'], { env: ctx.env(sandbox.url), cwd: ctx.tmp, timeFile: ctx.timeFile });
     const cases = [
@@ -43,8 +46,22 @@ export async function startupPart(ctx) {
       }
       const ratio = median(ratios);
       const pass = ratio <= TARGETS[c.key];
-      result[c.key] = { swapxMs: median(swapx), nodeMs: median(node), ratio, ratioMin: Math.min(...ratios), ratioMax: Math.max(...ratios), target: TARGETS[c.key], pass };
-      rows.push([c.label, fixed(median(swapx), 0), fixed(median(node), 0), `${fixed(ratio)}× (${fixed(Math.min(...ratios))}–${fixed(Math.max(...ratios))})`, `≤ ${TARGETS[c.key]}× ${verdict(pass)}`]);
+      result[c.key] = {
+        swapxMs: median(swapx),
+        nodeMs: median(node),
+        ratio,
+        ratioMin: Math.min(...ratios),
+        ratioMax: Math.max(...ratios),
+        target: TARGETS[c.key],
+        pass,
+      };
+      rows.push([
+        c.label,
+        fixed(median(swapx), 0),
+        fixed(median(node), 0),
+        `${fixed(ratio)}× (${fixed(Math.min(...ratios))}–${fixed(Math.max(...ratios))})`,
+        `≤ ${TARGETS[c.key]}× ${verdict(pass)}`,
+      ]);
     }
   } finally {
     await sandbox.stop();

@@ -37,7 +37,9 @@ export function mountSupport(): string | undefined {
     return undefined;
   } catch (error) {
     const { stderr, message } = error as { stderr?: Buffer; message: string };
-    const why = String(stderr ?? message).trim().split('\n')[0];
+    const why = String(stderr ?? message)
+      .trim()
+      .split('\n')[0];
     return `cannot mount a tmpfs (${why})`;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });

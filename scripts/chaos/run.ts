@@ -101,7 +101,9 @@ console.log(formatTable(rows));
 const notes = formatNotes(rows);
 if (notes) console.log(`\n${notes}`);
 if (noMount) console.log(`\nskipped: full disk and read-only dir (${noMount})`);
-console.log(`\n${rows.filter(passed).length}/${rows.length} cases identical to a clean run in ${((performance.now() - started) / 1000).toFixed(0)} s (seed ${seed})`);
+console.log(
+  `\n${rows.filter(passed).length}/${rows.length} cases identical to a clean run in ${((performance.now() - started) / 1000).toFixed(0)} s (seed ${seed})`,
+);
 if (failed) {
   console.log(`scratch directory kept: ${chaos.root}`);
   process.exitCode = 1;

@@ -202,12 +202,37 @@ export class Chaos {
 
   /** The swaps arguments of an export of the query to `file`. */
   exportArgs(query: Omit<ExportQuery, 'kind'>, file: string, extra: string[] = []): string[] {
-    return ['swaps', '--from', iso(query.from), '--to', iso(query.to), '--window', query.window ?? '10m', '--concurrency', String(query.concurrency ?? 4), '-o', file, ...extra];
+    return [
+      'swaps',
+      '--from',
+      iso(query.from),
+      '--to',
+      iso(query.to),
+      '--window',
+      query.window ?? '10m',
+      '--concurrency',
+      String(query.concurrency ?? 4),
+      '-o',
+      file,
+      ...extra,
+    ];
   }
 
   /** The sync arguments of a sync of the query into `dir`. */
   syncArgs(query: Omit<SyncQuery, 'kind'>, dir: string, extra: string[] = []): string[] {
-    return ['sync', '--out', dir, '--since', iso(query.from), '--until', iso(query.to), '--concurrency', String(query.concurrency ?? 2), '--summary-json', ...extra];
+    return [
+      'sync',
+      '--out',
+      dir,
+      '--since',
+      iso(query.from),
+      '--until',
+      iso(query.to),
+      '--concurrency',
+      String(query.concurrency ?? 2),
+      '--summary-json',
+      ...extra,
+    ];
   }
 
   /** What an export or a sync of the query does, as the case runners need it. */
@@ -223,7 +248,8 @@ export class Chaos {
         againNote: 'resumed',
         unfinished: (file) => !exists(file) || exists(`${file}.partial.manifest.json`),
         checkAgain: (row, run, state) => {
-          if (run.code === 0 && state.endsWith('windows') && !/^Resuming: \d+\/\d+ windows already done/m.test(run.stderr)) row.problems.push('the resume did not say it resumed');
+          if (run.code === 0 && state.endsWith('windows') && !/^Resuming: \d+\/\d+ windows already done/m.test(run.stderr))
+            row.problems.push('the resume did not say it resumed');
         },
         noSpace: /^swapx: error: writing \S+: no space left on device; \d+\/\d+ windows saved in \S+; resume with: swapx swaps .* --resume$/,
         readOnly: /^swapx: error: read-only file system/,
@@ -257,7 +283,8 @@ export class Chaos {
 
   /** The clean run of the query (same data, no fault, no latency; a sync at the sandbox clock `now`), once per query and clock. */
   #reference(query: Query, now = this.now): Promise<Reference> {
-    const key = query.kind === 'export' ? `export ${query.from} ${query.to} ${query.window ?? ''} ${query.ext ?? 'jsonl'}` : `sync ${query.from} ${query.to} ${now}`;
+    const key =
+      query.kind === 'export' ? `export ${query.from} ${query.to} ${query.window ?? ''} ${query.ext ?? 'jsonl'}` : `sync ${query.from} ${query.to} ${now}`;
     let reference = this.#references.get(key);
     if (!reference) {
       reference = query.kind === 'export' ? this.#exportReference(query) : this.#syncReference(query, now);
@@ -274,7 +301,8 @@ export class Chaos {
       if (r.code !== 0) throw new Error(`the clean reference export failed (exit ${r.code}): ${firstLine(r.stderr)}`);
       const bytes = fs.readFileSync(file);
       // Parquet rows are counted in the JSON Lines export of the same query.
-      const rows = query.ext === 'parquet' ? (await this.#reference({ ...query, ext: undefined })).rows : bytes.toString('utf8').split('\n').filter(Boolean).length;
+      const rows =
+        query.ext === 'parquet' ? (await this.#reference({ ...query, ext: undefined })).rows : bytes.toString('utf8').split('\n').filter(Boolean).length;
       return {
         rows,
         size: bytes.length,
@@ -323,7 +351,9 @@ export class Chaos {
       row.problems.push(`harness: ${error instanceof Error ? error.message : String(error)}`);
     }
     row.ms = Math.round(performance.now() - started);
-    this.#log(`${row.problems.length === 0 && row.differences === 0 ? 'ok  ' : 'FAIL'} ${name} (${(row.ms / 1000).toFixed(1)} s)${row.problems.length ? `: ${row.problems.join('; ')}` : ''}`);
+    this.#log(
+      `${row.problems.length === 0 && row.differences === 0 ? 'ok  ' : 'FAIL'} ${name} (${(row.ms / 1000).toFixed(1)} s)${row.problems.length ? `: ${row.problems.join('; ')}` : ''}`,
+    );
     return row;
   }
 
@@ -522,7 +552,10 @@ export class Chaos {
           await Promise.race([firstAnswer.then(() => sleep(spec.moment)), done]);
           child.kill('SIGKILL');
           const killed = await done;
-          row.faults = killed.signal === 'SIGKILL' ? `+${spec.laterDays} d, SIGKILL at +${spec.moment} ms of the catch-up` : `+${spec.laterDays} d, none: done before +${spec.moment} ms`;
+          row.faults =
+            killed.signal === 'SIGKILL'
+              ? `+${spec.laterDays} d, SIGKILL at +${spec.moment} ms of the catch-up`
+              : `+${spec.laterDays} d, none: done before +${spec.moment} ms`;
           row.retries = syncRetries(killed.stderr);
         }
         const run = await this.#runThrough(row, subject, catchUp, this.env(sandbox));
@@ -618,7 +651,8 @@ export class Chaos {
     const errors = run.stderr.split('\n').filter((line) => line.startsWith('swapx:'));
     row.notes.push(`exit ${run.code}: ${errors.join(' / ') || '(no error line)'}`);
     if (run.code !== 1) row.problems.push(`expected exit 1, got ${run.code ?? run.signal}`);
-    if (errors.length !== 1 || !pattern.test(errors[0] ?? '')) row.problems.push(`expected one error line like ${pattern}, got: ${errors.join(' / ') || firstLine(run.stderr) || '(nothing)'}`);
+    if (errors.length !== 1 || !pattern.test(errors[0] ?? ''))
+      row.problems.push(`expected one error line like ${pattern}, got: ${errors.join(' / ') || firstLine(run.stderr) || '(nothing)'}`);
   }
 
   /** Stops every sandbox, detaches every mount still attached, and removes the scratch dir unless `keep`. */

@@ -63,7 +63,9 @@ export class SwapxClient {
 
   /** GET /v1/external/bridges, sorted by volume. */
   listBridges(options: { includeDelisted?: boolean } = {}): Promise<Bridge[]> {
-    return this.get(PATHS.bridges, { includeDelisted: options.includeDelisted ? true : undefined }, (body, request) => checkObjects<Bridge>(body, 'bridges', request));
+    return this.get(PATHS.bridges, { includeDelisted: options.includeDelisted ? true : undefined }, (body, request) =>
+      checkObjects<Bridge>(body, 'bridges', request),
+    );
   }
 
   /** Closes the keep-alive connections. */

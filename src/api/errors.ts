@@ -4,12 +4,7 @@
  * on the class; the CLI maps classes to exit codes in one place
  * (src/cli/exit-codes.ts).
  */
-import type {
-  DefaultValidationProblemDetails,
-  ProblemDetails,
-  UnconfirmedProblemDetails,
-  UnexpectedProblemDetails,
-} from './types.js';
+import type { DefaultValidationProblemDetails, ProblemDetails, UnconfirmedProblemDetails, UnexpectedProblemDetails } from './types.js';
 
 export class SwapxError extends Error {
   constructor(message?: string, options?: ErrorOptions) {
@@ -78,7 +73,14 @@ export class NotFoundError extends ApiError {}
 export class RateLimitError extends ApiError {
   /** The wait the server asked for, in ms, when it said. */
   readonly retryAfterMs: number | undefined;
-  constructor(message: string, status: number, headers: Record<string, string>, body: ProblemDetails | undefined, request: RequestInfo, retryAfterMs: number | undefined) {
+  constructor(
+    message: string,
+    status: number,
+    headers: Record<string, string>,
+    body: ProblemDetails | undefined,
+    request: RequestInfo,
+    retryAfterMs: number | undefined,
+  ) {
     super(message, status, headers, body, request);
     this.retryAfterMs = retryAfterMs;
   }

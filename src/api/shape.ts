@@ -119,7 +119,8 @@ export function checkObjects<T>(body: unknown, what: string, request: RequestInf
 export function checkTokenPage(body: unknown, request: RequestInfo): TokenPage {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw wrongShape(`expected a token page, got ${typeName(body)}`, request);
   const page = body as Record<string, unknown>;
-  if (typeof page.totalCount !== 'number' || !Number.isInteger(page.totalCount)) throw wrongShape(`totalCount is ${typeName(page.totalCount)}, expected an integer`, request);
+  if (typeof page.totalCount !== 'number' || !Number.isInteger(page.totalCount))
+    throw wrongShape(`totalCount is ${typeName(page.totalCount)}, expected an integer`, request);
   if (page.items !== null) checkObjects(page.items, 'tokens', request);
   return body as TokenPage;
 }

@@ -10,7 +10,10 @@ export class Throttle {
   private nextSlot = 0;
   private readonly intervalMs: number;
 
-  constructor(requestsPerSecond?: number, private readonly now: () => number = Date.now) {
+  constructor(
+    requestsPerSecond?: number,
+    private readonly now: () => number = Date.now,
+  ) {
     this.intervalMs = requestsPerSecond && requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0;
   }
 

@@ -11,6 +11,9 @@ import apiRequest from 'undici/lib/api/api-request.js';
 export const Agent: typeof import('undici').Agent = UndiciAgent;
 
 /** undici's `request(url, options)` with a given dispatcher. */
-export function request(url: URL, { dispatcher, ...options }: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher }): Promise<Dispatcher.ResponseData> {
+export function request(
+  url: URL,
+  { dispatcher, ...options }: Omit<Dispatcher.RequestOptions, 'origin' | 'path'> & { dispatcher: Dispatcher },
+): Promise<Dispatcher.ResponseData> {
   return apiRequest.call(dispatcher, { ...options, origin: url.origin, path: `${url.pathname}${url.search}` });
 }

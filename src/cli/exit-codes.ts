@@ -1,15 +1,7 @@
 /** The one place errors become exit codes (CLI.md) and one-line messages. */
 import { CommanderError } from 'commander';
 import { stripControl } from '../output/sanitize.js';
-import {
-  AbortedError,
-  AuthError,
-  PermissionDeniedError,
-  SwapxError,
-  UsageError,
-  ValidationError,
-  WrappedError,
-} from '../api/errors.js';
+import { AbortedError, AuthError, PermissionDeniedError, SwapxError, UsageError, ValidationError, WrappedError } from '../api/errors.js';
 import { NoMatchError } from './errors.js';
 
 export const EXIT = {

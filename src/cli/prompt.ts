@@ -6,7 +6,10 @@ import type { InStream, OutStream } from './context.js';
 export async function readAllStdin(stdin: InStream, what: string): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  const value = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '').trim();
+  const value = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '')
+    .trim();
   if (value === '') throw new UsageError(`standard input held no ${what}`);
   if (/[\r\n]/.test(value)) throw new UsageError(`standard input held more than one line; give only the ${what}`);
   return value;

@@ -20,7 +20,10 @@ export const register: Register = (program, run) => {
     .option('--bearer <token>', 'accepted Bearer token, repeatable (default: demo-token)', collect)
     .option('--late-share <p>', 'share 0..1 of swaps that become visible only --late-by after completedAt (default: 0)')
     .option('--late-by <duration>', 'how late those swaps show up, e.g. 3h (default: 0)')
-    .option('--update-rate <x>', 'how often swaps change after completion, a multiple of the realistic rate (45 % repriced within hours, 5.5 % corrected after 2 or 5 days); 0 turns updates off (default: 1)')
+    .option(
+      '--update-rate <x>',
+      'how often swaps change after completion, a multiple of the realistic rate (45 % repriced within hours, 5.5 % corrected after 2 or 5 days); 0 turns updates off (default: 1)',
+    )
     .option('--now <time>', "the sandbox's clock: swaps not yet visible then are not served (default: the real clock)")
     .option('--retry-after <s>', 'Retry-After seconds on injected 429s (default: 1)')
     .addHelpText(

@@ -82,7 +82,9 @@ async function openTarget(ctx: Context, plan: ExportPlan, flags: SwapsFlags): Pr
       return { file: await PartialFile.start(target, queryOf(decision.plan, baseUrl), windowsOf(decision.plan).length), plan: decision.plan };
     case 'resume': {
       const { manifest } = decision;
-      const range = decision.ownRange ? `, of its own range ${formatUtc(decision.plan.from)} → ${formatUtc(decision.plan.to)} (not the one the command now means)` : '';
+      const range = decision.ownRange
+        ? `, of its own range ${formatUtc(decision.plan.from)} → ${formatUtc(decision.plan.to)} (not the one the command now means)`
+        : '';
       ctx.info(`Resuming: ${manifest.windowsDone}/${manifest.windowsTotal} windows already done${range}`);
       if (decision.baseUrlWas) ctx.warn(`the windows already done came from ${decision.baseUrlWas}; the rest comes from ${baseUrl}`);
       return { file: await PartialFile.resume(target, manifest, baseUrl), plan: decision.plan };
@@ -129,7 +131,11 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   } else sink = new StdoutSink(ctx.io.stdout);
 
   const windows = windowsOf(plan);
-  const progress = new Progress(ctx.io.stderr, { ...sink.state, windowsTotal: windows.length }, { quiet: ctx.quiet, color: ctx.err.level > 0, retries: () => retries });
+  const progress = new Progress(
+    ctx.io.stderr,
+    { ...sink.state, windowsTotal: windows.length },
+    { quiet: ctx.quiet, color: ctx.err.level > 0, retries: () => retries },
+  );
   await progress.start();
   let summary: ExportSummary;
   try {
@@ -144,7 +150,8 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     await sink.close();
     let saved = '';
     if (file && sink.state.windowsDone === 0) await file.discard();
-    else if (file) saved = `; ${sink.state.windowsDone}/${windows.length} windows saved in ${partialPaths(file.target).partial}; resume with: ${resumeCommand(ctx, plan)}`;
+    else if (file)
+      saved = `; ${sink.state.windowsDone}/${windows.length} windows saved in ${partialPaths(file.target).partial}; resume with: ${resumeCommand(ctx, plan)}`;
     // A partial export that cannot be resumed as it is (its Parquet row groups' metadata is gone): --force, not --resume.
     if (error instanceof UsageError) throw error;
     if (error instanceof AbortedError || ctx.io.signal.aborted) throw new AbortedError(`interrupted${saved}`);
@@ -158,7 +165,8 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     throw new WrappedError(`${writing}${saved}`, { cause: error });
   }
   progress.stop();
-  if (summary.outside) ctx.warn(`the API returned ${summary.outside} swap(s) outside the window asked for; each window wrote only its own, so check the export against the API`);
+  if (summary.outside)
+    ctx.warn(`the API returned ${summary.outside} swap(s) outside the window asked for; each window wrote only its own, so check the export against the API`);
   if (!ctx.quiet) {
     const facts = {
       range: `${formatUtc(plan.from)} → ${formatUtc(plan.to)}`,

@@ -5,5 +5,8 @@ const ESCAPE_RE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\
 const CONTROL_RE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export function stripControl(text: string): string {
-  return text.replace(ESCAPE_RE, '').replace(CONTROL_RE, '').replace(/[\n\t]/g, ' ');
+  return text
+    .replace(ESCAPE_RE, '')
+    .replace(CONTROL_RE, '')
+    .replace(/[\n\t]/g, ' ');
 }

@@ -86,6 +86,6 @@ export function openTx(seed: number, bytes: Uint8Array): (SwapRef & { side: Side
   const index = word >>> 8;
   const side = word & 0xff;
   if (side !== SOURCE && side !== DESTINATION) return undefined;
-  if (((readU32(bytes, at + 8) ^ m2) >>> 0) !== hash4(seed, minute, index, TAG_TX + side)) return undefined;
+  if ((readU32(bytes, at + 8) ^ m2) >>> 0 !== hash4(seed, minute, index, TAG_TX + side)) return undefined;
   return { minute, index, side };
 }

@@ -94,14 +94,7 @@ export class SwapDataset {
     }
   }
 
-  private scanMinute(
-    minute: number,
-    from: number,
-    to: number,
-    filter: DateRangeFilter,
-    now: number,
-    visit: (sk: MinuteSkeleton, i: number) => void,
-  ): void {
+  private scanMinute(minute: number, from: number, to: number, filter: DateRangeFilter, now: number, visit: (sk: MinuteSkeleton, i: number) => void): void {
     const field = filterTimeIndex(filter);
     const sk = this.skeleton(minute);
     const { times, lateBy } = sk;

@@ -7,13 +7,7 @@ import { bridgesAt } from './bridges.js';
 import { chainById, chainTokens, listChains } from './catalog.js';
 import type { SwapDataset } from './dataset.js';
 import { authenticate, type Credentials } from './auth.js';
-import {
-  forbiddenProblem,
-  methodNotAllowedProblem,
-  notFoundProblem,
-  unconfirmedProblem,
-  validationProblem,
-} from './problems.js';
+import { forbiddenProblem, methodNotAllowedProblem, notFoundProblem, unconfirmedProblem, validationProblem } from './problems.js';
 import { matchRoute, requestUrl } from './router.js';
 import { bindBridgesQuery, bindSwapsQuery, bindTokensQuery, readQuery } from './validation.js';
 

@@ -168,7 +168,8 @@ function applyVersion(seed: number, data: SwapSeedData, swap: Swap): void {
   else if (swap.usdMismatchStatus === 'Unprocessed' || swap.usdMismatchStatus === 'NotFound') {
     swap.usdMismatchStatus = 'NotFound';
   }
-  if (r.chance(0.3) && !swap.tags?.some((tag) => tag.type === 'chain-nonce')) swap.tags = [...(swap.tags ?? []), { type: 'chain-nonce', value: String(r.range(1, 2_000_000)) }];
+  if (r.chance(0.3) && !swap.tags?.some((tag) => tag.type === 'chain-nonce'))
+    swap.tags = [...(swap.tags ?? []), { type: 'chain-nonce', value: String(r.range(1, 2_000_000)) }];
 }
 
 /** Builds the swap; with `withBalances`, also its balanceChanges (as the lookup serves it). */
@@ -191,12 +192,7 @@ export function buildSwap(seed: number, data: SwapSeedData, withBalances: boolea
       ? (STATUS_FINAL[r.weighted(STATUS_FINAL_WEIGHTS)] as InOutDollarStatus)
       : (STATUS_UPDATED[r.weighted(STATUS_UPDATED_WEIGHTS)] as InOutDollarStatus);
   const noise = () => 1 + 0.002 * r.normal();
-  const [depositUsd, withdrawnUsd] = usdAmounts(
-    r,
-    status,
-    deposit.value * srcToken.priceUsd * noise(),
-    withdrawn.value * dstToken.priceUsd * noise(),
-  );
+  const [depositUsd, withdrawnUsd] = usdAmounts(r, status, deposit.value * srcToken.priceUsd * noise(), withdrawn.value * dstToken.priceUsd * noise());
 
   const sourceAccount = account(seed, src, r);
   const destinationAccount = src.family === 'evm' && dst.family === 'evm' && r.chance(0.6) ? sourceAccount : account(seed, dst, r);

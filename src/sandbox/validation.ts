@@ -49,7 +49,8 @@ export function parseApiDateTime(input: string): number | undefined {
 }
 
 const required = (field: string) => `The ${field} field is required.`;
-const notValid = (value: string, field: string) => (value.trim() === '' ? `The value '${value}' is invalid.` : `The value '${value}' is not valid for ${field}.`);
+const notValid = (value: string, field: string) =>
+  value.trim() === '' ? `The value '${value}' is invalid.` : `The value '${value}' is not valid for ${field}.`;
 
 function add(errors: FieldErrors, field: string, message: string): void {
   (errors[field] ??= []).push(message);

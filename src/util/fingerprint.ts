@@ -3,7 +3,11 @@ import { createHash } from 'node:crypto';
 
 /** Stable whatever the key order: sha-256 of the sorted entries, 32 hex characters. */
 export function fingerprint<Q extends object>(query: Q): string {
-  const canonical = JSON.stringify(Object.keys(query).sort().map((key) => [key, query[key as keyof Q]]));
+  const canonical = JSON.stringify(
+    Object.keys(query)
+      .sort()
+      .map((key) => [key, query[key as keyof Q]]),
+  );
   return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
 }
 

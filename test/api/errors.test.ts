@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  NotFoundError,
-  PermissionDeniedError,
-  RateLimitError,
-  ServerError,
-  ValidationError,
-  apiErrorFromResponse,
-} from '../../src/api/errors.js';
+import { NotFoundError, PermissionDeniedError, RateLimitError, ServerError, ValidationError, apiErrorFromResponse } from '../../src/api/errors.js';
 import { NoMatchError } from '../../src/cli/errors.js';
 import { exitCodeFor, messageFor } from '../../src/cli/exit-codes.js';
 
@@ -19,7 +12,12 @@ describe('apiErrorFromResponse', () => {
     expect(new NoMatchError('no swap matches').name).toBe('NoMatchError');
   });
   it('400 is a validation error with the errors map and errorCode', () => {
-    const error = apiErrorFromResponse(400, {}, { title: 'One or more validation errors occurred.', status: 400, errors: { From: ['The From field is required.'] }, errorCode: 'ValidationFailed' }, req);
+    const error = apiErrorFromResponse(
+      400,
+      {},
+      { title: 'One or more validation errors occurred.', status: 400, errors: { From: ['The From field is required.'] }, errorCode: 'ValidationFailed' },
+      req,
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).errors).toEqual({ From: ['The From field is required.'] });
     expect((error as ValidationError).errorCode).toBe('ValidationFailed');
@@ -52,9 +50,16 @@ describe('apiErrorFromResponse', () => {
     expect(exitCodeFor(error)).toBe(1);
   });
   it('5xx shows traceId and timestamp of the default body', () => {
-    const error = apiErrorFromResponse(500, {}, { title: 'An unexpected error occurred.', status: 500, timestamp: '2026-11-21T10:00:00Z', traceId: '00-abc-def-00' }, req);
+    const error = apiErrorFromResponse(
+      500,
+      {},
+      { title: 'An unexpected error occurred.', status: 500, timestamp: '2026-11-21T10:00:00Z', traceId: '00-abc-def-00' },
+      req,
+    );
     expect(error).toBeInstanceOf(ServerError);
-    expect(error.message).toBe('server error HTTP 500 on GET /v1/external/swaps?From=a&To=b: An unexpected error occurred. (traceId 00-abc-def-00, at 2026-11-21T10:00:00Z)');
+    expect(error.message).toBe(
+      'server error HTTP 500 on GET /v1/external/swaps?From=a&To=b: An unexpected error occurred. (traceId 00-abc-def-00, at 2026-11-21T10:00:00Z)',
+    );
     expect(error.traceId).toBe('00-abc-def-00');
     expect(exitCodeFor(error)).toBe(1);
   });

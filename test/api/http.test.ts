@@ -29,10 +29,14 @@ describe('HttpCore', () => {
   it('sends Accept, User-Agent and the Basic header, and parses JSON', async () => {
     const pool = agent.get(BASE);
     let seen: Record<string, string> = {};
-    pool.intercept({ path: '/v1/external/chains', method: 'GET' }).reply(200, (opts) => {
-      seen = opts.headers as Record<string, string>;
-      return [{ blockchainId: 'ethereum' }];
-    }, { headers: { 'content-type': 'application/json' } });
+    pool.intercept({ path: '/v1/external/chains', method: 'GET' }).reply(
+      200,
+      (opts) => {
+        seen = opts.headers as Record<string, string>;
+        return [{ blockchainId: 'ethereum' }];
+      },
+      { headers: { 'content-type': 'application/json' } },
+    );
     await expect(core().getJson('/v1/external/chains')).resolves.toEqual([{ blockchainId: 'ethereum' }]);
     expect(seen.authorization).toBe(`Basic ${Buffer.from('acme:topsecret').toString('base64')}`);
     expect(seen.accept).toBe('application/json');
@@ -40,13 +44,21 @@ describe('HttpCore', () => {
   });
 
   it.each(['text/plain; charset=utf-8', 'text/json', 'application/problem+json', 'application/json'])('reads JSON served as %s', async (type) => {
-    agent.get(BASE).intercept({ path: '/x', method: 'GET' }).reply(200, '[1,2]', { headers: { 'content-type': type } });
+    agent
+      .get(BASE)
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(200, '[1,2]', { headers: { 'content-type': type } });
     await expect(core().getJson('/x')).resolves.toEqual([1, 2]);
   });
 
   it('names status and content type when a 200 is not JSON', async () => {
-    agent.get(BASE).intercept({ path: '/x', method: 'GET' }).reply(200, '<html>oops</html>', { headers: { 'content-type': 'text/html' } });
-    const error = await core().getJson('/x').catch((e: unknown) => e);
+    agent
+      .get(BASE)
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(200, '<html>oops</html>', { headers: { 'content-type': 'text/html' } });
+    const error = await core()
+      .getJson('/x')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResponseFormatError);
     expect((error as Error).message).toBe('the API answered HTTP 200 with a body that is not JSON (content type text/html, GET /x)');
   });
@@ -86,24 +98,41 @@ describe('HttpCore', () => {
   });
 
   it('retries connection errors and keeps the cause', async () => {
-    agent.get(BASE).intercept({ path: '/x', method: 'GET' }).replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })).times(2);
-    const error = await core({ retries: 1 }).getJson('/x').catch((e: unknown) => e);
+    agent
+      .get(BASE)
+      .intercept({ path: '/x', method: 'GET' })
+      .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))
+      .times(2);
+    const error = await core({ retries: 1 })
+      .getJson('/x')
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).cause).toBeDefined();
   });
 
   it('refuses a body over the cap', async () => {
-    agent.get(BASE).intercept({ path: '/x', method: 'GET' }).reply(200, JSON.stringify('x'.repeat(2000)));
+    agent
+      .get(BASE)
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(200, JSON.stringify('x'.repeat(2000)));
     await expect(core({ maxBodyBytes: 1000 }).getJson('/x')).rejects.toThrow(/larger than/);
   });
 
   it('does not follow redirects', async () => {
-    agent.get(BASE).intercept({ path: '/x', method: 'GET' }).reply(302, '', { headers: { location: 'https://elsewhere.test/x' } });
-    await expect(core().getJson('/x')).rejects.toThrow('the API answered with a redirect (HTTP 302 to https://elsewhere.test/x); swapx does not follow redirects: set --base-url to the final address');
+    agent
+      .get(BASE)
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(302, '', { headers: { location: 'https://elsewhere.test/x' } });
+    await expect(core().getJson('/x')).rejects.toThrow(
+      'the API answered with a redirect (HTTP 302 to https://elsewhere.test/x); swapx does not follow redirects: set --base-url to the final address',
+    );
   });
 
   it('stops at once when aborted during a backoff', async () => {
-    agent.get(BASE).intercept({ path: '/x', method: 'GET' }).reply(503, {}, { headers: { 'retry-after': '30' } });
+    agent
+      .get(BASE)
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(503, {}, { headers: { 'retry-after': '30' } });
     const controller = new AbortController();
     const started = Date.now();
     const pending = core({ signal: controller.signal }).getJson('/x');
@@ -124,7 +153,9 @@ describe('HttpCore', () => {
 
   it('never puts the credential in an error', async () => {
     agent.get(BASE).intercept({ path: '/x', method: 'GET' }).reply(500, { title: 'boom' }).times(10);
-    const error = (await core({ retries: 0 }).getJson('/x').catch((e: unknown) => e)) as Error;
+    const error = (await core({ retries: 0 })
+      .getJson('/x')
+      .catch((e: unknown) => e)) as Error;
     const text = `${error.message}\n${error.stack}\n${JSON.stringify(error)}`;
     expect(text).not.toContain('topsecret');
     expect(text).not.toContain(Buffer.from('acme:topsecret').toString('base64'));

@@ -77,7 +77,9 @@ describe('decideRetry', () => {
     const error = (decision as { error: unknown }).error;
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfterMs).toBe(61_000);
-    expect((error as Error).message).toBe('the server asks to wait 61s before the next request (Retry-After), longer than swapx waits on its own; try again later');
+    expect((error as Error).message).toBe(
+      'the server asks to wait 61s before the next request (Retry-After), longer than swapx waits on its own; try again later',
+    );
   });
   it('never retries a 400 or 403', () => {
     expect(decideRetry(statusError(400), 0, policy)).toEqual({ retry: false, error: expect.any(ApiError) });

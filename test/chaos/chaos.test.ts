@@ -57,22 +57,38 @@ describe.concurrent('chaos, reduced: every case ends identical to a clean run', 
     CASE_MS,
   );
 
-  it.each(exportMoments)('an export killed with SIGKILL %i ms into its requests, then resumed', async (moment) =>
-    expectClean(await chaos.kill({ name: `export, SIGKILL at +${moment} ms`, query: EXPORT, moment })), CASE_MS);
+  it.each(exportMoments)(
+    'an export killed with SIGKILL %i ms into its requests, then resumed',
+    async (moment) => expectClean(await chaos.kill({ name: `export, SIGKILL at +${moment} ms`, query: EXPORT, moment })),
+    CASE_MS,
+  );
 
-  it.each(parquetMoments)('a Parquet export killed with SIGKILL %i ms into its requests, then resumed to the same bytes', async (moment) =>
-    expectClean(await chaos.kill({ name: `Parquet export, SIGKILL at +${moment} ms`, query: PARQUET, moment })), CASE_MS);
+  it.each(parquetMoments)(
+    'a Parquet export killed with SIGKILL %i ms into its requests, then resumed to the same bytes',
+    async (moment) => expectClean(await chaos.kill({ name: `Parquet export, SIGKILL at +${moment} ms`, query: PARQUET, moment })),
+    CASE_MS,
+  );
 
-  it.each(syncMoments)('a sync killed with SIGKILL %i ms into its requests, then run again', async (moment) =>
-    expectClean(await chaos.kill({ name: `sync, SIGKILL at +${moment} ms`, query: SYNC, moment })), CASE_MS);
+  it.each(syncMoments)(
+    'a sync killed with SIGKILL %i ms into its requests, then run again',
+    async (moment) => expectClean(await chaos.kill({ name: `sync, SIGKILL at +${moment} ms`, query: SYNC, moment })),
+    CASE_MS,
+  );
 
-  it('a sync caught up four days later, when its swaps have changed: the mirror holds each swap\'s latest version', async () => {
-    const row = await chaos.syncUpdates({ name: 'sync updates, +4 d', query: SYNC, laterDays: 4 });
-    expectClean(row);
-  }, CASE_MS);
+  it(
+    "a sync caught up four days later, when its swaps have changed: the mirror holds each swap's latest version",
+    async () => {
+      const row = await chaos.syncUpdates({ name: 'sync updates, +4 d', query: SYNC, laterDays: 4 });
+      expectClean(row);
+    },
+    CASE_MS,
+  );
 
-  it.each(randomMoments(KILL_SEED + 2, 2, 0, 2500))('a sync caught up two days later, killed with SIGKILL %i ms into the catch-up, then run again', async (moment) =>
-    expectClean(await chaos.syncUpdates({ name: `sync updates, +2 d, SIGKILL at +${moment} ms`, query: SYNC, laterDays: 2, moment })), CASE_MS);
+  it.each(randomMoments(KILL_SEED + 2, 2, 0, 2500))(
+    'a sync caught up two days later, killed with SIGKILL %i ms into the catch-up, then run again',
+    async (moment) => expectClean(await chaos.syncUpdates({ name: `sync updates, +2 d, SIGKILL at +${moment} ms`, query: SYNC, laterDays: 2, moment })),
+    CASE_MS,
+  );
 
   it(
     'a sandbox stopped mid-export and started again on the same port: the export rides through on retries',

@@ -27,7 +27,12 @@ function shortFirstWrite(pattern: RegExp): void {
   vi.spyOn(fsp, 'open').mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
     const handle = await open(...args);
     if (!pattern.test(String(args[0]))) return handle;
-    const write = handle.write.bind(handle) as (buffer: Buffer, offset: number, length: number, position?: number | null) => Promise<{ bytesWritten: number; buffer: Buffer }>;
+    const write = handle.write.bind(handle) as (
+      buffer: Buffer,
+      offset: number,
+      length: number,
+      position?: number | null,
+    ) => Promise<{ bytesWritten: number; buffer: Buffer }>;
     let cut = false;
     handle.write = ((buffer: Buffer, offset = 0, length = buffer.length - offset, position?: number | null) => {
       if (!cut && length > 1) {
@@ -120,7 +125,9 @@ describe.skipIf(noMount !== undefined)(`a full disk: the one-line error says wha
     const file = path.join(mnt, 'x.jsonl');
     const r = await run(chaos.exportArgs(query, file, ['-q']), 300);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^swapx: error: writing \S+x\.jsonl: no space left on device; \d+\/\d+ windows saved in \S+x\.jsonl\.partial; resume with: swapx swaps .* --resume\n$/);
+    expect(r.stderr).toMatch(
+      /^swapx: error: writing \S+x\.jsonl: no space left on device; \d+\/\d+ windows saved in \S+x\.jsonl\.partial; resume with: swapx swaps .* --resume\n$/,
+    );
   });
 
   it('sync: ENOSPC says how far the sync got and to run again', async () => {

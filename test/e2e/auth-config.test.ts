@@ -106,7 +106,9 @@ describe('auth login / status / logout', () => {
     const { env } = freshEnv();
     const noTty = await runSwapx(['auth', 'login'], { env });
     expect(noTty.code).toBe(2);
-    expect(noTty.stderr).toBe('swapx: error: standard input is not a terminal, so swapx cannot prompt: use --client-id <id> --api-key-stdin, or --token-stdin\n');
+    expect(noTty.stderr).toBe(
+      'swapx: error: standard input is not a terminal, so swapx cannot prompt: use --client-id <id> --api-key-stdin, or --token-stdin\n',
+    );
     const flag = await runSwapx(['auth', 'login', '--client-id', 'acme', '--api-key', SECRET], { env });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toBe(
@@ -190,8 +192,11 @@ describe('secrets never land in files', () => {
     fs.mkdirSync(out);
     const range = ['--from', '2026-11-03T00:00:00Z', '--to', '2026-11-03T01:00:00Z'];
     expect((await runSwapx(['swaps', ...range, '-o', path.join(out, 'x.csv'), '-q'], { env })).code).toBe(0);
-    expect((await runSwapx(['sync', '--out', path.join(out, 'sync'), '--since', '2026-11-03T00:00:00Z', '--until', '2026-11-03T01:00:00Z', '-q'], { env })).code).toBe(0);
-    const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+    expect(
+      (await runSwapx(['sync', '--out', path.join(out, 'sync'), '--since', '2026-11-03T00:00:00Z', '--until', '2026-11-03T01:00:00Z', '-q'], { env })).code,
+    ).toBe(0);
+    const walk = (d: string): string[] =>
+      fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
     const files = walk(out);
     expect(files.length).toBeGreaterThan(2);
     for (const file of files) {

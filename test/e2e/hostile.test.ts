@@ -13,12 +13,38 @@ import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
 
 const swap = {
-  id: 'a1', timestamp: '2026-11-01T00:01:00Z', depositedAt: '2026-11-01T00:00:00Z', withdrawnAt: '2026-11-01T00:01:00Z', detectedAt: '2026-11-01T00:01:00Z',
-  completedAt: '2026-11-01T00:02:00Z', updatedAt: '2026-11-01T00:02:00Z', bridge: 'B', bridgeKey: 'b', sourceChain: 'ethereum', destinationChain: 'base',
-  sourceAccount: '0x1', destinationAccount: '0x2', sourceInteractedWith: null, protocolKey: null, sourceProtocolAddress: null, destinationProtocolAddress: null,
-  intermediateSwapId: null, sourceOtherProtocolAddresses: null, destinationOtherProtocolAddresses: null, sourceTransaction: '0xa', destinationTransaction: '0xb',
-  sourceToken: 'USDC', destinationToken: 'USDC', sourceTokenContract: null, destinationTokenContract: null, depositAmount: 1, withdrawnAmount: 1,
-  depositUsdAmount: 1, withdrawnUsdAmount: 1, usdMismatchStatus: 'OK', tags: null,
+  id: 'a1',
+  timestamp: '2026-11-01T00:01:00Z',
+  depositedAt: '2026-11-01T00:00:00Z',
+  withdrawnAt: '2026-11-01T00:01:00Z',
+  detectedAt: '2026-11-01T00:01:00Z',
+  completedAt: '2026-11-01T00:02:00Z',
+  updatedAt: '2026-11-01T00:02:00Z',
+  bridge: 'B',
+  bridgeKey: 'b',
+  sourceChain: 'ethereum',
+  destinationChain: 'base',
+  sourceAccount: '0x1',
+  destinationAccount: '0x2',
+  sourceInteractedWith: null,
+  protocolKey: null,
+  sourceProtocolAddress: null,
+  destinationProtocolAddress: null,
+  intermediateSwapId: null,
+  sourceOtherProtocolAddresses: null,
+  destinationOtherProtocolAddresses: null,
+  sourceTransaction: '0xa',
+  destinationTransaction: '0xb',
+  sourceToken: 'USDC',
+  destinationToken: 'USDC',
+  sourceTokenContract: null,
+  destinationTokenContract: null,
+  depositAmount: 1,
+  withdrawnAmount: 1,
+  depositUsdAmount: 1,
+  withdrawnUsdAmount: 1,
+  usdMismatchStatus: 'OK',
+  tags: null,
 };
 
 const ROUTES: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {
@@ -65,7 +91,9 @@ const ROUTES: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
   '/one-bad-window': (req, res) => {
     // The first window is refused at once; every other one hangs until the client gives up on it.
     if ((req.url ?? '').includes('From=2026-11-01T00%3A00%3A00Z')) {
-      res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ title: 'One or more validation errors occurred.', status: 400, errors: { From: ['bad'] } }));
+      res
+        .writeHead(400, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ title: 'One or more validation errors occurred.', status: 400, errors: { From: ['bad'] } }));
     }
   },
   '/retry-later': (_q, res) => res.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' }).end('{}'),
@@ -98,17 +126,41 @@ const export1 = ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T
 
 describe('hostile server responses', () => {
   it.each([
-    ['/not-json', /^swapx: error: window .* failed: the API answered HTTP 200 with a body that is not JSON \(content type text\/plain, GET \/not-json\/v1\/external\/swaps\?From=.*\)$/],
+    [
+      '/not-json',
+      /^swapx: error: window .* failed: the API answered HTTP 200 with a body that is not JSON \(content type text\/plain, GET \/not-json\/v1\/external\/swaps\?From=.*\)$/,
+    ],
     ['/html', /^swapx: error: window .* failed: the API answered HTTP 200 with a body that is not JSON \(content type text\/html, GET /],
-    ['/object', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: expected an array of swaps, got an object \(GET \/object\/v1\/external\/swaps\?/],
-    ['/null-entry', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 is null, not an object/],
-    ['/wrong-type', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 depositAmount is a string, expected a number or null/],
-    ['/missing-field', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 has no withdrawnAt/],
-    ['/bad-date', /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 completedAt is a string, expected an ISO 8601 date-time string/],
+    [
+      '/object',
+      /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: expected an array of swaps, got an object \(GET \/object\/v1\/external\/swaps\?/,
+    ],
+    [
+      '/null-entry',
+      /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 is null, not an object/,
+    ],
+    [
+      '/wrong-type',
+      /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 depositAmount is a string, expected a number or null/,
+    ],
+    [
+      '/missing-field',
+      /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 has no withdrawnAt/,
+    ],
+    [
+      '/bad-date',
+      /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:10:00Z failed: the API sent data of the wrong shape: swap 0 completedAt is a string, expected an ISO 8601 date-time string/,
+    ],
     ['/huge-declared', /^swapx: error: .*response body larger than 64 MiB \(HTTP 200, GET \/huge-declared\/v1\/external\/swaps\?.*\); refusing to read it/],
     ['/huge-streamed', /^swapx: error: .*response body larger than 64 MiB/],
-    ['/redirect', /^swapx: error: .*the API answered with a redirect \(HTTP 302 to \/redirect\/v1\/external\/swaps\?.*\); swapx does not follow redirects: set --base-url to the final address/],
-    ['/retry-later', /^swapx: error: .*the server asks to wait 3600s before the next request \(Retry-After\), longer than swapx waits on its own; try again later/],
+    [
+      '/redirect',
+      /^swapx: error: .*the API answered with a redirect \(HTTP 302 to \/redirect\/v1\/external\/swaps\?.*\); swapx does not follow redirects: set --base-url to the final address/,
+    ],
+    [
+      '/retry-later',
+      /^swapx: error: .*the server asks to wait 3600s before the next request \(Retry-After\), longer than swapx waits on its own; try again later/,
+    ],
   ])('%s: exit 1, one clear line, no stack trace, nothing written', async (route, message) => {
     const r = await run(route, export1);
     expect(r.code).toBe(1);
@@ -123,7 +175,9 @@ describe('hostile server responses', () => {
     const twoMinutes = ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T00:02:00Z', '--jsonl', '-q'];
     const r = await run('/slow-loris', twoMinutes, ['--timeout', '1s', '--retries', '1']);
     expect(r.code).toBe(1);
-    expect(r.stderr.trimEnd()).toMatch(/^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:02:00Z failed: request timed out after 1s: GET \/slow-loris\/v1\/external\/swaps\?From=2026-11-01T00%3A00%3A00Z&To=2026-11-01T00%3A01%3A00Z$/);
+    expect(r.stderr.trimEnd()).toMatch(
+      /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:02:00Z failed: request timed out after 1s: GET \/slow-loris\/v1\/external\/swaps\?From=2026-11-01T00%3A00%3A00Z&To=2026-11-01T00%3A01%3A00Z$/,
+    );
     // Two attempts at the 2-minute window, then two at its first 1-minute half.
     expect((counts['/slow-loris'] ?? 0) - before).toBe(4);
   });
@@ -149,7 +203,9 @@ describe('hostile server responses', () => {
   ])('%s: a failed window stops the requests still in flight instead of waiting for them', async (_name, args) => {
     const r = await run('/one-bad-window', args, ['--timeout', '60s']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:30:00Z failed: the API rejected the request: One or more validation errors occurred\. \(From: bad\)/);
+    expect(r.stderr).toMatch(
+      /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:30:00Z failed: the API rejected the request: One or more validation errors occurred\. \(From: bad\)/,
+    );
   });
 
   it('the lookup commands check shapes too', async () => {
@@ -165,11 +221,31 @@ describe('TLS', () => {
   beforeAll(async () => {
     const certDir = tempDir('swapx-tls-');
     try {
-      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${certDir}/key.pem`, '-out', `${certDir}/cert.pem`, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+      execFileSync(
+        'openssl',
+        [
+          'req',
+          '-x509',
+          '-newkey',
+          'rsa:2048',
+          '-nodes',
+          '-keyout',
+          `${certDir}/key.pem`,
+          '-out',
+          `${certDir}/cert.pem`,
+          '-days',
+          '1',
+          '-subj',
+          '/CN=localhost',
+        ],
+        { stdio: 'ignore' },
+      );
     } catch {
       return;
     }
-    tls = https.createServer({ key: fs.readFileSync(`${certDir}/key.pem`), cert: fs.readFileSync(`${certDir}/cert.pem`) }, (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'));
+    tls = https.createServer({ key: fs.readFileSync(`${certDir}/key.pem`), cert: fs.readFileSync(`${certDir}/cert.pem`) }, (_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end('[]'),
+    );
     await new Promise<void>((resolve) => tls!.listen(0, '127.0.0.1', resolve));
     url = `https://localhost:${(tls.address() as AddressInfo).port}`;
   });

@@ -17,7 +17,9 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, seed: 7 });
   dir = tempDir();
   env = sandboxEnv(sandbox.url, path.join(dir, 'config'));
-  chains = (await (await fetch(`${sandbox.url}/v1/external/chains`, { headers: { authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` } })).json()) as typeof chains;
+  chains = (await (
+    await fetch(`${sandbox.url}/v1/external/chains`, { headers: { authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` } })
+  ).json()) as typeof chains;
 });
 afterAll(async () => {
   await sandbox.close();
@@ -154,6 +156,8 @@ describe('swapx swap', () => {
     const r = await runSwapx(['swap', '0x0000000000000000000000000000000000000000000000000000000000000000'], { env });
     expect(r.code).toBe(4);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe("swapx: error: no swap matches '0x0000000000000000000000000000000000000000000000000000000000000000' (looked up as a transaction hash and as a swap id)\n");
+    expect(r.stderr).toBe(
+      "swapx: error: no swap matches '0x0000000000000000000000000000000000000000000000000000000000000000' (looked up as a transaction hash and as a swap id)\n",
+    );
   });
 });

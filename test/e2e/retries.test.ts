@@ -28,7 +28,8 @@ async function expectRideThrough(sandbox: RunningSandbox, status: string, wait: 
     expect(r.stdout).toBe(expected);
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines.at(-1)).toMatch(/^GET \/v1\/external\/chains 200 \d+ms( attempt \d+\/11)?$/);
-    for (const line of lines.slice(0, -1)) expect(line).toMatch(new RegExp(`^GET /v1/external/chains ${status} \\d+ms attempt \\d+/11 retry in ${wait.source}$`));
+    for (const line of lines.slice(0, -1))
+      expect(line).toMatch(new RegExp(`^GET /v1/external/chains ${status} \\d+ms attempt \\d+/11 retry in ${wait.source}$`));
     sawRetry = lines.length > 1;
   }
   expect(sawRetry).toBe(true);
@@ -49,7 +50,9 @@ describe('retries', () => {
       const lines = r.stderr.trimEnd().split('\n');
       expect(lines).toHaveLength(4);
       expect(lines[2]).toMatch(/^GET \/v1\/external\/chains 503 \d+ms attempt 3\/3$/);
-      expect(lines[3]).toMatch(/^swapx: error: server error HTTP 503 on GET \/v1\/external\/chains: .* \(traceId 00-[0-9a-f]{32}-[0-9a-f]{16}-00, at \d{4}-\d\d-\d\dT[\d:.]+Z\)$/);
+      expect(lines[3]).toMatch(
+        /^swapx: error: server error HTTP 503 on GET \/v1\/external\/chains: .* \(traceId 00-[0-9a-f]{32}-[0-9a-f]{16}-00, at \d{4}-\d\d-\d\dT[\d:.]+Z\)$/,
+      );
     } finally {
       await always.close();
     }

@@ -13,12 +13,26 @@ describe('keepWindow', () => {
     expect(kept.dropped).toBe(1);
   });
   it('orders by the filter time, then id', () => {
-    const list = [swap('z', '2026-11-01T00:10:00Z', '2026-11-01T00:01:00Z'), swap('y', '2026-11-01T00:05:00Z', '2026-11-01T00:20:00Z'), swap('x', '2026-11-01T00:05:00Z', '2026-11-01T00:02:00Z')];
+    const list = [
+      swap('z', '2026-11-01T00:10:00Z', '2026-11-01T00:01:00Z'),
+      swap('y', '2026-11-01T00:05:00Z', '2026-11-01T00:20:00Z'),
+      swap('x', '2026-11-01T00:05:00Z', '2026-11-01T00:02:00Z'),
+    ];
     expect(keepWindow(list, from, to, 'Withdrawn').swaps.map((s) => s.id)).toEqual(['x', 'y', 'z']);
     expect(keepWindow(list, from, to, 'Completed').swaps.map((s) => s.id)).toEqual(['z', 'x', 'y']);
   });
   it('counts swaps outside [from, to] apart from edge duplicates, and returns them', () => {
-    const kept = keepWindow([swap('a', '2026-11-01T00:01:00Z'), swap('early', '2026-10-31T23:59:59Z'), swap('edge', '2026-11-01T00:30:00Z'), swap('late', '2026-11-01T00:30:00.001Z')], from, to, undefined);
+    const kept = keepWindow(
+      [
+        swap('a', '2026-11-01T00:01:00Z'),
+        swap('early', '2026-10-31T23:59:59Z'),
+        swap('edge', '2026-11-01T00:30:00Z'),
+        swap('late', '2026-11-01T00:30:00.001Z'),
+      ],
+      from,
+      to,
+      undefined,
+    );
     expect(kept.swaps.map((s) => s.id)).toEqual(['a']);
     expect(kept.dropped).toBe(1);
     expect(kept.outside.map((s) => s.id)).toEqual(['early', 'late']);

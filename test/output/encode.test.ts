@@ -19,7 +19,9 @@ describe('encoders', () => {
     expect(encodeAll('json', [], { fields: all, allFields: all })).toBe('[]\n');
   });
   it('--fields picks and orders', () => {
-    expect(encodeAll('jsonl', rows, { fields: ['note', 'id'], allFields: all })).toBe('{"note":"say \\"hi\\", ok","id":"a"}\n{"note":"line\\nbreak","id":"b"}\n');
+    expect(encodeAll('jsonl', rows, { fields: ['note', 'id'], allFields: all })).toBe(
+      '{"note":"say \\"hi\\", ok","id":"a"}\n{"note":"line\\nbreak","id":"b"}\n',
+    );
   });
   it('CSV: header, RFC 4180 quoting, null empty, arrays as compact JSON', () => {
     const text = encodeAll('csv', rows, { fields: all, allFields: all });

@@ -82,8 +82,12 @@ describe('the swaps table', () => {
       usdMismatchStatus: 'OK',
     };
     const encoder = swapRowsEncoder(undefined, new Chalk({ level: 0 }), { width: 160 });
-    expect(encoder.header()).toBe('id                        withdrawnAt          bridge            route                              deposit            withdrawal          USD  USD check\n');
-    expect(encoder.batch([swap], true)).toBe('6ae680109afb274a0910f7db  2026-11-01 00:00:00  Stargate          ethereum → base       12,345,678.1235 USDC     12,345,000.5 USDC      $12.35M  OK\n');
+    expect(encoder.header()).toBe(
+      'id                        withdrawnAt          bridge            route                              deposit            withdrawal          USD  USD check\n',
+    );
+    expect(encoder.batch([swap], true)).toBe(
+      '6ae680109afb274a0910f7db  2026-11-01 00:00:00  Stargate          ethereum → base       12,345,678.1235 USDC     12,345,000.5 USDC      $12.35M  OK\n',
+    );
     expect(amountCell(12_345_678.123456, 'USDC', 18)).toBe('12,345,678.12 USDC');
     expect(amountCell(12_345_678.123456, 'USDC', 12)).toBe('12.35M USDC');
     expect(amountCell(12_345_678.123456, 'USDC', 6)).toBe('12.35M');

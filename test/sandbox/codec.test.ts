@@ -42,7 +42,11 @@ describe('sandbox encodings', () => {
 
 describe('sandbox identifier codec', () => {
   it('round-trips swap ids and rejects other seeds', () => {
-    for (const [minute, index] of [[29_000_000, 0], [29_000_001, 12_345], [71_582_787, 16_777_215]] as const) {
+    for (const [minute, index] of [
+      [29_000_000, 0],
+      [29_000_001, 12_345],
+      [71_582_787, 16_777_215],
+    ] as const) {
       const id = encodeId(7, minute, index);
       expect(id).toMatch(/^[0-9a-f]{24}$/);
       expect(decodeId(7, id)).toEqual({ minute, index });
@@ -69,7 +73,7 @@ describe('sandbox small parts', () => {
   it('formats timestamps exactly like formatUtc', () => {
     const r = new Rng(5, 6, 7, 8);
     for (let i = 0; i < 2000; i++) {
-      const ms = Date.UTC(2020, 0, 1) + Math.floor(r.float() * 3e12) - (i % 4 === 0 ? (i % 1000) : 0);
+      const ms = Date.UTC(2020, 0, 1) + Math.floor(r.float() * 3e12) - (i % 4 === 0 ? i % 1000 : 0);
       const t = i % 3 === 0 ? Math.floor(ms / 1000) * 1000 : ms;
       expect(formatTimestamp(t)).toBe(formatUtc(t));
     }

@@ -85,7 +85,15 @@ describe('sandbox visibility', () => {
       for (const s of previous) {
         const later = byId.get(s.id)!;
         if (later.updatedAt === s.updatedAt) expect(later).toStrictEqual(s);
-        else expect({ ...later, updatedAt: 0, depositUsdAmount: 0, withdrawnUsdAmount: 0, usdMismatchStatus: 0, tags: 0 }).toStrictEqual({ ...s, updatedAt: 0, depositUsdAmount: 0, withdrawnUsdAmount: 0, usdMismatchStatus: 0, tags: 0 });
+        else
+          expect({ ...later, updatedAt: 0, depositUsdAmount: 0, withdrawnUsdAmount: 0, usdMismatchStatus: 0, tags: 0 }).toStrictEqual({
+            ...s,
+            updatedAt: 0,
+            depositUsdAmount: 0,
+            withdrawnUsdAmount: 0,
+            usdMismatchStatus: 0,
+            tags: 0,
+          });
         expect(Date.parse(later.updatedAt)).toBeGreaterThanOrEqual(Date.parse(s.updatedAt));
         expect(Date.parse(later.updatedAt)).toBeLessThanOrEqual(now);
       }

@@ -4,7 +4,10 @@ import { FAULT_KINDS, startSandbox, type RunningSandbox, type SandboxOptions } f
 import { runCli } from '../helpers/cli.js';
 import { DAY, DEMO_AUTH, NOW, swapsPath } from './helpers.js';
 
-type Outcome = { kind: 'ok'; status: number; text: string } | { kind: 'status'; status: number; headers: Headers; json: unknown } | { kind: 'error'; stage: 'fetch' | 'body' };
+type Outcome =
+  | { kind: 'ok'; status: number; text: string }
+  | { kind: 'status'; status: number; headers: Headers; json: unknown }
+  | { kind: 'error'; stage: 'fetch' | 'body' };
 
 async function attempt(sandbox: RunningSandbox, path: string, authorization: string | null = DEMO_AUTH): Promise<Outcome> {
   let res: Response;
@@ -32,12 +35,7 @@ async function withSandbox<T>(options: SandboxOptions, body: (s: RunningSandbox)
   }
 }
 
-const PATHS = [
-  swapsPath(`${DAY}T01:00:00Z`, `${DAY}T01:10:00Z`),
-  '/v1/external/chains',
-  '/v1/external/chains/ethereum/tokens?Take=50',
-  '/v1/external/bridges',
-];
+const PATHS = [swapsPath(`${DAY}T01:00:00Z`, `${DAY}T01:10:00Z`), '/v1/external/chains', '/v1/external/chains/ethereum/tokens?Take=50', '/v1/external/bridges'];
 
 describe('sandbox fault injection', () => {
   it('at faultRate 1 produces every fault kind, with the documented shapes, and counts them', async () => {

@@ -35,11 +35,7 @@ export interface Got {
 }
 
 /** GET (or another method) with demo credentials unless `authorization` is given (null: none). */
-export async function get(
-  sandbox: RunningSandbox,
-  path: string,
-  init: { authorization?: string | null; accept?: string; method?: string } = {},
-): Promise<Got> {
+export async function get(sandbox: RunningSandbox, path: string, init: { authorization?: string | null; accept?: string; method?: string } = {}): Promise<Got> {
   const headers: Record<string, string> = {};
   const authorization = init.authorization === undefined ? DEMO_AUTH : init.authorization;
   if (authorization !== null) headers.authorization = authorization;

@@ -43,7 +43,10 @@ describe('sandbox swaps window', () => {
       const [dep, wd, det, comp, upd] = times.map(ms) as [number, number, number, number, number];
       const ok =
         Object.keys(swap).join() === fields &&
-        dep <= wd && wd <= det && det <= comp && comp <= upd &&
+        dep <= wd &&
+        wd <= det &&
+        det <= comp &&
+        comp <= upd &&
         wd - dep <= MAX_DELAY_MS.withdrawnAfterDeposited &&
         det - wd <= MAX_DELAY_MS.detectedAfterWithdrawn &&
         comp - det <= MAX_DELAY_MS.completedAfterDetected &&
@@ -83,7 +86,10 @@ describe('sandbox swaps window', () => {
     // updatedAt may be days after the anchor (a late correction).
     const updatedCandidates = swapsInWindow({ from: isoPlus(from, -6 * 24 * 3_600_000), to, filter: 'Deposited', now: NOW }, data);
     for (const [filter, field] of Object.entries(fields)) {
-      const expected = (filter === 'Updated' ? updatedCandidates : candidates).filter((s) => ms(s[field]) >= ms(from) && ms(s[field]) <= ms(to)).map((s) => s.id).sort();
+      const expected = (filter === 'Updated' ? updatedCandidates : candidates)
+        .filter((s) => ms(s[field]) >= ms(from) && ms(s[field]) <= ms(to))
+        .map((s) => s.id)
+        .sort();
       const got = (await window(from, to, filter)).map((s) => s.id).sort();
       expect(got, filter).toEqual(expected);
       expect(got.length, filter).toBeGreaterThan(0);
@@ -144,8 +150,7 @@ describe('sandbox per-chain formats', () => {
     near: { account: /^[a-z0-9_-]+(\.[a-z0-9_-]+)*\.near$/, tx: new RegExp(`^${B58}{43,44}$`) },
     ton: { account: /^(EQ|UQ)[A-Za-z0-9_-]{46}$/, tx: /^[0-9a-f]{64}$/ },
   };
-  const family = (chain: string) =>
-    ['solana', 'bitcoin', 'tron', 'near', 'ton'].includes(chain) ? chain : 'evm';
+  const family = (chain: string) => (['solana', 'bitcoin', 'tron', 'near', 'ton'].includes(chain) ? chain : 'evm');
 
   it('formats accounts and hashes as each chain does', () => {
     const swaps = swapsInWindow({ from: '2026-11-02T00:00:00Z', to: '2026-11-03T00:00:00Z', now: NOW }, { seed: 3, swapsPerHour: 300 });
@@ -165,7 +170,8 @@ describe('sandbox per-chain formats', () => {
         ['sourceInteractedWith', s.sourceInteractedWith, family(s.sourceChain!) === 'evm' ? src.account : null],
       ];
       for (const [field, value, re] of checks) {
-        if (re === null ? value !== null : typeof value !== 'string' || !re.test(value)) wrong.push(`${s.sourceChain}->${s.destinationChain} ${field}=${String(value)}`);
+        if (re === null ? value !== null : typeof value !== 'string' || !re.test(value))
+          wrong.push(`${s.sourceChain}->${s.destinationChain} ${field}=${String(value)}`);
       }
       if (s.sourceChain === s.destinationChain) wrong.push(`same chain ${s.id}`);
     }

@@ -28,9 +28,7 @@ describe('sandbox validation of the swaps window', () => {
   it('requires From and To', async () => {
     const res = await get(sandbox(), SWAPS);
     expect(res.status).toBe(400);
-    expect(res.json).toStrictEqual(
-      validation(SWAPS, { From: ['The From field is required.'], To: ['The To field is required.'] }),
-    );
+    expect(res.json).toStrictEqual(validation(SWAPS, { From: ['The From field is required.'], To: ['The To field is required.'] }));
     expect(await errorsOf(`${SWAPS}?From=2026-11-01T00:00:00Z`)).toStrictEqual({ To: ['The To field is required.'] });
     expect(await errorsOf(`${SWAPS}?To=2026-11-01T00:00:00Z&From=`)).toStrictEqual({ From: ['The From field is required.'] });
   });
@@ -139,9 +137,7 @@ describe('sandbox validation of tokens and bridges', () => {
   it('rejects a non-boolean includeDelisted', async () => {
     const res = await get(sandbox(), '/v1/external/bridges?includeDelisted=yes');
     expect(res.status).toBe(400);
-    expect(res.json).toStrictEqual(
-      validation('/v1/external/bridges', { includeDelisted: ["The value 'yes' is not valid for includeDelisted."] }),
-    );
+    expect(res.json).toStrictEqual(validation('/v1/external/bridges', { includeDelisted: ["The value 'yes' is not valid for includeDelisted."] }));
     expect((await get(sandbox(), '/v1/external/bridges?INCLUDEDELISTED=True')).status).toBe(200);
   });
 });

@@ -119,7 +119,9 @@ describe('an API failure after the retries', () => {
     try {
       const faultyEnv = syncEnv(faulty);
       const dir = path.join(tempDir('swapx-fail-'), 'out');
-      const failed = await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--concurrency', '1', '--retries', '0', '-q'], { env: faultyEnv });
+      const failed = await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--concurrency', '1', '--retries', '0', '-q'], {
+        env: faultyEnv,
+      });
       expect(failed.code).toBe(1);
       expect(failed.stderr).toMatch(/^swapx: error: window \S+Z → \S+Z failed: .*; synced up to (\S+Z); run again to continue\n$/);
       const cursor = /synced up to (\S+Z)/.exec(failed.stderr)![1];
