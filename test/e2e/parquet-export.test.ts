@@ -11,7 +11,7 @@ import { ROW_GROUP_ROWS } from '../../src/output/parquet.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { parquetColumns, parquetRowGroups, parquetRows, query } from '../helpers/duckdb.js';
+import { asRead, parquetColumns, parquetRowGroups, parquetRows, query } from '../helpers/duckdb.js';
 
 const SEED = 13;
 // Six hours at the sandbox's 2,000 swaps an hour: about 12,000 swaps, so several row groups.
@@ -32,18 +32,6 @@ async function swapx(args: readonly string[], options: { baseUrl?: string; signa
   const env = sandboxEnv(options.baseUrl ?? sandbox.url, path.join(dir, 'cfg'));
   const { code, stdout, stderr } = await runSwapx(args, { env, signal: options.signal });
   return { code, stdout, stderr };
-}
-
-const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
-
-/** A JSON Lines record as DuckDB reads the Parquet cell: times as epoch microseconds, absent as null. */
-function asRead(record: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    const value = record[field] ?? null;
-    out[field] = value !== null && TIME_FIELDS.has(field) ? (BigInt(Date.parse(value as string)) * 1000n).toString() : value;
-  }
-  return out;
 }
 
 beforeAll(async () => {

@@ -41,3 +41,19 @@ export async function parquetRowGroups(file: string): Promise<number> {
 }
 
 export { quote as sqlString };
+
+/** The swap fields Parquet stores as TIMESTAMP; read back as epoch microseconds (text). */
+export const TIME_FIELDS: ReadonlySet<string> = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
+
+/**
+ * What DuckDB must return for a record as the API sent it (or as JSON Lines holds it): these fields,
+ * absent as null, times as epoch microseconds at the millisecond precision the sandbox sends.
+ */
+export function asRead(record: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = record[field] ?? null;
+    out[field] = value !== null && TIME_FIELDS.has(field) ? (BigInt(Date.parse(value as string)) * 1000n).toString() : value;
+  }
+  return out;
+}

@@ -6,7 +6,7 @@ import { LIST_SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { apiTimeMicros, encodeParquet, ParquetFile, PARQUET_FIELDS } from '../../src/output/parquet.js';
 import { swapsInWindow } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
-import { parquetColumns, parquetRowGroups, parquetRows, query, sqlString } from '../helpers/duckdb.js';
+import { asRead as expected, parquetColumns, parquetRowGroups, parquetRows, query, sqlString } from '../helpers/duckdb.js';
 
 let dir: string;
 beforeAll(() => {
@@ -18,18 +18,6 @@ function write(name: string, bytes: Buffer): string {
   const file = path.join(dir, name);
   fs.writeFileSync(file, bytes);
   return file;
-}
-
-const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
-
-/** What DuckDB must return for a swap as the API sent it (times at millisecond precision, as the sandbox sends them). */
-function expected(swap: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    const value = swap[field] ?? null;
-    out[field] = value !== null && TIME_FIELDS.has(field) ? (BigInt(Date.parse(value as string)) * 1000n).toString() : value;
-  }
-  return out;
 }
 
 const base = swapsInWindow({ from: '2026-11-02T00:00:00Z', to: '2026-11-02T00:20:00Z' }, { seed: 5 })[0]!;

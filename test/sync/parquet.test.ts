@@ -10,7 +10,7 @@ import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { parquetCodec } from '../../src/sync/parquet-codec.js';
 import { collect, runCli, spawnCli, tempDir } from '../helpers/cli.js';
-import { query } from '../helpers/duckdb.js';
+import { asRead, query, TIME_FIELDS } from '../helpers/duckdb.js';
 import { expectedIds, mirrorRows, runInProcess, snapshotData, sorted, syncEnv } from './helpers.js';
 
 const data = { seed: 62, swapsPerHour: 200 };
@@ -18,7 +18,6 @@ const CLOCK1 = Date.parse('2026-11-11T06:00:00Z');
 const CLOCK2 = CLOCK1 + 3 * 24 * 3_600_000;
 const SINCE = '2026-11-10T20:00:00Z';
 const UNTIL = '2026-11-11T04:00:00Z';
-const TIMES = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
 let clock = CLOCK1;
 let sandbox: RunningSandbox;
 
@@ -29,20 +28,10 @@ afterAll(() => sandbox.close());
 
 /** The mirror through the README's glob, times as epoch microseconds (text), ordered as the partitions are. */
 async function readMirror(dir: string, fields: readonly string[]): Promise<Record<string, unknown>[]> {
-  const select = fields.map((f) => (TIMES.has(f) ? `epoch_us("${f}")::VARCHAR AS "${f}"` : `"${f}"`));
+  const select = fields.map((f) => (TIME_FIELDS.has(f) ? `epoch_us("${f}")::VARCHAR AS "${f}"` : `"${f}"`));
   return query(
     `SELECT ${select.join(', ')}, "date"::VARCHAR AS "date" FROM read_parquet('${dir}/**/*.parquet', hive_partitioning = true, filename = true, file_row_number = true) ORDER BY filename, file_row_number`,
   );
-}
-
-/** A JSON Lines row as DuckDB reads the Parquet cell. */
-function asRead(record: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of fields) {
-    const value = record[field] ?? null;
-    out[field] = value !== null && TIMES.has(field) ? (BigInt(Date.parse(value as string)) * 1000n).toString() : value;
-  }
-  return out;
 }
 
 async function syncBoth(args: readonly string[], fields: readonly string[]) {
