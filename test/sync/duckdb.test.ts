@@ -4,9 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
+import { query } from '../helpers/duckdb.js';
 import { expectedRows, runInProcess, syncEnv } from './helpers.js';
 
 const data = { seed: 61, swapsPerHour: 200 };
@@ -21,17 +21,6 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, ...data, now: () => clock });
 });
 afterAll(() => sandbox.close());
-
-async function query(sql: string): Promise<Record<string, unknown>[]> {
-  const db = await DuckDBInstance.create(':memory:');
-  const connection = await db.connect();
-  try {
-    return (await connection.runAndReadAll(sql)).getRowObjects() as Record<string, unknown>[];
-  } finally {
-    connection.closeSync();
-    db.closeSync();
-  }
-}
 
 describe('a mirror read with DuckDB', () => {
   it.each([
