@@ -5,8 +5,7 @@
  * Synchronous on purpose: a command reads its profile before it does anything else.
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { tempPathFor } from '../output/atomic-file.js';
+import { writeFileAtomicSync } from '../output/atomic-file.js';
 
 export class JsonFile<T extends object> {
   private data: T;
@@ -34,36 +33,5 @@ export class JsonFile<T extends object> {
     const next = { ...this.data, [key]: value };
     writeFileAtomicSync(this.file, `${JSON.stringify(next, null, '\t')}\n`, this.mode);
     this.data = next;
-  }
-}
-
-function writeFileAtomicSync(target: string, text: string, mode: number): void {
-  const dir = path.dirname(target);
-  const temp = tempPathFor(target);
-  try {
-    const fd = fs.openSync(temp, 'wx', mode);
-    try {
-      fs.writeFileSync(fd, text);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(temp, target);
-  } catch (error) {
-    fs.rmSync(temp, { force: true });
-    throw error;
-  }
-  syncDirectorySync(dir);
-}
-
-function syncDirectorySync(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // A file system that cannot sync a folder: the rename has happened all the same.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
   }
 }

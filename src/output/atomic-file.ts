@@ -3,6 +3,7 @@
  * target, synced, renamed, and the directory synced so the rename survives a
  * power cut. Shared by the export (manifest, -o files) and the sync (state, partitions).
  */
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -38,10 +39,41 @@ export async function syncDirectory(dir: string): Promise<void> {
     handle = await fs.open(dir, 'r');
     await handle.sync();
   } catch (error) {
-    // Some file systems (and Windows) refuse to open or sync a directory: the rename has happened all the same.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EISDIR' && code !== 'EINVAL' && code !== 'EPERM' && code !== 'EACCES' && code !== 'ENOTSUP') throw error;
+    if (!cannotSyncDirectory(error)) throw error;
   } finally {
     await handle?.close();
+  }
+}
+
+/** Some file systems (and Windows) refuse to open or sync a directory: the rename has happened all the same. */
+function cannotSyncDirectory(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EISDIR' || code === 'EINVAL' || code === 'EPERM' || code === 'EACCES' || code === 'ENOTSUP';
+}
+
+/** `writeFileAtomic` for a caller that must not wait (the profile store, read and written before a command starts). */
+export function writeFileAtomicSync(target: string, text: string, mode: number): void {
+  const temp = tempPathFor(target);
+  try {
+    const fd = fsSync.openSync(temp, 'wx', mode);
+    try {
+      fsSync.writeFileSync(fd, text);
+      fsSync.fsyncSync(fd);
+    } finally {
+      fsSync.closeSync(fd);
+    }
+    fsSync.renameSync(temp, target);
+  } catch (error) {
+    fsSync.rmSync(temp, { force: true });
+    throw error;
+  }
+  let fd: number | undefined;
+  try {
+    fd = fsSync.openSync(path.dirname(target), 'r');
+    fsSync.fsyncSync(fd);
+  } catch (error) {
+    if (!cannotSyncDirectory(error)) throw error;
+  } finally {
+    if (fd !== undefined) fsSync.closeSync(fd);
   }
 }
