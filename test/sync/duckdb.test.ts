@@ -2,25 +2,19 @@
  * Reading a mirror as an analyst would, with DuckDB and the globs the README gives: every swap once,
  * its latest version; and the state file in the dir, which a glob over every JSON file picks up.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
+import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
 import { query } from '../helpers/duckdb.js';
-import { expectedRows, runInProcess, syncEnv } from './helpers.js';
+import { expectedRows, runInProcess } from './helpers.js';
 
-const data = { seed: 61, swapsPerHour: 200 };
+const data = { seed: 61, swapsPerHour: 100 };
 const CLOCK1 = Date.parse('2026-11-11T06:00:00Z');
 const CLOCK2 = CLOCK1 + 3 * 24 * 3_600_000;
 const SINCE = '2026-11-10T20:00:00Z';
 const UNTIL = '2026-11-11T04:00:00Z';
-let clock = CLOCK1;
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, ...data, now: () => clock });
-});
-afterAll(() => sandbox.close());
+const mirror = useClockedSandbox({ ...data, clock: CLOCK1 });
 
 describe('a mirror read with DuckDB', () => {
   it.each([
@@ -28,10 +22,10 @@ describe('a mirror read with DuckDB', () => {
     ['csv.gz', (dir: string) => `read_csv_auto('${dir}/date=*/part.csv.gz', hive_partitioning = true)`],
   ])('%s: the README glob reads each swap once, in its latest version', async (format, source) => {
     const dir = path.join(tempDir('swapx-duck-'), 'out');
-    const env = syncEnv(sandbox);
-    clock = CLOCK1;
+    const env = mirror.env();
+    mirror.clock = CLOCK1;
     expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--format', format, '-q'], env)).code).toBe(0);
-    clock = CLOCK2;
+    mirror.clock = CLOCK2;
     expect((await runInProcess(['sync', '--out', dir, '--until', UNTIL, '-q'], env)).code).toBe(0);
     const expected = expectedRows(data, SINCE, UNTIL, CLOCK2);
     const [counts] = await query(`select count(*)::int as n, count(distinct id)::int as ids, count(distinct "date")::int as dates from ${source(dir)}`);
@@ -46,8 +40,8 @@ describe('a mirror read with DuckDB', () => {
 
   it('a glob over every JSON file of the dir reads the state file as one more row (why the README names the partition files)', async () => {
     const dir = path.join(tempDir('swapx-duck-'), 'out');
-    clock = CLOCK1;
-    expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], syncEnv(sandbox))).code).toBe(0);
+    mirror.clock = CLOCK1;
+    expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], mirror.env())).code).toBe(0);
     const [row] = await query(`select count(*)::int as n, count(distinct id)::int as ids from read_json_auto('${dir}/**/*.json*')`);
     const n = expectedRows(data, SINCE, UNTIL, CLOCK1).length;
     expect(row).toEqual({ n: n + 1, ids: n });

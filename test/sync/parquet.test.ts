@@ -2,29 +2,25 @@
  * `sync --format parquet`: hive-partitioned Parquet read back with DuckDB equals, value by value, a JSON
  * Lines sync of the same range at the same clocks; a rerun with nothing new changes no file; --gzip is refused.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { parquetCodec } from '../../src/sync/parquet-codec.js';
-import { collect, runCli, spawnCli, tempDir } from '../helpers/cli.js';
+import { collect, spawnCli, tempDir } from '../helpers/cli.js';
+import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
 import { asRead, query, TIME_FIELDS } from '../helpers/duckdb.js';
-import { expectedIds, mirrorRows, runInProcess, snapshotData, sorted, syncEnv } from './helpers.js';
+import { expectedIds, mirrorRows, runInProcess, snapshotData, sorted } from './helpers.js';
 
-const data = { seed: 62, swapsPerHour: 200 };
+const data = { seed: 62, swapsPerHour: 100 };
 const CLOCK1 = Date.parse('2026-11-11T06:00:00Z');
 const CLOCK2 = CLOCK1 + 3 * 24 * 3_600_000;
 const SINCE = '2026-11-10T20:00:00Z';
 const UNTIL = '2026-11-11T04:00:00Z';
-let clock = CLOCK1;
-let sandbox: RunningSandbox;
-
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, ...data, now: () => clock });
-});
-afterAll(() => sandbox.close());
+const mirror = useClockedSandbox({ ...data, clock: CLOCK1 });
+// The same data answered slowly, so a kill falls inside the catch-up.
+const slow = useClockedSandbox({ ...data, latencyMs: 3, clock: CLOCK1 });
 
 /** The mirror through the README's glob, times as epoch microseconds (text), ordered as the partitions are. */
 async function readMirror(dir: string, fields: readonly string[]): Promise<Record<string, unknown>[]> {
@@ -35,11 +31,11 @@ async function readMirror(dir: string, fields: readonly string[]): Promise<Recor
 }
 
 async function syncBoth(args: readonly string[], fields: readonly string[]) {
-  const env = syncEnv(sandbox);
+  const env = mirror.env();
   const root = tempDir('swapx-sync-pq-');
   const pq = path.join(root, 'pq');
   const jsonl = path.join(root, 'jsonl');
-  clock = CLOCK1;
+  mirror.clock = CLOCK1;
   for (const [dir, format] of [
     [pq, 'parquet'],
     [jsonl, 'jsonl'],
@@ -49,7 +45,7 @@ async function syncBoth(args: readonly string[], fields: readonly string[]) {
     expect(r.code).toBe(0);
   }
   const first = new Map(mirrorRows(jsonl).map((r) => [r.id, r.updatedAt]));
-  clock = CLOCK2;
+  mirror.clock = CLOCK2;
   for (const dir of [pq, jsonl]) expect((await runInProcess(['sync', '--out', dir, '--until', UNTIL, '-q'], env)).code).toBe(0);
   // The second clock brings new versions of swaps already held: the Parquet partitions were merged, not just appended.
   expect(mirrorRows(jsonl).filter((r) => first.has(r.id) && first.get(r.id) !== r.updatedAt).length).toBeGreaterThan(0);
@@ -109,44 +105,40 @@ describe('sync --format parquet', () => {
   });
 
   it('SIGKILLs during the catch-up at the later clock: a rerun ends byte-identical to an uninterrupted run', async () => {
-    const slow = await startSandbox({ port: 0, ...data, latencyMs: 3, now: () => clock });
-    try {
-      const env = { ...syncEnv(slow), SWAPX_SYNC_COMMIT_WINDOWS: '2' };
-      const base = tempDir('swapx-sync-pq-kill-');
-      const clean = path.join(base, 'clean');
-      const killed = path.join(base, 'killed');
-      const more = (dir: string) => ['sync', '--out', dir, '--until', UNTIL, '--concurrency', '1', '-q'];
-      clock = CLOCK1;
-      for (const dir of [clean, killed]) {
-        const r = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--format', 'parquet', '-q'], env);
-        expect(r.code, r.stderr).toBe(0);
-      }
-      clock = CLOCK2;
-      for (const ms of [200, 400, 700]) {
-        const child = spawnCli(more(killed), { env });
-        const done = collect(child);
-        await Promise.race([sleep(ms), done]);
-        child.kill('SIGKILL');
-        await done;
-      }
-      const [a, b] = await Promise.all([runCli(more(clean), { env }), runCli(more(killed), { env })]);
-      expect(a.code, a.stderr).toBe(0);
-      expect(b.code, b.stderr).toBe(0);
-      expect(Object.keys(snapshotData(clean))).toEqual(['date=2026-11-10/part.parquet', 'date=2026-11-11/part.parquet']);
-      expect(snapshotData(killed)).toEqual(snapshotData(clean));
-      const ids = (await readMirror(killed, ['id'])).map((r) => String(r.id));
-      expect(sorted(ids)).toEqual(expectedIds(data, SINCE, UNTIL, CLOCK2));
-      // No temporary file or lock left behind.
-      expect(fs.readdirSync(killed, { recursive: true }).map(String).sort()).toEqual([
-        '.swapx-sync.json',
-        'date=2026-11-10',
-        'date=2026-11-10/part.parquet',
-        'date=2026-11-11',
-        'date=2026-11-11/part.parquet',
-      ]);
-    } finally {
-      await slow.close();
+    const env = slow.env({ SWAPX_SYNC_COMMIT_WINDOWS: '2' });
+    const base = tempDir('swapx-sync-pq-kill-');
+    const clean = path.join(base, 'clean');
+    const killed = path.join(base, 'killed');
+    const more = (dir: string) => ['sync', '--out', dir, '--until', UNTIL, '--concurrency', '1', '-q'];
+    slow.clock = CLOCK1;
+    const r = await runInProcess(['sync', '--out', clean, '--since', SINCE, '--until', UNTIL, '--format', 'parquet', '-q'], env);
+    expect(r.code, r.stderr).toBe(0);
+    // The mirror to be killed starts as a copy: the same state and bytes a second first run would leave.
+    fs.cpSync(clean, killed, { recursive: true });
+    slow.clock = CLOCK2;
+    // Counted from the spawn: while the process starts or early in the catch-up, then past its first commits.
+    for (const ms of [250, 700]) {
+      const child = spawnCli(more(killed), { env });
+      const done = collect(child);
+      await Promise.race([sleep(ms), done]);
+      child.kill('SIGKILL');
+      await done;
     }
+    const [a, b] = await Promise.all([runInProcess(more(clean), env), runInProcess(more(killed), env)]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    expect(Object.keys(snapshotData(clean))).toEqual(['date=2026-11-10/part.parquet', 'date=2026-11-11/part.parquet']);
+    expect(snapshotData(killed)).toEqual(snapshotData(clean));
+    const ids = (await readMirror(killed, ['id'])).map((r) => String(r.id));
+    expect(sorted(ids)).toEqual(expectedIds(data, SINCE, UNTIL, CLOCK2));
+    // No temporary file or lock left behind.
+    expect(fs.readdirSync(killed, { recursive: true }).map(String).sort()).toEqual([
+      '.swapx-sync.json',
+      'date=2026-11-10',
+      'date=2026-11-10/part.parquet',
+      'date=2026-11-11',
+      'date=2026-11-11/part.parquet',
+    ]);
   });
 
   it.each([
@@ -155,7 +147,7 @@ describe('sync --format parquet', () => {
     [['--format', 'parquet', '--fields', 'id,completedAt,updatedAt,balanceChanges'], "--fields: unknown field 'balanceChanges'"],
   ])('%j is exit 2, one line, nothing created', async (args, message) => {
     const dir = path.join(tempDir('swapx-sync-pq-bad-'), 'out');
-    const r = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, ...args], syncEnv(sandbox));
+    const r = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, ...args], mirror.env());
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -23,12 +23,19 @@ const args = (dir: string) => ['sync', '--out', dir, '--since', SINCE, '--until'
 let slow: RunningSandbox;
 let env: NodeJS.ProcessEnv;
 let expected: Record<string, unknown>[];
+/** An uninterrupted run, made first: every killed run must end with exactly its data files. */
+let cleanDir: string;
+let cleanFiles: Record<string, string>;
 
 beforeAll(async () => {
   slow = await startSandbox({ port: 0, ...data, latencyMs: 40, now: () => NOW });
   // A commit every 3 windows: a kill can fall before, between and after the partition rewrites.
   env = { ...syncEnv(slow), SWAPX_SYNC_COMMIT_WINDOWS: '3' };
   expected = expectedRows(data, SINCE, UNTIL, NOW);
+  cleanDir = path.join(tempDir('swapx-kill-'), 'out');
+  const r = await runSwapx(args(cleanDir), { env });
+  if (r.code !== 0) throw new Error(`the clean run failed: ${r.stderr}`);
+  cleanFiles = snapshotData(cleanDir);
 });
 afterAll(() => slow.close());
 
@@ -52,24 +59,26 @@ async function killAt(dir: string, moment: () => Promise<void>): Promise<void> {
   await done;
 }
 
-/** The data files of the clean run, byte for byte: every killed run must end with exactly these. */
-let cleanFiles: Record<string, string> | undefined;
-
-/** Runs to completion and checks the directory against a clean run. */
-async function finishAndCheck(dir: string): Promise<void> {
-  const r = await runSwapx(args(dir), { env });
-  expect(r.code, r.stderr).toBe(0);
+/** What every finished sync dir must hold: the expected swaps, the clean run's bytes, the final cursor, nothing else. */
+function expectFinished(dir: string): void {
   expect(mirrorRows(dir)).toEqual(expected);
-  cleanFiles ??= snapshotData(dir);
   expect(snapshotData(dir)).toEqual(cleanFiles);
   expect(readState(dir).cursor).toBe('2026-11-11T04:00:00Z');
   expectTidy(dir);
 }
 
-describe('SIGKILL at any moment, then a rerun', () => {
-  it('a clean run holds the expected swaps', async () => {
-    const dir = path.join(tempDir('swapx-kill-'), 'out');
-    await finishAndCheck(dir);
+/** Runs to completion and checks the directory against the clean run. */
+async function finishAndCheck(dir: string): Promise<void> {
+  const r = await runSwapx(args(dir), { env });
+  expect(r.code, r.stderr).toBe(0);
+  expectFinished(dir);
+}
+
+// Independent cases, each in its own dir and mostly waiting on the slow sandbox: they run side by side.
+describe.concurrent('SIGKILL at any moment, then a rerun', () => {
+  it('a clean run holds the expected swaps', () => {
+    expect(Object.keys(cleanFiles)).toEqual(['date=2026-11-10/part.jsonl', 'date=2026-11-11/part.jsonl']);
+    expectFinished(cleanDir);
   });
 
   it('gives the swaps of a clean run, wherever the kill fell', async () => {
@@ -94,14 +103,19 @@ describe('SIGKILL at any moment, then a rerun', () => {
   });
 });
 
-describe('Ctrl-C', () => {
+describe.concurrent('Ctrl-C', () => {
+  // In process, aborted as the bin's SIGINT handler aborts it (the real signal is test/e2e/swaps-signals' and
+  // sync-lock-follow's): what matters here is what the sync keeps.
   it('stops fetching, keeps what is complete, exits 130; a rerun completes the set', async () => {
     const dir = path.join(tempDir('swapx-int-'), 'out');
-    const child = spawnCli(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--concurrency', '1', '--summary-json'], { env });
-    const done = collect(child);
+    const controller = new AbortController();
+    const running = runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--concurrency', '1', '--summary-json'], {
+      env,
+      signal: controller.signal,
+    });
     await until(() => partCount(dir) >= 1);
-    child.kill('SIGINT');
-    const r = await done;
+    controller.abort();
+    const r = await running;
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/swapx: interrupted; synced up to \S+Z; run the same command again to continue\n$/);
     const [step] = stepLines(r);
@@ -113,7 +127,7 @@ describe('Ctrl-C', () => {
   });
 });
 
-describe('an API failure after the retries', () => {
+describe.concurrent('an API failure after the retries', () => {
   it('exits 1 naming the window, keeps what is complete; a rerun completes the set', async () => {
     const faulty = await startSandbox({ port: 0, ...data, faultRate: 0.3, retryAfterSeconds: 0, now: () => NOW });
     try {
@@ -138,7 +152,7 @@ describe('an API failure after the retries', () => {
   });
 });
 
-describe('two clocks days apart', () => {
+describe.concurrent('two clocks days apart', () => {
   // The mirror of a range synced at clock 1, caught up at clock 2 six days later: every update in between
   // (first updates, corrections after 2 and 5 days) is fetched through Filter=Updated, through kills.
   const updates = { seed: 32, swapsPerHour: 150 };
@@ -165,7 +179,8 @@ describe('two clocks days apart', () => {
     const clean = path.join(base, 'clean');
     const killed = path.join(base, 'killed');
     await first(clean);
-    await first(killed);
+    // The mirror to be killed starts as a copy: the same state and bytes a second first run would leave.
+    fs.cpSync(clean, killed, { recursive: true });
     clock = CLOCK2;
     const atLater = expectedRows(updates, SINCE, UNTIL, CLOCK2);
     // The range really changed between the clocks, by all kinds of updates.
@@ -176,7 +191,8 @@ describe('two clocks days apart', () => {
     expect(delays.some((d) => d > 48 * 3_600_000 && d < 52 * 3_600_000)).toBe(true);
     expect(delays.some((d) => d > 5 * 24 * 3_600_000)).toBe(true);
 
-    for (const ms of [250, 600, 1000, 1500]) {
+    // Counted from the spawn (a process start is a few hundred ms): early in the catch-up, then past its first commits.
+    for (const ms of [400, 1100]) {
       const child = spawnCli(syncArgs(killed), { env: updatesEnv });
       const done = collect(child);
       await Promise.race([sleep(ms), done]);

@@ -3,13 +3,13 @@
  * late arrivals, daily partitions, CSV + gzip, a crash between a partition and the state, and a
  * mirror of the older append-only layout.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { fingerprint } from '../../src/sync/state.js';
 import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../src/api/types.js';
 import { tempDir } from '../helpers/cli.js';
+import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
 import {
   expectTidy,
   expectedIds,
@@ -21,26 +21,20 @@ import {
   snapshotData,
   sorted,
   stepLines,
-  syncEnv,
   writtenIds,
 } from './helpers.js';
 
 const H = 3_600_000;
 
 describe('two runs in a row', () => {
-  const data = { seed: 21, swapsPerHour: 300 };
+  const data = { seed: 21, swapsPerHour: 150 };
   const NOW = Date.parse('2026-11-10T03:00:00Z');
   const range = ['--since', '2026-11-09T21:00:00Z', '--until', '2026-11-10T03:00:00Z'];
-  let sandbox: RunningSandbox;
-  let dir: string;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, ...data, now: () => NOW });
-    dir = path.join(tempDir('swapx-sync-'), 'out');
-  });
-  afterAll(() => sandbox.close());
+  const api = useClockedSandbox({ ...data, clock: NOW });
+  const dir = path.join(tempDir('swapx-sync-'), 'out');
 
   it('the first writes every swap once, its version at the clock, into daily partitions; the second changes no data file', async () => {
-    const env = syncEnv(sandbox);
+    const env = api.env();
     const first = await runInProcess(['sync', '--out', dir, ...range, '--summary-json'], env);
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('');
@@ -101,7 +95,7 @@ describe('two runs in a row', () => {
 
   it('without --until syncs up to the server clock − 2 min, in whole seconds', async () => {
     const fresh = path.join(tempDir('swapx-sync-'), 'out');
-    const r = await runInProcess(['sync', '--out', fresh, '--since', '2026-11-10T02:40:00Z'], syncEnv(sandbox));
+    const r = await runInProcess(['sync', '--out', fresh, '--since', '2026-11-10T02:40:00Z'], api.env());
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
       /^Synced \d+ new, 0 late and 0 updated swaps into 1 partition; cursor 2026-11-10T02:58:00Z, updates from \S+; 1 window, 2 requests, 0 retries, \S+\n$/,
@@ -110,7 +104,7 @@ describe('two runs in a row', () => {
   });
 
   it('ignores a later --since that differs from the first, with a warning', async () => {
-    const env = syncEnv(sandbox);
+    const env = api.env();
     const until = ['--until', '2026-11-10T03:00:00Z', '--lag', '0', '-q'];
     const r = await runInProcess(['sync', '--out', dir, '--since', '2026-11-01', ...until], env);
     expect(r.code).toBe(0);
@@ -127,27 +121,22 @@ describe('late arrivals', () => {
   const data = { seed: 22, swapsPerHour: 240, lateShare: 0.25, lateByMs: 3 * H };
   const T = Date.parse('2026-11-10T01:00:00Z');
   const SINCE = '2026-11-09T20:00:00Z';
-  let clock = T;
-  let sandbox: RunningSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, ...data, now: () => clock });
-  });
-  afterAll(() => sandbox.close());
+  const api = useClockedSandbox({ ...data, clock: T });
 
   it('are picked up by the re-scan, once, into the partition of their date, which is rewritten', async () => {
-    const env = syncEnv(sandbox);
+    const env = api.env();
     const dir = path.join(tempDir('swapx-sync-'), 'out');
-    clock = T;
+    api.clock = T;
     const first = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '--summary-json'], env);
     expect(first.code).toBe(0);
     const firstIds = expectedIds(data, SINCE, '2026-11-10T01:00:00Z', T);
     expect(sorted(writtenIds(dir))).toEqual(firstIds);
 
-    clock = T + 4 * H;
+    api.clock = T + 4 * H;
     const second = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], env);
     expect(second.code).toBe(0);
-    const late = expectedIds(data, SINCE, '2026-11-10T01:00:00Z', clock).filter((id) => !firstIds.includes(id));
-    const fresh = expectedIds(data, '2026-11-10T01:00:00Z', '2026-11-10T05:00:00Z', clock);
+    const late = expectedIds(data, SINCE, '2026-11-10T01:00:00Z', api.clock).filter((id) => !firstIds.includes(id));
+    const fresh = expectedIds(data, '2026-11-10T01:00:00Z', '2026-11-10T05:00:00Z', api.clock);
     expect(late.length).toBeGreaterThan(20);
     const [step] = stepLines(second);
     expect(step).toMatchObject({ lateSwaps: late.length, newSwaps: fresh.length, cursor: '2026-11-10T05:00:00Z' });
@@ -157,7 +146,7 @@ describe('late arrivals', () => {
     // A third run finds nothing; the whole equals what the API serves at the later clock, and a clean run made then.
     const third = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], env);
     expect(stepLines(third)[0]).toMatchObject({ newSwaps: 0, lateSwaps: 0, updatedSwaps: 0, parts: [] });
-    expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, '2026-11-10T05:00:00Z', clock));
+    expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, '2026-11-10T05:00:00Z', api.clock));
     const cleanDir = path.join(tempDir('swapx-sync-'), 'clean');
     const clean = await runInProcess(['sync', '--out', cleanDir, '--since', SINCE, '--until', '2026-11-10T05:00:00Z', '-q'], env);
     expect(clean.code).toBe(0);
@@ -166,67 +155,62 @@ describe('late arrivals', () => {
   });
 
   it('--rescan-every skips the re-scan while recent; the next one starts where the last one ended', async () => {
-    const env = syncEnv(sandbox);
+    const env = api.env();
     const dir = path.join(tempDir('swapx-sync-'), 'out');
-    clock = T;
+    api.clock = T;
     await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '-q'], env);
-    clock = T + 4 * H;
+    api.clock = T + 4 * H;
     const skipped = await runInProcess(['sync', '--out', dir, '--rescan-every', '1h', '--until', '2026-11-10T03:00:00Z', '--summary-json'], env);
     // No re-scan: only late swaps whose updatedAt is past the updates cursor come (through the Updated pass).
     const lateSeen = stepLines(skipped)[0]!.lateSwaps;
     expect(readState(dir).rescanBase).toBe('2026-11-10T01:00:00Z');
     const rescanned = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], env);
     expect(stepLines(rescanned)[0]!.lateSwaps).toBeGreaterThan(lateSeen + 20);
-    expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, '2026-11-10T05:00:00Z', clock));
+    expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, '2026-11-10T05:00:00Z', api.clock));
     expectTidy(dir);
   });
 
   it('--lag 0 turns the re-scan off: only the Updated pass runs, from the updates cursor to the server clock', async () => {
-    const env = syncEnv(sandbox);
+    const env = api.env();
     const dir = path.join(tempDir('swapx-sync-'), 'out');
-    clock = T;
+    api.clock = T;
     await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '-q'], env);
     const from = Date.parse(readState(dir).updatedCursor);
-    clock = T + 4 * H;
+    api.clock = T + 4 * H;
     const r = await runInProcess(['sync', '--out', dir, '--lag', '0', '--until', '2026-11-10T02:00:00Z', '--summary-json'], env);
     const [step] = stepLines(r);
-    expect(step).toMatchObject({ windows: Math.ceil((clock - from) / (30 * 60_000)) });
+    expect(step).toMatchObject({ windows: Math.ceil((api.clock - from) / (30 * 60_000)) });
     // The updates cursor stays 2 minutes behind the server clock: what changed since is fetched again next time.
-    expect(Date.parse(step!.updatedCursor)).toBeLessThanOrEqual(clock - 2 * 60_000);
+    expect(Date.parse(step!.updatedCursor)).toBeLessThanOrEqual(api.clock - 2 * 60_000);
   });
 });
 
 describe('a restored backup', () => {
-  const data = { seed: 24, swapsPerHour: 200 };
+  const data = { seed: 24, swapsPerHour: 100 };
   const SINCE = '2026-11-10T20:00:00Z';
   const UNTIL = '2026-11-11T02:00:00Z';
   const CLOCK1 = Date.parse('2026-11-11T02:10:00Z');
-  let clock = CLOCK1;
-  let sandbox: RunningSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, ...data, now: () => clock });
-  });
-  afterAll(() => sandbox.close());
+  const api = useClockedSandbox({ ...data, clock: CLOCK1 });
 
   it('caught up from its own data, loses no update made after the backup nor since the runs that followed it', async () => {
-    const env = syncEnv(sandbox);
+    const env = api.env();
     const base = tempDir('swapx-backup-');
     const dir = path.join(base, 'out');
     expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], env)).code).toBe(0);
     fs.cpSync(dir, path.join(base, 'backup'), { recursive: true });
     // Runs go on: two and five days later.
     for (const days of [2, 5]) {
-      clock = CLOCK1 + days * 24 * H;
+      api.clock = CLOCK1 + days * 24 * H;
       expect((await runInProcess(['sync', '--out', dir, '--until', UNTIL, '-q'], env)).code).toBe(0);
     }
     // The disk is lost; the backup of day 0 comes back, and the next run is on day 6.
     fs.rmSync(dir, { recursive: true });
     fs.cpSync(path.join(base, 'backup'), dir, { recursive: true });
-    clock = CLOCK1 + 6 * 24 * H;
+    api.clock = CLOCK1 + 6 * 24 * H;
     const r = await runInProcess(['sync', '--out', dir, '--until', UNTIL, '--summary-json'], env);
     expect(r.code).toBe(0);
     expect(stepLines(r)[0]!.updatedSwaps).toBeGreaterThan(0);
-    expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, UNTIL, clock));
+    expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, UNTIL, api.clock));
     expectTidy(dir);
   });
 });
@@ -235,14 +219,10 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
   const data = { seed: 23, swapsPerHour: 200 };
   const NOW = Date.parse('2026-11-12T00:00:00Z');
   const SINCE = '2026-11-10T20:00:00Z';
-  let sandbox: RunningSandbox;
-  beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, ...data, now: () => NOW });
-  });
-  afterAll(() => sandbox.close());
+  const api = useClockedSandbox({ ...data, clock: NOW });
 
   it('a rerun after a crash before the state write changes nothing and removes the leftovers', async () => {
-    const env = syncEnv(sandbox);
+    const env = api.env();
     const dir = path.join(tempDir('swapx-sync-'), 'out');
     const a = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T23:00:00Z', '--format', 'csv', '--gzip', '-q'], env);
     expect(a.code).toBe(0);
@@ -272,7 +252,7 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
   });
 
   it('a CSV mirror made when every field was the default (balanceChanges included) keeps its columns and changes nothing on a rerun', async () => {
-    const env = syncEnv(sandbox);
+    const env = api.env();
     const dir = path.join(tempDir('swapx-sync-'), 'all');
     const first = ['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T23:00:00Z', '--format', 'csv', '--fields', SWAP_FIELDS.join(','), '-q'];
     expect((await runInProcess(first, env)).code).toBe(0);
@@ -286,7 +266,7 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
   });
 
   it('folds a mirror of the older append-only layout into one file per partition, then brings it current', async () => {
-    const env = syncEnv(sandbox);
+    const env = api.env();
     const dir = path.join(tempDir('swapx-sync-'), 'old');
     const early = NOW - 26 * H;
     // The older layout: two parts in a partition, the first holding versions the second repeats, and a version 1 state.
@@ -295,7 +275,7 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
     const jsonl = (list: Record<string, unknown>[]) => list.map((row) => `${JSON.stringify(row)}\n`).join('');
     fs.writeFileSync(path.join(dir, 'date=2026-11-10', 'part-20261110T230000Z-aaaaaa.jsonl'), jsonl(rows.slice(0, 300)));
     fs.writeFileSync(path.join(dir, 'date=2026-11-10', 'part-20261111T000000Z-bbbbbb.jsonl'), jsonl(rows.slice(200)));
-    const query = { baseUrl: sandbox.url, filter: 'Completed', format: 'jsonl', fields: [...SWAP_FIELDS], gzip: false };
+    const query = { baseUrl: api.sandbox.url, filter: 'Completed', format: 'jsonl', fields: [...SWAP_FIELDS], gzip: false };
     const v1 = {
       version: 1,
       fingerprint: fingerprint(query),
