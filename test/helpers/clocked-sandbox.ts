@@ -36,3 +36,14 @@ export function useClockedSandbox(options: Omit<SandboxOptions, 'now' | 'port'> 
   });
   return handle;
 }
+
+/**
+ * A mirror's range across midnight (two partitions), synced at `clock1` and caught up at `clock2`, three days
+ * on: the first updates of its swaps and their corrections after two days come in between.
+ */
+export const CAUGHT_UP = {
+  since: '2026-11-10T20:00:00Z',
+  until: '2026-11-11T04:00:00Z',
+  clock1: Date.parse('2026-11-11T06:00:00Z'),
+  clock2: Date.parse('2026-11-14T06:00:00Z'),
+} as const;

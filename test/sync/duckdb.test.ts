@@ -5,15 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { tempDir } from '../helpers/cli.js';
-import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
+import { CAUGHT_UP, useClockedSandbox } from '../helpers/clocked-sandbox.js';
 import { query } from '../helpers/duckdb.js';
 import { expectedRows, runInProcess } from './helpers.js';
 
 const data = { seed: 61, swapsPerHour: 100 };
-const CLOCK1 = Date.parse('2026-11-11T06:00:00Z');
-const CLOCK2 = CLOCK1 + 3 * 24 * 3_600_000;
-const SINCE = '2026-11-10T20:00:00Z';
-const UNTIL = '2026-11-11T04:00:00Z';
+const { since: SINCE, until: UNTIL, clock1: CLOCK1, clock2: CLOCK2 } = CAUGHT_UP;
 const mirror = useClockedSandbox({ ...data, clock: CLOCK1 });
 
 describe('a mirror read with DuckDB', () => {

@@ -9,15 +9,12 @@ import path from 'node:path';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import { parquetCodec } from '../../src/sync/parquet-codec.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
-import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
+import { CAUGHT_UP, useClockedSandbox } from '../helpers/clocked-sandbox.js';
 import { asRead, query, TIME_FIELDS } from '../helpers/duckdb.js';
 import { expectedIds, mirrorRows, runInProcess, snapshotData, sorted } from './helpers.js';
 
 const data = { seed: 62, swapsPerHour: 100 };
-const CLOCK1 = Date.parse('2026-11-11T06:00:00Z');
-const CLOCK2 = CLOCK1 + 3 * 24 * 3_600_000;
-const SINCE = '2026-11-10T20:00:00Z';
-const UNTIL = '2026-11-11T04:00:00Z';
+const { since: SINCE, until: UNTIL, clock1: CLOCK1, clock2: CLOCK2 } = CAUGHT_UP;
 const mirror = useClockedSandbox({ ...data, clock: CLOCK1 });
 // The same data answered slowly, so a kill falls inside the catch-up.
 const slow = useClockedSandbox({ ...data, latencyMs: 3, clock: CLOCK1 });

@@ -123,16 +123,21 @@ describe('late arrivals', () => {
   const SINCE = '2026-11-09T20:00:00Z';
   const api = useClockedSandbox({ ...data, clock: T });
 
-  it('are picked up by the re-scan, once, into the partition of their date, which is rewritten', async () => {
+  /** A mirror synced up to T at clock T, the late swaps of it not visible yet; then the clock moves four hours on. */
+  async function syncedBeforeTheLate(): Promise<{ dir: string; env: NodeJS.ProcessEnv }> {
     const env = api.env();
     const dir = path.join(tempDir('swapx-sync-'), 'out');
     api.clock = T;
-    const first = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '--summary-json'], env);
-    expect(first.code).toBe(0);
+    const first = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '-q'], env);
+    expect(first.code, first.stderr).toBe(0);
+    api.clock = T + 4 * H;
+    return { dir, env };
+  }
+
+  it('are picked up by the re-scan, once, into the partition of their date, which is rewritten', async () => {
+    const { dir, env } = await syncedBeforeTheLate();
     const firstIds = expectedIds(data, SINCE, '2026-11-10T01:00:00Z', T);
     expect(sorted(writtenIds(dir))).toEqual(firstIds);
-
-    api.clock = T + 4 * H;
     const second = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], env);
     expect(second.code).toBe(0);
     const late = expectedIds(data, SINCE, '2026-11-10T01:00:00Z', api.clock).filter((id) => !firstIds.includes(id));
@@ -155,11 +160,7 @@ describe('late arrivals', () => {
   });
 
   it('--rescan-every skips the re-scan while recent; the next one starts where the last one ended', async () => {
-    const env = api.env();
-    const dir = path.join(tempDir('swapx-sync-'), 'out');
-    api.clock = T;
-    await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '-q'], env);
-    api.clock = T + 4 * H;
+    const { dir, env } = await syncedBeforeTheLate();
     const skipped = await runInProcess(['sync', '--out', dir, '--rescan-every', '1h', '--until', '2026-11-10T03:00:00Z', '--summary-json'], env);
     // No re-scan: only late swaps whose updatedAt is past the updates cursor come (through the Updated pass).
     const lateSeen = stepLines(skipped)[0]!.lateSwaps;
@@ -171,12 +172,8 @@ describe('late arrivals', () => {
   });
 
   it('--lag 0 turns the re-scan off: only the Updated pass runs, from the updates cursor to the server clock', async () => {
-    const env = api.env();
-    const dir = path.join(tempDir('swapx-sync-'), 'out');
-    api.clock = T;
-    await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '-q'], env);
+    const { dir, env } = await syncedBeforeTheLate();
     const from = Date.parse(readState(dir).updatedCursor);
-    api.clock = T + 4 * H;
     const r = await runInProcess(['sync', '--out', dir, '--lag', '0', '--until', '2026-11-10T02:00:00Z', '--summary-json'], env);
     const [step] = stepLines(r);
     expect(step).toMatchObject({ windows: Math.ceil((api.clock - from) / (30 * 60_000)) });
