@@ -1,9 +1,9 @@
 /** Issue 11.6: no MaxListenersExceededWarning at high --concurrency, for swaps and sync. */
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { linkAbort } from '../../src/api/abort.js';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { tempDir } from '../helpers/cli.js';
+import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
 import { runInProcess } from '../helpers/fake-io.js';
 
 let warnings: string[] = [];
@@ -38,26 +38,19 @@ describe('linkAbort', () => {
 });
 
 describe('--concurrency 32', () => {
-  let sandbox: RunningSandbox;
-  let dir: string;
-  beforeAll(async () => {
-    // Latency keeps many requests in flight at once, as on a real network.
-    sandbox = await startSandbox({ port: 0, latencyMs: 20, swapsPerHour: 20, now: () => Date.parse('2026-11-08T00:00:00Z') });
-    dir = tempDir();
-  });
-  afterAll(async () => {
-    await sandbox.close();
-  });
+  // Latency keeps many requests in flight at once, as on a real network.
+  const api = useClockedSandbox({ latencyMs: 20, swapsPerHour: 20, clock: Date.parse('2026-11-08T00:00:00Z') });
+  const dir = tempDir();
 
   it('swaps prints no MaxListenersExceededWarning', async () => {
-    const env = sandboxEnv(sandbox.url, path.join(dir, 'config'));
+    const env = api.env();
     const r = await runInProcess(['swaps', '--from', '2026-11-01', '--to', '2026-11-02', '--concurrency', '32', '-o', path.join(dir, 'day.jsonl')], { env });
     await settle();
     expect(r.code).toBe(0);
     expect(warnings).toEqual([]);
   });
   it('sync prints no MaxListenersExceededWarning', async () => {
-    const env = sandboxEnv(sandbox.url, path.join(dir, 'config'));
+    const env = api.env();
     const r = await runInProcess(['sync', '--out', path.join(dir, 'mirror'), '--since', '2026-11-01', '--until', '2026-11-02', '--concurrency', '32', '-q'], {
       env,
     });

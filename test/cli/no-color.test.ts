@@ -1,26 +1,19 @@
 /** Issue 11.8: NO_COLOR and --no-color turn off every colour on both streams, the spinner's included. */
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
 import { FakeOut, runInProcess } from '../helpers/fake-io.js';
 
 /** SGR sequences (colours, bold, dim); cursor moves and line clears are not colour. */
 const COLOUR = /\u001b\[[0-9;]*m/;
 
-let sandbox: RunningSandbox;
-let dir: string;
-beforeAll(async () => {
-  // Latency: the spinner draws while the windows come in.
-  sandbox = await startSandbox({ port: 0, latencyMs: 30, swapsPerHour: 50, now: () => Date.parse('2026-11-08T00:00:00Z') });
-  dir = tempDir();
-});
-afterAll(async () => {
-  await sandbox.close();
-});
+// Latency: the spinner draws while the windows come in.
+const api = useClockedSandbox({ latencyMs: 30, swapsPerHour: 50, clock: Date.parse('2026-11-08T00:00:00Z') });
+const dir = tempDir();
 
 async function onTerminal(argv: string[], extraEnv: Record<string, string>) {
-  const env = { ...sandboxEnv(sandbox.url, path.join(dir, 'cfg')), ...extraEnv };
+  const env = api.env();
   delete env.NO_COLOR;
   Object.assign(env, extraEnv);
   const stdout = new FakeOut({ isTTY: true, columns: 100 });

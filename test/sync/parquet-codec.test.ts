@@ -58,35 +58,17 @@ describe('parquetCodec', () => {
     // A real reader sees the values as sent (times to the microsecond).
     const file = path.join(tempDir('swapx-pq-codec-'), 'part.parquet');
     fs.writeFileSync(file, bytes);
-    expect(await parquetRows(file)).toEqual([
-      {
-        id: 'b',
-        completedAt: '1795168800000000',
-        updatedAt: '1795168800123456',
-        depositUsdAmount: 12.5,
-        sourceOtherProtocolAddresses: ['a,"b"', ''],
-        tags: [{ type: 't', value: null }],
-        usdMismatchStatus: 'OK',
-      },
-      {
-        id: 'a',
-        completedAt: '1795168800500000',
-        updatedAt: '1795169100000000',
-        depositUsdAmount: null,
-        sourceOtherProtocolAddresses: [],
-        tags: [],
-        usdMismatchStatus: null,
-      },
-      {
-        id: 'c',
-        completedAt: '1795165200000001',
-        updatedAt: '1795165200000001',
-        depositUsdAmount: -0.1,
-        sourceOtherProtocolAddresses: null,
-        tags: null,
-        usdMismatchStatus: null,
-      },
-    ]);
+    // Every field as sent (absent as null), the times as epoch microseconds, each written out by hand.
+    const micros: Record<string, [completedAt: string, updatedAt: string]> = {
+      b: ['1795168800000000', '1795168800123456'],
+      a: ['1795168800500000', '1795169100000000'],
+      c: ['1795165200000001', '1795165200000001'],
+    };
+    const asSent = (swap: Swap) => {
+      const [completedAt, updatedAt] = micros[swap.id!]!;
+      return { ...Object.fromEntries(fields.map((f) => [f, swap[f as keyof Swap] ?? null])), completedAt, updatedAt };
+    };
+    expect(await parquetRows(file)).toEqual(swaps.map(asSent));
   });
 
   it("refuses a file whose columns are not the sync's fields", async () => {
