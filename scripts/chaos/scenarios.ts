@@ -394,14 +394,19 @@ export class Chaos {
     });
   }
 
+  /** What a clean or a killed case starts from: its query's subject and reference, a watched sandbox with latency, its output. */
+  async #watchedCase(spec: { name: string; query: Query; latencyMs?: number }) {
+    const subject = this.#subject(spec.query);
+    const reference = await this.#reference(spec.query);
+    const { sandbox, firstAnswer } = await this.#watchedSandbox({ latencyMs: spec.latencyMs ?? 25 });
+    return { subject, reference, sandbox, firstAnswer, output: subject.output(this.#caseDir(spec.name)) };
+  }
+
   /** With latency but no fault: the baseline, and how long a run takes (row.runMs) to spread kill moments over. */
   clean(spec: { name: string; query: Query; latencyMs?: number }): Promise<CaseRow> {
     return this.#case(spec.name, async (row) => {
-      const subject = this.#subject(spec.query);
-      const reference = await this.#reference(spec.query);
-      const { sandbox, firstAnswer } = await this.#watchedSandbox({ latencyMs: spec.latencyMs ?? 25 });
+      const { subject, reference, sandbox, firstAnswer, output } = await this.#watchedCase(spec);
       try {
-        const output = subject.output(this.#caseDir(spec.name));
         const run = await runSwapx(subject.args(output), this.env(sandbox));
         row.faults = `none (latency ${spec.latencyMs ?? 25} ms)`;
         row.runMs = Math.round(performance.now() - (await firstAnswer));
@@ -416,11 +421,8 @@ export class Chaos {
   /** Killed with SIGKILL `moment` ms after the sandbox's first answer to it, then gone on with (export: --resume; sync: run again). */
   kill(spec: { name: string; query: Query; moment: number; latencyMs?: number }): Promise<CaseRow> {
     return this.#case(spec.name, async (row) => {
-      const subject = this.#subject(spec.query);
-      const reference = await this.#reference(spec.query);
-      const { sandbox, firstAnswer } = await this.#watchedSandbox({ latencyMs: spec.latencyMs ?? 25 });
+      const { subject, reference, sandbox, firstAnswer, output } = await this.#watchedCase(spec);
       try {
-        const output = subject.output(this.#caseDir(spec.name));
         const args = subject.args(output);
         const { child, done } = spawnSwapx(args, this.env(sandbox));
         await Promise.race([firstAnswer.then(() => sleep(spec.moment)), done]);

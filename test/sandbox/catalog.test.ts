@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BRIDGE_STATUSES, type Bridge, type Chain, type TokenPage } from '../../src/api/types.js';
 import { listBridges, listChains, listTokens } from '../../src/sandbox/index.js';
-import { NOW, get, useSandbox } from './helpers.js';
+import { NOW, get, notFoundBody, useSandbox } from './helpers.js';
 
 const sandbox = useSandbox({ seed: 5 });
 
@@ -61,13 +61,7 @@ describe('sandbox chains and tokens', () => {
   it('answers 404 ProblemDetails for an unknown chain', async () => {
     const res = await get(sandbox(), '/v1/external/chains/dogechain/tokens');
     expect(res.status).toBe(404);
-    expect(res.json).toStrictEqual({
-      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.5',
-      title: 'Not Found',
-      status: 404,
-      detail: "Blockchain 'dogechain' is not supported.",
-      instance: '/v1/external/chains/dogechain/tokens',
-    });
+    expect(res.json).toStrictEqual(notFoundBody('/v1/external/chains/dogechain/tokens', "Blockchain 'dogechain' is not supported."));
   });
 });
 

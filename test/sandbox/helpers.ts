@@ -12,6 +12,11 @@ export function basic(id: string, key: string): string {
 
 export const DEMO_AUTH = basic('demo', 'demo');
 
+/** The spec's 404 ProblemDetails, written out here rather than built by the sandbox's own code; `detail` only when given. */
+export function notFoundBody(instance: string, detail?: string): Record<string, unknown> {
+  return { type: 'https://tools.ietf.org/html/rfc9110#section-15.5.5', title: 'Not Found', status: 404, ...(detail === undefined ? {} : { detail }), instance };
+}
+
 /** Starts a sandbox for the enclosing describe block; the getter is valid inside tests. */
 export function useSandbox(options: SandboxOptions = {}): () => RunningSandbox {
   let sandbox: RunningSandbox | undefined;

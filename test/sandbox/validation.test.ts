@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { get, swapsPath, useSandbox } from './helpers.js';
+import { get, notFoundBody, swapsPath, useSandbox } from './helpers.js';
 
 const sandbox = useSandbox();
 
@@ -146,12 +146,7 @@ describe('sandbox routing and media types', () => {
   it('answers 404 ProblemDetails for an unknown path', async () => {
     const res = await get(sandbox(), '/v1/external/nothing');
     expect(res.status).toBe(404);
-    expect(res.json).toStrictEqual({
-      type: 'https://tools.ietf.org/html/rfc9110#section-15.5.5',
-      title: 'Not Found',
-      status: 404,
-      instance: '/v1/external/nothing',
-    });
+    expect(res.json).toStrictEqual(notFoundBody('/v1/external/nothing'));
   });
 
   it('answers 405 to anything but GET', async () => {
