@@ -8,5 +8,6 @@ export default defineConfig({
     // End-to-end tests spawn the CLI; two cores, so keep the pool small.
     pool: 'forks',
     maxWorkers: 2,
+    isolate: false,
   },
 });

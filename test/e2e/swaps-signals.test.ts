@@ -25,7 +25,8 @@ afterAll(async () => {
   await Promise.all([plain.close(), slow.close()]);
 });
 
-describe('swapx swaps: a killed or interrupted process', () => {
+// Each case has its own file and mostly waits on the slow sandbox: they run side by side.
+describe.concurrent('swapx swaps: a killed or interrupted process', () => {
   // Checkpoints come at most every 250 ms: one window at a time at 40 ms latency gives several.
   it.each([1, 8, 20])('resumes after SIGKILL (a checkpoint of %i+ windows) to the same bytes as an uninterrupted run', async (afterWindows) => {
     const file = path.join(dir, `killed-${afterWindows}.jsonl`);

@@ -26,7 +26,8 @@ afterAll(async () => {
 
 const lockFile = (dir: string) => path.join(dir, '.swapx-sync.lock');
 
-describe('the lock', () => {
+// Each case has its own dir and mostly waits on a slow sandbox or a timer: they run side by side.
+describe.concurrent('the lock', () => {
   it('a second sync on the same dir exits 1 at once while the first runs', async () => {
     const env = syncEnv(slow);
     const dir = path.join(tempDir('swapx-lock-'), 'out');
@@ -59,7 +60,7 @@ describe('the lock', () => {
   });
 });
 
-describe('--follow', () => {
+describe.concurrent('--follow', () => {
   it('steps every --interval until SIGTERM, then saves the state and exits 0', async () => {
     const dir = path.join(tempDir('swapx-follow-'), 'out');
     const child = spawnCli(['sync', '--out', dir, '--since', '40m', '--follow', '--interval', '1s', '--summary-json'], { env: syncEnv(live) });
