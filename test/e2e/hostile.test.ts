@@ -124,7 +124,8 @@ const run = (route: string, args: string[], extra: string[] = []) =>
   runSwapx([...extra, '--base-url', `${base}${route}`, ...args], { env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }) });
 const export1 = ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T00:10:00Z', '--jsonl', '-q'];
 
-describe('hostile server responses', () => {
+// Independent runs against routes of their own; the slow-loris one waits out its timeouts: side by side.
+describe.concurrent('hostile server responses', () => {
   it.each([
     [
       '/not-json',
@@ -173,10 +174,11 @@ describe('hostile server responses', () => {
   it('a slow-loris body times out per attempt, is retried, split in halves, then fails', async () => {
     const before = counts['/slow-loris'] ?? 0;
     const twoMinutes = ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T00:02:00Z', '--jsonl', '-q'];
-    const r = await run('/slow-loris', twoMinutes, ['--timeout', '1s', '--retries', '1']);
+    // A byte every 100 ms: never idle, so only a deadline on the whole attempt ends it.
+    const r = await run('/slow-loris', twoMinutes, ['--timeout', '400ms', '--retries', '1']);
     expect(r.code).toBe(1);
     expect(r.stderr.trimEnd()).toMatch(
-      /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:02:00Z failed: request timed out after 1s: GET \/slow-loris\/v1\/external\/swaps\?From=2026-11-01T00%3A00%3A00Z&To=2026-11-01T00%3A01%3A00Z$/,
+      /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:02:00Z failed: request timed out after 0.4s: GET \/slow-loris\/v1\/external\/swaps\?From=2026-11-01T00%3A00%3A00Z&To=2026-11-01T00%3A01%3A00Z$/,
     );
     // Two attempts at the 2-minute window, then two at its first 1-minute half.
     expect((counts['/slow-loris'] ?? 0) - before).toBe(4);
