@@ -103,7 +103,8 @@ describe('swapx swaps -o FILE.parquet', () => {
 
   it('resumes after an interrupt to the same bytes as an uninterrupted run', async () => {
     const whole = path.join(dir, 'whole.parquet');
-    expect((await swapx(['swaps', ...range, '--concurrency', '1', '-o', whole, '-q'], { baseUrl: slow.url })).code).toBe(0);
+    // The same data without latency: the bytes do not depend on how fast the answers came.
+    expect((await swapx(['swaps', ...range, '-o', whole, '-q'])).code).toBe(0);
 
     const file = path.join(dir, 'cut.parquet');
     const manifest = `${file}.partial.manifest.json`;
