@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_FAULT_KINDS, checkFaultKinds, pickFault } from '../../src/sandbox/faults.js';
 import { FAULT_KINDS, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runSwapx } from '../helpers/run.js';
 import { DAY, DEMO_AUTH, NOW, swapsPath } from './helpers.js';
 
 type Outcome =
@@ -159,13 +159,14 @@ describe('sandbox fault injection', () => {
   });
 
   it('swapx sandbox --fault-kinds and --slow-ms are checked before the sandbox starts', async () => {
-    const bad = await runCli(['sandbox', '--port', '0', '--fault-kinds', '429,timeout']);
+    // In process: a refusal returns before any server listens (a wrong acceptance would hang the test).
+    const bad = await runSwapx(['sandbox', '--port', '0', '--fault-kinds', '429,timeout']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe("swapx: error: --fault-kinds: unknown fault kind 'timeout' (known: 429, 500, 503, reset, truncated, slow)\n");
-    const empty = await runCli(['sandbox', '--port', '0', '--fault-kinds', ' , ']);
+    const empty = await runSwapx(['sandbox', '--port', '0', '--fault-kinds', ' , ']);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('--fault-kinds: no fault kind given');
-    const slow = await runCli(['sandbox', '--port', '0', '--slow-ms', '-1']);
+    const slow = await runSwapx(['sandbox', '--port', '0', '--slow-ms', '-1']);
     expect(slow.code).toBe(2);
     expect(slow.stderr).toBe('swapx: error: --slow-ms must be from 0 to 600000, not -1\n');
   });

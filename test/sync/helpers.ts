@@ -138,6 +138,15 @@ export function readState(dir: string): Record<string, unknown> & { cursor: stri
   return JSON.parse(fs.readFileSync(path.join(dir, '.swapx-sync.json'), 'utf8'));
 }
 
+/** The pid of no process (one above the largest the kernel hands out): the owner of a lock that is surely gone. */
+export function deadPid(): number {
+  try {
+    return Number(fs.readFileSync('/proc/sys/kernel/pid_max', 'utf8')) + 1;
+  } catch {
+    return 2 ** 22 + 1;
+  }
+}
+
 /** Waits until `check` holds, polling every few ms. */
 export async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

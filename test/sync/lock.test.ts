@@ -1,17 +1,11 @@
 /** The directory lock: exclusive while its holder lives, taken over when it is gone, released only by its holder. */
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LOCK_FILE, STALE_MS, SyncLockedError, acquireLock } from '../../src/sync/lock.js';
 import { tempDir } from '../helpers/cli.js';
-
-/** The pid of a process that has exited. */
-function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-  return Number(child.stdout);
-}
+import { deadPid } from './helpers.js';
 
 const writeLock = (dir: string, info: object) => fs.writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify(info));
 

@@ -1,13 +1,12 @@
 /** One sync per directory (contention, stale-lock take-over), and --follow ended by SIGTERM. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { expectTidy, expectedIds, readState, sorted, stepLines, syncEnv, until, writtenIds } from './helpers.js';
+import { deadPid, expectTidy, expectedIds, readState, sorted, stepLines, syncEnv, until, writtenIds } from './helpers.js';
 
 const data = { seed: 41, swapsPerHour: 120 };
 const NOW = Date.parse('2026-11-12T00:00:00Z');
@@ -50,7 +49,7 @@ describe.concurrent('the lock', () => {
   it('a lock left by a dead process is taken over, with a warning', async () => {
     const dir = path.join(tempDir('swapx-lock-'), 'out');
     fs.mkdirSync(dir);
-    const pid = Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+    const pid = deadPid();
     fs.writeFileSync(lockFile(dir), JSON.stringify({ pid, host: os.hostname(), startedAt: '2026-11-21T03:00:00.000Z' }));
     const r = await runSwapx(['sync', '--out', dir, ...range, '--concurrency', '4', '-q'], { env: syncEnv(slow) });
     expect(r.code).toBe(0);
