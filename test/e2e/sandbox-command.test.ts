@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { once } from 'node:events';
 import path from 'node:path';
-import { collect, runCli, sandboxEnv, spawnCli, tempDir } from '../helpers/cli.js';
+import { collect, sandboxEnv, spawnCli, tempDir } from '../helpers/cli.js';
+import { runSwapx } from '../helpers/run.js';
 
 async function firstLine(child: ReturnType<typeof spawnCli>): Promise<string> {
   let text = '';
@@ -19,7 +20,7 @@ describe('swapx sandbox', () => {
     const child = spawnCli(['sandbox', '--port', '0', '--seed', '5']);
     const url = await firstLine(child);
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const r = await runCli(['chains', '--jsonl'], { env: sandboxEnv(url, path.join(tempDir(), 'cfg')) });
+    const r = await runSwapx(['chains', '--jsonl'], { env: sandboxEnv(url, path.join(tempDir(), 'cfg')) });
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('{"blockchainId":"ethereum","name":"Ethereum","explorerUrl":"https://etherscan.io"}');
     let stderr = '';

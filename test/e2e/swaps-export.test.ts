@@ -9,7 +9,7 @@ import { LIST_SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { startSandbox, swapsInWindow, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { FROM, SEED, TO, envIn, range, referenceExport } from '../helpers/swaps-fixture.js';
+import { DATA, FROM, TO, envIn, range, referenceExport } from '../helpers/swaps-fixture.js';
 
 let plain: RunningSandbox;
 let slow: RunningSandbox;
@@ -21,14 +21,14 @@ const envFor = (sandbox: RunningSandbox) => envIn(dir, sandbox);
 
 function expectedSwaps(from: string, to: string): Swap[] {
   // The API includes both ends; the export owns [from, to).
-  return swapsInWindow({ from, to }, { seed: SEED }).filter((s) => Date.parse(s.withdrawnAt) < Date.parse(to));
+  return swapsInWindow({ from, to }, DATA).filter((s) => Date.parse(s.withdrawnAt) < Date.parse(to));
 }
 
 beforeAll(async () => {
   dir = tempDir();
-  plain = await startSandbox({ port: 0, seed: SEED });
-  slow = await startSandbox({ port: 0, seed: SEED, latencyMs: 40 });
-  faulty = await startSandbox({ port: 0, seed: SEED, faultRate: 0.2, retryAfterSeconds: 0 });
+  plain = await startSandbox({ port: 0, ...DATA });
+  slow = await startSandbox({ port: 0, ...DATA, latencyMs: 40 });
+  faulty = await startSandbox({ port: 0, ...DATA, faultRate: 0.2, retryAfterSeconds: 0 });
   reference = await referenceExport(envFor(plain));
 });
 afterAll(async () => {
@@ -175,7 +175,7 @@ describe('swapx swaps: files, resume and signals', () => {
   });
 
   it('a failure before the first window leaves no .partial and no manifest, and names the window', async () => {
-    const broken = await startSandbox({ port: 0, seed: SEED, faultRate: 1, retryAfterSeconds: 0 });
+    const broken = await startSandbox({ port: 0, ...DATA, faultRate: 1, retryAfterSeconds: 0 });
     try {
       const file = path.join(dir, 'failed.jsonl');
       const r = await runSwapx(['swaps', ...range, '--retries', '1', '--concurrency', '1', '-o', file], { env: envFor(broken) });

@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { FROM, SEED, TO, envIn, range, referenceExport } from '../helpers/swaps-fixture.js';
+import { DATA, FROM, TO, envIn, range, referenceExport } from '../helpers/swaps-fixture.js';
 
 let plain: RunningSandbox;
 let slow: RunningSandbox;
@@ -17,8 +17,8 @@ const envFor = (sandbox: RunningSandbox) => envIn(dir, sandbox);
 
 beforeAll(async () => {
   dir = tempDir();
-  plain = await startSandbox({ port: 0, seed: SEED });
-  slow = await startSandbox({ port: 0, seed: SEED, latencyMs: 40 });
+  plain = await startSandbox({ port: 0, ...DATA });
+  slow = await startSandbox({ port: 0, ...DATA, latencyMs: 40 });
   reference = await referenceExport(envFor(plain));
 });
 afterAll(async () => {

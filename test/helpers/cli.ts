@@ -45,7 +45,3 @@ export function collect(child: ChildProcess, input?: string): Promise<CliResult>
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
-
-export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {}): Promise<CliResult> {
-  return collect(spawnCli(args, options), options.input);
-}
