@@ -13,7 +13,7 @@ import { CAUGHT_UP, useClockedSandbox } from '../helpers/clocked-sandbox.js';
 import { asRead, query, TIME_FIELDS } from '../helpers/duckdb.js';
 import { expectedIds, mirrorRows, runInProcess, snapshotData, sorted } from './helpers.js';
 
-const data = { seed: 62, swapsPerHour: 100 };
+const data = { seed: 62, swapsPerHour: 50 };
 const { since: SINCE, until: UNTIL, clock1: CLOCK1, clock2: CLOCK2 } = CAUGHT_UP;
 const mirror = useClockedSandbox({ ...data, clock: CLOCK1 });
 // The same data answered slowly, so a kill falls inside the catch-up.

@@ -118,7 +118,7 @@ describe('two runs in a row', () => {
 });
 
 describe('late arrivals', () => {
-  const data = { seed: 22, swapsPerHour: 240, lateShare: 0.25, lateByMs: 3 * H };
+  const data = { seed: 22, swapsPerHour: 120, lateShare: 0.25, lateByMs: 3 * H };
   const T = Date.parse('2026-11-10T01:00:00Z');
   const SINCE = '2026-11-09T20:00:00Z';
   const api = useClockedSandbox({ ...data, clock: T });
@@ -183,7 +183,7 @@ describe('late arrivals', () => {
 });
 
 describe('a restored backup', () => {
-  const data = { seed: 24, swapsPerHour: 100 };
+  const data = { seed: 24, swapsPerHour: 50 };
   const SINCE = '2026-11-10T20:00:00Z';
   const UNTIL = '2026-11-11T02:00:00Z';
   const CLOCK1 = Date.parse('2026-11-11T02:10:00Z');
