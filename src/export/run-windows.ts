@@ -25,7 +25,8 @@ export interface RunWindowsOptions<T> {
   maxAhead?: number;
   /**
    * Bytes of results fetched or being fetched but not yet consumed, at most (by `sizeOf`): a window being
-   * fetched counts as the mean size of those done so far. One window is always allowed.
+   * fetched counts as the mean size of those done so far. One window is always allowed, and runs alone until
+   * a first size is known.
    */
   maxBytesAhead?: number;
   sizeOf?: (result: T) => number;
@@ -77,8 +78,8 @@ export function runWindows<T>(options: RunWindowsOptions<T>): Promise<void> {
     const bytesAhead = (mean: number) => readyBytes + (scheduled - next - ready.size) * mean;
     const roomFor = () => {
       if (scheduled === next || maxBytesAhead === Number.POSITIVE_INFINITY) return true;
-      // No size known yet: only the windows that run at once.
-      if (fetchedCount === 0) return scheduled - next < options.concurrency;
+      // No size known yet: one window first, rather than `concurrency` windows of a range that may be dense.
+      if (fetchedCount === 0) return false;
       const mean = fetchedBytes / fetchedCount;
       return bytesAhead(mean) + mean <= maxBytesAhead;
     };
