@@ -4,7 +4,7 @@
  */
 import type { RequestInfo } from './errors.js';
 import { HttpCore, type HttpCoreOptions, type Query } from './http.js';
-import { keyCount, splitObjects } from './json-elements.js';
+import { keyCount, splitObjects, utf8Text } from './json-elements.js';
 import { checkObjects, checkSwap, checkSwaps, checkTokenPage } from './shape.js';
 import { PATHS, type Bridge, type Chain, type DateRangeFilter, type Swap, type TokenPage } from './types.js';
 import { formatUtc } from '../util/time.js';
@@ -84,7 +84,7 @@ export class SwapxClient {
       const end = spans[i * 2 + 1]!;
       let value: unknown;
       try {
-        value = JSON.parse(bytes.toString('utf8', start, end));
+        value = JSON.parse(utf8Text(bytes, start, end));
       } catch {
         // An element that is not JSON makes the whole body not JSON.
         throw body.notJson();

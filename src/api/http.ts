@@ -357,7 +357,7 @@ export class HttpCore {
           throw Object.assign(new Error('response longer than its Content-Length'), { code: 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' });
         throw tooLarge();
       }
-      if (exact) bytes.copy(exact, size);
+      if (exact) exact.set(bytes, size);
       else chunks.push(bytes);
       size += bytes.length;
     }

@@ -59,8 +59,12 @@ function canonicalNumber(bytes: Buffer, start: number, end: number): boolean {
   if (digitCount === 0 || digitCount > 15) return slowCanonical(bytes, start, end);
   if (point < 0) return !(bytes[first] === 0x30 && (end - first > 1 || first > start));
   if (bytes[end - 1] === 0x30 || point === end - 1) return false;
-  // 0.000000x and smaller are written as 1e-7 and so on.
-  if (bytes[first] === 0x30 && point === first + 1 && end - point > 6) return slowCanonical(bytes, start, end);
+  // Below 1e-6 (six zeros after the point) JavaScript writes an exponent: 1e-7.
+  if (bytes[first] === 0x30 && point === first + 1) {
+    let zeros = 0;
+    while (bytes[point + 1 + zeros] === 0x30) zeros++;
+    if (zeros >= 6) return slowCanonical(bytes, start, end);
+  }
   return true;
 }
 
@@ -164,6 +168,11 @@ function grow<T extends Uint8Array | Uint32Array>(array: T, length: number): T {
   const bigger = new (array.constructor as new (length: number) => T)(length);
   bigger.set(array);
   return bigger;
+}
+
+/** bytes[start, end) as UTF-8 text: Buffer's own utf8Slice, without the checks toString makes on each of a window's thousands of calls. */
+export function utf8Text(bytes: Buffer, start: number, end: number): string {
+  return (bytes as Buffer & { utf8Slice(start: number, end: number): string }).utf8Slice(start, end);
 }
 
 /** Keys in a parsed value, at any depth: fewer than the colons sent means a key came twice (JSON.parse keeps the last). */
