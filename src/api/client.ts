@@ -6,9 +6,7 @@ import type { RequestInfo } from './errors.js';
 import { HttpCore, type HttpCoreOptions, type Query } from './http.js';
 import { keyCount, splitObjects, utf8Text } from './json-elements.js';
 import { checkObjects, checkSwap, checkSwaps, checkTokenPage } from './shape.js';
-import { ParsedEntry, ScannedEntry, type SwapEntry } from './swap-entry.js';
-import { scanSwap } from './swap-scan.js';
-import { DEFAULT_FILTER, FILTER_TIME_FIELD, PATHS, type Bridge, type Chain, type DateRangeFilter, type Swap, type TokenPage } from './types.js';
+import { PATHS, type Bridge, type Chain, type DateRangeFilter, type Swap, type TokenPage } from './types.js';
 import { formatUtc } from '../util/time.js';
 
 export type ClientOptions = HttpCoreOptions;
@@ -62,18 +60,9 @@ export class SwapxClient {
    * as listSwaps; resolves to the number of swaps visited. A wrong swap throws before the next is visited: the
    * swaps visited before it belong to a failed call and are to be dropped with it.
    */
-  forEachSwap(query: SwapWindowQuery, visit: SwapVisitor, options?: CallOptions): Promise<number> {
-    return this.forEachEntry(query, (entry) => visit(entry.swap(), entry.raw), options);
-  }
-
-  /**
-   * forEachSwap for an export: each swap as a SwapEntry, whose object is built only if asked for. A swap sent
-   * in canonical JSON is checked on its bytes (swap-scan.ts) and not parsed at all unless asked.
-   */
-  async forEachEntry(query: SwapWindowQuery, visit: (entry: SwapEntry) => void, options?: CallOptions): Promise<number> {
+  async forEachSwap(query: SwapWindowQuery, visit: SwapVisitor, options?: CallOptions): Promise<number> {
     const relative = HttpCore.pathWithQuery(PATHS.swaps, { From: toTimeParam(query.from), To: toTimeParam(query.to), Filter: query.filter });
     const request: RequestInfo = { method: 'GET', path: this.http.fullPath(relative) };
-    const timeField = FILTER_TIME_FIELD[query.filter ?? DEFAULT_FILTER];
     const body = await this.http.getJsonBytes(relative, options);
     const { bytes } = body;
     const elements = splitObjects(bytes);
@@ -86,18 +75,13 @@ export class SwapxClient {
         throw body.notJson();
       }
       const swaps = checkSwaps(parsed, request);
-      for (const swap of swaps) visit(new ParsedEntry(swap, undefined, timeField));
+      for (const swap of swaps) visit(swap, undefined);
       return swaps.length;
     }
     const { spans, canonical, keys, count } = elements;
     for (let i = 0; i < count; i++) {
       const start = spans[i * 2]!;
       const end = spans[i * 2 + 1]!;
-      const scanned = canonical[i] === 1 ? scanSwap(bytes, start, end, timeField) : undefined;
-      if (scanned !== undefined) {
-        visit(new ScannedEntry(bytes, start, end, scanned.id, scanned.time));
-        continue;
-      }
       let value: unknown;
       try {
         value = JSON.parse(utf8Text(bytes, start, end));
@@ -108,7 +92,7 @@ export class SwapxClient {
       const swap = checkSwap(value, i, request);
       // A key sent twice is read once (the last): such bytes are not what JSON.stringify writes.
       const raw = canonical[i] === 1 && keyCount(swap) === keys[i] ? bytes.subarray(start, end) : undefined;
-      visit(new ParsedEntry(swap, raw, timeField));
+      visit(swap, raw);
     }
     return count;
   }

@@ -4,9 +4,8 @@
  * window are never all alive as objects at once.
  *
  * The split also says which elements are canonical: written exactly as
- * JSON.stringify would write their value (no whitespace, no escapes, no raw
- * control byte, numbers as JavaScript prints them, no key a JavaScript
- * object would reorder). Those
+ * JSON.stringify would write their value (no whitespace, no escapes, numbers
+ * as JavaScript prints them, no key a JavaScript object would reorder). Those
  * bytes can go to a JSON Lines file as they came, with no re-serialising.
  * What the split does not vouch for (a duplicate key) the caller checks on
  * the parsed value: see `sameKeyCount`.
@@ -89,7 +88,10 @@ export function splitObjects(bytes: Buffer): Elements | undefined {
   let canonical = new Uint8Array(capacity);
   let keys = new Uint32Array(capacity);
   let count = 0;
+  // Backslashes are rare: found by the native search, once per body, not per string.
   const utf8 = isUtf8(bytes);
+  let nextBackslash = bytes.indexOf(BACKSLASH, i);
+  if (nextBackslash < 0) nextBackslash = n;
   if (bytes[i] === CLOSE_BRACKET) return skipSpace(bytes, i + 1) === n ? { spans, canonical, keys, count } : undefined;
   for (;;) {
     if (bytes[i] !== OPEN_BRACE) return undefined;
@@ -97,24 +99,18 @@ export function splitObjects(bytes: Buffer): Elements | undefined {
     let depth = 0;
     let clean = utf8;
     let colons = 0;
-    // One element, byte by byte.
+    // One element: strings are skipped by the native search for the closing quote.
     for (;;) {
       if (i >= n) return undefined;
       const c = bytes[i]!;
       if (c === QUOTE) {
-        // A string: an escape, or a control byte (which JSON forbids raw), is not what JSON.stringify writes.
-        let close = i + 1;
+        let close = bytes.indexOf(QUOTE, i + 1);
         for (;;) {
-          if (close >= n) return undefined;
-          const b = bytes[close]!;
-          if (b === QUOTE) break;
-          if (b === BACKSLASH) {
-            clean = false;
-            close += 2;
-            continue;
-          }
-          if (b < 0x20) clean = false;
-          close++;
+          if (close < 0) return undefined;
+          let slashes = 0;
+          while (bytes[close - 1 - slashes] === BACKSLASH) slashes++;
+          if ((slashes & 1) === 0) break;
+          close = bytes.indexOf(QUOTE, close + 1);
         }
         // A key that looks like an integer comes first in a JavaScript object, whatever the order sent.
         if (bytes[close + 1] === COLON && bytes[i + 1]! >= 0x30 && bytes[i + 1]! <= 0x39) clean = false;
@@ -137,6 +133,11 @@ export function splitObjects(bytes: Buffer): Elements | undefined {
         continue;
       } else if (isSpace(c)) clean = false;
       i++;
+    }
+    if (nextBackslash < i) {
+      clean = false;
+      nextBackslash = bytes.indexOf(BACKSLASH, i);
+      if (nextBackslash < 0) nextBackslash = n;
     }
     if (count === capacity) {
       capacity *= 2;

@@ -8,7 +8,7 @@ import { ResponseFormatError, type RequestInfo } from './errors.js';
 import type { Swap, TokenPage } from './types.js';
 import { parseApiTime } from '../util/time.js';
 
-export type Kind = 'string' | 'string?' | 'date' | 'number?' | 'strings?' | 'tags?' | 'changes!';
+type Kind = 'string' | 'string?' | 'date' | 'number?' | 'strings?' | 'tags?' | 'changes!';
 
 const SWAP_SHAPE: Record<string, Kind> = {
   id: 'string?',
@@ -94,13 +94,13 @@ export function checkSwaps(body: unknown, request: RequestInfo): Swap[] {
 }
 
 /** The shape as a list, read once per swap in a tight loop: an export checks every field of every swap. */
-export const SWAP_CHECKS = Object.entries(SWAP_SHAPE).map(([field, kind]) => ({ field, kind, optional: kind !== 'date' || DEPRECATED.has(field) }));
+const SWAP_FIELDS_CHECKED = Object.entries(SWAP_SHAPE).map(([field, kind]) => ({ field, kind, optional: kind !== 'date' || DEPRECATED.has(field) }));
 
 /** One element of a swaps array, `i` its place in the array (for the message). */
 export function checkSwap(swap: unknown, i: number, request: RequestInfo): Swap {
   if (swap === null || typeof swap !== 'object' || Array.isArray(swap)) throw wrongShape(`swap ${i} is ${typeName(swap)}, not an object`, request);
   const record = swap as Record<string, unknown>;
-  for (const { field, kind, optional } of SWAP_CHECKS) {
+  for (const { field, kind, optional } of SWAP_FIELDS_CHECKED) {
     const value = record[field];
     if (value === undefined && !(field in record)) {
       // A serializer that leaves nulls out, or a deprecated field retired: absent reads as null.

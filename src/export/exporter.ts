@@ -67,11 +67,8 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
     sizeOf: (encoded) => encoded.bytes.length,
     signal: job.signal,
     fetch: async (window, signal) => {
-      // Each swap becomes its encoded piece as it arrives (its bytes as sent, when the format takes them);
-      // the window is joined once it is sorted.
-      const kept = await fetchWindow(job.client, window, job.filter, stats, signal, (entry) =>
-        encoder.takesRaw && entry.raw !== undefined ? entry.raw : encoder.item(entry.swap()),
-      );
+      // Each swap becomes its encoded piece as it arrives; the window is joined once it is sorted.
+      const kept = await fetchWindow(job.client, window, job.filter, stats, signal, encoder.item);
       return { bytes: encoder.join(kept.swaps, true), swaps: kept.swaps.length, dropped: kept.dropped, outside: kept.outside.length };
     },
     consume: async (window, encoded) => {

@@ -5,8 +5,7 @@
  */
 import type { SwapxClient } from '../api/client.js';
 import { TimeoutError } from '../api/errors.js';
-import type { SwapEntry } from '../api/swap-entry.js';
-import type { DateRangeFilter } from '../api/types.js';
+import type { DateRangeFilter, Swap } from '../api/types.js';
 import { WindowKeeper, type Kept } from './order.js';
 import { WINDOW_MS } from '../api/bounds.js';
 import type { Window } from './plan.js';
@@ -18,7 +17,7 @@ export interface FetchStats {
 
 /**
  * The window's swaps, kept and sorted (order.ts). With `make`, each kept swap becomes what `make` returns
- * as it arrives (see SwapEntry), so the window's swaps are never all held as objects.
+ * as it arrives (`raw`: its canonical bytes, see SwapVisitor), so the window's swaps are never all held as objects.
  */
 export function fetchWindow(
   client: SwapxClient,
@@ -33,7 +32,7 @@ export function fetchWindow<T>(
   filter: DateRangeFilter | undefined,
   stats: FetchStats,
   signal: AbortSignal | undefined,
-  make: (entry: SwapEntry) => T,
+  make: (swap: Swap, raw: Buffer | undefined) => T,
 ): Promise<Kept<T>>;
 export async function fetchWindow<T>(
   client: SwapxClient,
@@ -41,11 +40,11 @@ export async function fetchWindow<T>(
   filter: DateRangeFilter | undefined,
   stats: FetchStats = { splits: 0 },
   signal?: AbortSignal,
-  make: (entry: SwapEntry) => T = (entry) => entry.swap() as T,
+  make: (swap: Swap, raw: Buffer | undefined) => T = (swap) => swap as T,
 ): Promise<Kept<T>> {
-  const keeper = new WindowKeeper(window.from, window.to, make);
+  const keeper = new WindowKeeper(window.from, window.to, filter, make);
   try {
-    await client.forEachEntry({ from: window.from, to: window.to, filter }, keeper.offer, { signal });
+    await client.forEachSwap({ from: window.from, to: window.to, filter }, keeper.offer, { signal });
   } catch (error) {
     const span = window.to - window.from;
     if (!(error instanceof TimeoutError) || span < 2 * WINDOW_MS.min) throw error;

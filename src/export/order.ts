@@ -4,7 +4,6 @@
  * window keeps only [from, to), which writes it once, and sorts by the
  * filter's timestamp then id, so output bytes do not depend on timing.
  */
-import { ParsedEntry, type SwapEntry } from '../api/swap-entry.js';
 import { DEFAULT_FILTER, FILTER_TIME_FIELD, type DateRangeFilter, type Swap } from '../api/types.js';
 import { parseApiTime } from '../util/time.js';
 
@@ -38,6 +37,7 @@ function compare<T>(a: Keyed<T>, b: Keyed<T>): number {
  * once each by id, and holds for each only what the caller makes of it (its encoded row, say), not the swap.
  */
 export class WindowKeeper<T> {
+  private readonly field: (typeof FILTER_TIME_FIELD)[DateRangeFilter];
   private readonly keyed: Keyed<T>[] = [];
   private readonly seen = new Set<string>();
   private dropped = 0;
@@ -46,12 +46,15 @@ export class WindowKeeper<T> {
   constructor(
     private readonly from: number,
     private readonly to: number,
-    private readonly make: (entry: SwapEntry) => T,
-  ) {}
+    filter: DateRangeFilter | undefined,
+    private readonly make: (swap: Swap, raw: Buffer | undefined) => T,
+  ) {
+    this.field = FILTER_TIME_FIELD[filter ?? DEFAULT_FILTER];
+  }
 
-  /** A swap as the client visits it (forEachEntry): its time must be that of the window's filter. */
-  readonly offer = (entry: SwapEntry): void => {
-    const raw = entry.time;
+  /** A swap as the client visits it (SwapVisitor). */
+  readonly offer = (swap: Swap, bytes?: Buffer): void => {
+    const raw = swap[this.field];
     const ms = typeof raw === 'string' ? parseApiTime(raw) : Number.NaN;
     // A swap without a readable filter time cannot be placed on an edge: the window that returned it keeps it.
     // The API includes both ends, so a swap exactly on `to` is the next window's: an edge duplicate.
@@ -60,16 +63,16 @@ export class WindowKeeper<T> {
       return;
     }
     if (!Number.isNaN(ms) && (ms < this.from || ms > this.to)) {
-      this.outside.push(entry.swap());
+      this.outside.push(swap);
       return;
     }
-    const id = typeof entry.id === 'string' ? entry.id : '';
+    const id = swap.id ?? '';
     if (id !== '' && this.seen.has(id)) {
       this.dropped += 1;
       return;
     }
     if (id !== '') this.seen.add(id);
-    this.keyed.push({ value: this.make(entry), ms: Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms, raw: typeof raw === 'string' ? raw : '', id });
+    this.keyed.push({ value: this.make(swap, bytes), ms: Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms, raw: typeof raw === 'string' ? raw : '', id });
   };
 
   result(): Kept<T> {
@@ -80,8 +83,7 @@ export class WindowKeeper<T> {
 
 /** Keeps the swaps whose filter time lies in [from, to), once each by id, sorted. */
 export function keepWindow(swaps: readonly Swap[], from: number, to: number, filter: DateRangeFilter | undefined): Kept {
-  const field = FILTER_TIME_FIELD[filter ?? DEFAULT_FILTER];
-  const keeper = new WindowKeeper<Swap>(from, to, (entry) => entry.swap());
-  for (const swap of swaps) keeper.offer(new ParsedEntry(swap, undefined, field));
+  const keeper = new WindowKeeper<Swap>(from, to, filter, (swap) => swap);
+  for (const swap of swaps) keeper.offer(swap);
   return keeper.result();
 }

@@ -14,13 +14,11 @@ type Row = Record<string, unknown>;
 export interface Encoder {
   /** text before the first batch (CSV header, JSON '[') */
   header(): string;
-  /** One record as its piece of a batch. */
-  item(record: object): string | Buffer;
   /**
-   * Whether a record's bytes as the API sent them, when they are exactly what JSON.stringify writes (SwapEntry.raw),
-   * are its item: JSON formats keeping every field write them as they are, without parsing or re-serialising.
+   * One record as its piece of a batch. `raw`: the record's bytes as the API sent them when they are exactly
+   * what JSON.stringify writes (see SwapVisitor): JSON formats then write them as they are, without re-serialising.
    */
-  takesRaw: boolean;
+  item(record: object, raw?: Buffer): string | Buffer;
   /** A batch of items as bytes; `first`: no record came before this batch. */
   join(items: readonly (string | Buffer)[], first: boolean): Buffer;
   /** `first`: no record came before this batch */
@@ -101,19 +99,19 @@ function fromItems(encoder: Omit<Encoder, 'batch'>): Encoder {
 
 /** A format of one text line per record (CSV, the table), each line ending in a newline: a header, no footer. */
 export function linesEncoder(header: () => string, line: (record: object) => string): Encoder {
-  return fromItems({ header, item: line, takesRaw: false, join: (items) => concat(items, '', '', ''), between: '', footer: () => '' });
+  return fromItems({ header, item: line, join: (items) => concat(items, '', '', ''), between: '', footer: () => '' });
 }
 
 export function createEncoder(format: MachineFormat, options: EncodeOptions): Encoder {
   const passThrough = sameFields(options.fields, options.allFields);
   const shape = passThrough ? (record: object) => record : (record: object) => project(record, options.fields);
-  const json = (record: object): string => JSON.stringify(shape(record));
+  // The bytes as sent are what JSON.stringify would write, but only when every field is kept.
+  const json = (record: object, raw?: Buffer): string | Buffer => (passThrough && raw !== undefined ? raw : JSON.stringify(shape(record)));
   switch (format) {
     case 'jsonl':
       return fromItems({
         header: () => '',
         item: json,
-        takesRaw: passThrough,
         join: (items) => concat(items, '', '', '\n'),
         between: '',
         footer: () => '',
@@ -122,7 +120,6 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
       return fromItems({
         header: () => '[',
         item: json,
-        takesRaw: passThrough,
         join: (items, first) => concat(items, first ? '\n' : ',\n', ',\n', ''),
         between: ',',
         footer: (wroteAny) => (wroteAny ? '\n]\n' : ']\n'),

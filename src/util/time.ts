@@ -109,47 +109,6 @@ export function parseApiTime(value: string): number {
   return fastUtc(value) ?? Date.parse(value.includes('T') && !ZONE_RE.test(value) ? `${value}Z` : value);
 }
 
-/** Digits at bytes[start, start + count) as a number, or -1 when one is not a digit. */
-function byteDigits(bytes: Uint8Array, start: number, count: number): number {
-  let n = 0;
-  for (let i = start; i < start + count; i++) {
-    const d = bytes[i]! - 48;
-    if (d < 0 || d > 9) return -1;
-    n = n * 10 + d;
-  }
-  return n;
-}
-
-/** fastUtc of the text bytes[start, end), read on the bytes (the export checks dates it never decodes). */
-export function fastUtcBytes(bytes: Uint8Array, start: number, end: number): number | undefined {
-  const length = end - start;
-  if ((length !== 20 && length !== 24) || bytes[end - 1] !== 90) return undefined;
-  const at = (i: number) => bytes[start + i];
-  if (at(4) !== 45 || at(7) !== 45 || at(10) !== 84 || at(13) !== 58 || at(16) !== 58) return undefined;
-  const ms = length === 24 ? (at(19) === 46 ? byteDigits(bytes, start + 20, 3) : -1) : 0;
-  return utcOf(
-    byteDigits(bytes, start, 4),
-    byteDigits(bytes, start + 5, 2),
-    byteDigits(bytes, start + 8, 2),
-    byteDigits(bytes, start + 11, 2),
-    byteDigits(bytes, start + 14, 2),
-    byteDigits(bytes, start + 17, 2),
-    ms,
-  );
-}
-
-function daysIn(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-/** The instant of these parts, when Date.parse reads them the same way (see fastUtc); undefined otherwise. */
-function utcOf(year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number): number | undefined {
-  if (year < 1000 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
-  if (second < 0 || second > 59 || ms < 0) return undefined;
-  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
-}
-
 /** Digits at value[start, start + count) as a number, or -1 when one is not a digit. */
 function digits(value: string, start: number, count: number): number {
   let n = 0;
@@ -163,13 +122,21 @@ function digits(value: string, start: number, count: number): number {
 
 /**
  * `YYYY-MM-DDTHH:MM:SS[.mmm]Z`, the form the API sends, without Date.parse: an export reads six per swap.
- * Only values Date.parse reads the same way take this path (no 30 February, which Date.parse rolls over
- * into March, no leap second, no 24:00, no year before 1000); anything else is left to Date.parse.
+ * Only values Date.parse reads the same way (days to 28, no leap second, 24:00 or two-digit year) take
+ * this path; anything else is left to Date.parse.
  */
 function fastUtc(value: string): number | undefined {
   const length = value.length;
   if ((length !== 20 && length !== 24) || value.charCodeAt(length - 1) !== 90) return undefined;
   if (value[4] !== '-' || value[7] !== '-' || value[10] !== 'T' || value[13] !== ':' || value[16] !== ':') return undefined;
+  const year = digits(value, 0, 4);
+  const month = digits(value, 5, 2);
+  const day = digits(value, 8, 2);
+  const hour = digits(value, 11, 2);
+  const minute = digits(value, 14, 2);
+  const second = digits(value, 17, 2);
   const ms = length === 24 ? (value[19] === '.' ? digits(value, 20, 3) : -1) : 0;
-  return utcOf(digits(value, 0, 4), digits(value, 5, 2), digits(value, 8, 2), digits(value, 11, 2), digits(value, 14, 2), digits(value, 17, 2), ms);
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
+  if (second < 0 || second > 59 || ms < 0) return undefined;
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
 }
