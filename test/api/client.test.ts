@@ -1,19 +1,11 @@
-import { MockAgent } from 'undici';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { MOCK_BASE, useMockAgent } from '../helpers/mock-agent.js';
 import { createClient } from '../../src/api/client.js';
 import type { Swap } from '../../src/api/types.js';
 
-const BASE = 'https://api.example.test';
+const BASE = MOCK_BASE;
 const WINDOW = { from: '2026-11-01T00:00:00Z', to: '2026-11-01T00:30:00Z' };
-let agent: MockAgent;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-});
-afterEach(async () => {
-  await agent.close();
-});
+const mock = useMockAgent();
 
 function swap(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const at = '2026-11-01T00:10:00Z';
@@ -22,12 +14,12 @@ function swap(id: string, extra: Record<string, unknown> = {}): Record<string, u
 
 /** Serves `body` for every swaps request, `times` times. */
 function serve(body: string, times = 2) {
-  agent
+  mock.agent
     .get(BASE)
     .intercept({ path: (path) => path.startsWith('/v1/external/swaps?'), method: 'GET' })
     .reply(200, body, { headers: { 'content-type': 'application/json' } })
     .times(times);
-  return createClient({ baseUrl: BASE, credentials: { kind: 'basic', clientId: 'a', apiKey: 'b' }, dispatcher: agent, retries: 0 });
+  return createClient({ baseUrl: BASE, credentials: { kind: 'basic', clientId: 'a', apiKey: 'b' }, dispatcher: mock.agent, retries: 0 });
 }
 
 async function visit(body: string) {

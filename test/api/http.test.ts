@@ -1,24 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MockAgent } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { MOCK_BASE, useMockAgent } from '../helpers/mock-agent.js';
 import { HttpCore, type AttemptLog } from '../../src/api/http.js';
 import { AbortedError, ConnectionError, PermissionDeniedError, ResponseFormatError, ServerError, UsageError } from '../../src/api/errors.js';
 
-const BASE = 'https://api.example.test';
-let agent: MockAgent;
-
-beforeEach(() => {
-  agent = new MockAgent();
-  agent.disableNetConnect();
-});
-afterEach(async () => {
-  await agent.close();
-});
+const BASE = MOCK_BASE;
+const mock = useMockAgent();
 
 function core(extra: Partial<ConstructorParameters<typeof HttpCore>[0]> = {}, logs: AttemptLog[] = []) {
   return new HttpCore({
     baseUrl: BASE,
     credentials: { kind: 'basic', clientId: 'acme', apiKey: 'topsecret' },
-    dispatcher: agent,
+    dispatcher: mock.agent,
     retryPolicy: { baseDelayMs: 1, maxDelayMs: 2 },
     onAttempt: (log) => logs.push(log),
     ...extra,
@@ -27,7 +19,7 @@ function core(extra: Partial<ConstructorParameters<typeof HttpCore>[0]> = {}, lo
 
 describe('HttpCore', () => {
   it('sends Accept, User-Agent and the Basic header, and parses JSON', async () => {
-    const pool = agent.get(BASE);
+    const pool = mock.agent.get(BASE);
     let seen: Record<string, string> = {};
     pool.intercept({ path: '/v1/external/chains', method: 'GET' }).reply(
       200,
@@ -44,7 +36,7 @@ describe('HttpCore', () => {
   });
 
   it.each(['text/plain; charset=utf-8', 'text/json', 'application/problem+json', 'application/json'])('reads JSON served as %s', async (type) => {
-    agent
+    mock.agent
       .get(BASE)
       .intercept({ path: '/x', method: 'GET' })
       .reply(200, '[1,2]', { headers: { 'content-type': type } });
@@ -52,7 +44,7 @@ describe('HttpCore', () => {
   });
 
   it('names status and content type when a 200 is not JSON', async () => {
-    agent
+    mock.agent
       .get(BASE)
       .intercept({ path: '/x', method: 'GET' })
       .reply(200, '<html>oops</html>', { headers: { 'content-type': 'text/html' } });
@@ -65,7 +57,7 @@ describe('HttpCore', () => {
 
   it('retries 503 and then succeeds, logging each attempt', async () => {
     const logs: AttemptLog[] = [];
-    const pool = agent.get(BASE);
+    const pool = mock.agent.get(BASE);
     pool.intercept({ path: '/x', method: 'GET' }).reply(503, { title: 'busy' }).times(2);
     pool.intercept({ path: '/x', method: 'GET' }).reply(200, []);
     await expect(core({}, logs).getJson('/x')).resolves.toEqual([]);
@@ -77,12 +69,12 @@ describe('HttpCore', () => {
   });
 
   it('gives up after the retries with the server error', async () => {
-    agent.get(BASE).intercept({ path: '/x', method: 'GET' }).reply(500, { title: 'boom', traceId: 't-1' }).times(3);
+    mock.agent.get(BASE).intercept({ path: '/x', method: 'GET' }).reply(500, { title: 'boom', traceId: 't-1' }).times(3);
     await expect(core({ retries: 2 }).getJson('/x')).rejects.toBeInstanceOf(ServerError);
   });
 
   it('honours Retry-After on 429', async () => {
-    const pool = agent.get(BASE);
+    const pool = mock.agent.get(BASE);
     pool.intercept({ path: '/x', method: 'GET' }).reply(429, {}, { headers: { 'retry-after': '1' } });
     pool.intercept({ path: '/x', method: 'GET' }).reply(200, [1]);
     const logs: AttemptLog[] = [];
@@ -92,13 +84,13 @@ describe('HttpCore', () => {
 
   it('never retries 403', async () => {
     const logs: AttemptLog[] = [];
-    agent.get(BASE).intercept({ path: '/x', method: 'GET' }).reply(403, { title: 'Forbidden' });
+    mock.agent.get(BASE).intercept({ path: '/x', method: 'GET' }).reply(403, { title: 'Forbidden' });
     await expect(core({}, logs).getJson('/x')).rejects.toBeInstanceOf(PermissionDeniedError);
     expect(logs).toHaveLength(1);
   });
 
   it('retries connection errors and keeps the cause', async () => {
-    agent
+    mock.agent
       .get(BASE)
       .intercept({ path: '/x', method: 'GET' })
       .replyWithError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }))
@@ -111,7 +103,7 @@ describe('HttpCore', () => {
   });
 
   it('refuses a body over the cap', async () => {
-    agent
+    mock.agent
       .get(BASE)
       .intercept({ path: '/x', method: 'GET' })
       .reply(200, JSON.stringify('x'.repeat(2000)));
@@ -119,7 +111,7 @@ describe('HttpCore', () => {
   });
 
   it('does not follow redirects', async () => {
-    agent
+    mock.agent
       .get(BASE)
       .intercept({ path: '/x', method: 'GET' })
       .reply(302, '', { headers: { location: 'https://elsewhere.test/x' } });
@@ -129,7 +121,7 @@ describe('HttpCore', () => {
   });
 
   it('stops at once when aborted during a backoff', async () => {
-    agent
+    mock.agent
       .get(BASE)
       .intercept({ path: '/x', method: 'GET' })
       .reply(503, {}, { headers: { 'retry-after': '30' } });
@@ -152,7 +144,7 @@ describe('HttpCore', () => {
   });
 
   it('never puts the credential in an error', async () => {
-    agent.get(BASE).intercept({ path: '/x', method: 'GET' }).reply(500, { title: 'boom' }).times(10);
+    mock.agent.get(BASE).intercept({ path: '/x', method: 'GET' }).reply(500, { title: 'boom' }).times(10);
     const error = (await core({ retries: 0 })
       .getJson('/x')
       .catch((e: unknown) => e)) as Error;

@@ -2,9 +2,33 @@ import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AbortedError } from '../../src/api/errors.js';
 import { planWindows } from '../../src/export/plan.js';
-import { WindowFailedError, runWindows } from '../../src/export/run-windows.js';
+import { type RunWindowsOptions, WindowFailedError, runWindows } from '../../src/export/run-windows.js';
 
 const windows = planWindows(0, 40 * 60_000, 60_000);
+
+/**
+ * Runs every window, window `slow` taking `slowMs` and the others 1 ms, and returns how many windows at most
+ * were started and not yet consumed.
+ */
+async function mostAhead(limits: Omit<RunWindowsOptions<void>, 'windows' | 'fetch' | 'consume'>, slow: number, slowMs: number): Promise<number> {
+  let started = 0;
+  let consumed = 0;
+  let worst = 0;
+  await runWindows({
+    ...limits,
+    windows,
+    fetch: async (w) => {
+      started += 1;
+      worst = Math.max(worst, started - consumed);
+      await sleep(w.index === slow ? slowMs : 1);
+    },
+    consume: async () => {
+      consumed += 1;
+    },
+  });
+  expect(consumed).toBe(windows.length);
+  return worst;
+}
 
 describe('runWindows', () => {
   it('consumes in window order whatever order fetches finish in', async () => {
@@ -25,25 +49,8 @@ describe('runWindows', () => {
   });
 
   it('never runs more than maxAhead windows past the writer', async () => {
-    let started = 0;
-    let consumed = 0;
-    let worst = 0;
-    await runWindows({
-      windows,
-      concurrency: 4,
-      maxAhead: 6,
-      fetch: async (w) => {
-        started += 1;
-        worst = Math.max(worst, started - consumed);
-        // The first window is slow: everything else piles up behind it.
-        await sleep(w.index === 0 ? 30 : 1);
-      },
-      consume: async () => {
-        consumed += 1;
-      },
-    });
-    expect(worst).toBeLessThanOrEqual(6);
-    expect(consumed).toBe(windows.length);
+    // The first window is slow: everything else piles up behind it.
+    expect(await mostAhead({ concurrency: 4, maxAhead: 6 }, 0, 30)).toBeLessThanOrEqual(6);
   });
 
   // Windows of 3 units with room for 10: at most three past the writer (the fourth would make 12), even
@@ -53,26 +60,7 @@ describe('runWindows', () => {
     [3, 10, 3],
     [25, 10, 1],
   ])('with windows of %i bytes and maxBytesAhead %i, runs at most %i past the writer', async (size, budget, most) => {
-    let started = 0;
-    let consumed = 0;
-    let worst = 0;
-    await runWindows({
-      windows,
-      concurrency: 8,
-      maxBytesAhead: budget,
-      sizeOf: (bytes: number) => bytes,
-      fetch: async (w) => {
-        started += 1;
-        worst = Math.max(worst, started - consumed);
-        await sleep(w.index === 1 ? 20 : 1);
-        return size;
-      },
-      consume: async () => {
-        consumed += 1;
-      },
-    });
-    expect(worst).toBe(most);
-    expect(consumed).toBe(windows.length);
+    expect(await mostAhead({ concurrency: 8, maxBytesAhead: budget, sizeOf: () => size }, 1, 20)).toBe(most);
   });
 
   it('stops at the first failure and names the window', async () => {
