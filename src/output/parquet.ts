@@ -101,7 +101,7 @@ function columnSchema(field: string): SchemaElement[] {
   }
 }
 
-function parquetSchema(fields: readonly string[]): SchemaElement[] {
+export function parquetSchema(fields: readonly string[]): SchemaElement[] {
   for (const field of fields) if (!PARQUET_FIELDS.includes(field)) throw new RangeError(`no Parquet column for field '${field}'`);
   return [{ name: 'root', num_children: fields.length }, ...fields.flatMap(columnSchema)];
 }
@@ -281,8 +281,9 @@ function plainOnly(name: string): boolean {
 /**
  * The leaves of a list column as Dremel levels (as hyparquet-writer's encodeNestedValues makes them):
  * list<string> has one leaf, `element` (definition 0 a null list, 1 an empty one, 2 a null element,
- * 3 a value); list<struct<type, value>> two, `type` and `value` (0 null list, 1 empty, 2 null tag,
- * 3 null field, 4 a value). Repetition is 0 at a row's first slot, 1 after.
+ * 3 a value); list<struct<type, value>> two, `type` and `value` (0 null list, 1 empty, 3 a null
+ * field, 4 a value; 2, a null tag, never occurs: a tag is its two fields). Repetition is 0 at a
+ * row's first slot, 1 after.
  */
 function listLeaves(kind: 'strings' | 'tags', rows: readonly unknown[]): { name: string; values: (string | null)[]; levels: Levels }[] {
   let slots = 0;
@@ -307,9 +308,9 @@ function listLeaves(kind: 'strings' | 'tags', rows: readonly unknown[]): { name:
       if (j > 0) repetition[at] = 1;
       const item = list[j];
       for (const leaf of leaves) {
-        const value = kind === 'tags' ? (item === null || item === undefined ? undefined : (item as Row)[leaf.name]) : item;
-        if (kind === 'tags' && (item === null || item === undefined)) leaf.definition[at] = 2;
-        else if (value === null || value === undefined) leaf.definition[at] = maxDefinition - 1;
+        // A tag is never null here: listValues made it { type, value }.
+        const value = kind === 'tags' ? (item as Row)[leaf.name] : item;
+        if (value === null || value === undefined) leaf.definition[at] = maxDefinition - 1;
         else {
           leaf.definition[at] = maxDefinition;
           leaf.values[at] = typeof value === 'string' ? value : String(value);
