@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, type ColumnSource, ParquetWriter } from 'hyparquet-writer';
 import type { Swap } from '../../src/api/types.js';
-import { apiTimeMicros, encodeParquet, PARQUET_FIELDS, parquetKind, parquetSchema } from '../../src/output/parquet.js';
+import { apiTimeMicros, encodeParquet, PARQUET_FIELDS, ParquetFile, parquetKind, parquetSchema, toColumns } from '../../src/output/parquet.js';
 import { swapsInWindow } from '../../src/sandbox/index.js';
 import { VERSION } from '../../src/version.js';
 
@@ -57,7 +57,14 @@ function edgeRows(): Row[] {
         Object.assign(row, { tags: [null, { type: 'a', value: null }, { type: null, value: 'v' }], depositAmount: -0, withdrawnAmount: 0 });
         break;
       case 3:
-        Object.assign(row, { bridge: 'Ünïcødé 🌉', sourceChain: '\uffff', destinationChain: '\u{1f600}', usdMismatchStatus: '' });
+        Object.assign(row, {
+          bridge: 'Ünïcødé 🌉',
+          sourceChain: '\uffff',
+          destinationChain: '\u{1f600}',
+          usdMismatchStatus: '',
+          sourceAccount: 'ä\ud800b',
+          id: `${swap.id}-€`,
+        });
         break;
       case 4:
         Object.assign(row, { tags: undefined, sourceOtherProtocolAddresses: undefined, completedAt: '2026-11-02T01:02:03.1234567Z' });
@@ -71,7 +78,19 @@ describe('column chunks written by swapx are the bytes hyparquet-writer writes',
   it.each(['UNCOMPRESSED', 'SNAPPY'] as const)('every field, edge cases, several row groups (%s)', (codec) => {
     const rows = edgeRows();
     expect(rows.length).toBeGreaterThan(600);
-    expect(encodeParquet(rows, PARQUET_FIELDS, { codec, rowGroupRows: 250 }).equals(reference(rows, PARQUET_FIELDS, codec, 250))).toBe(true);
+    const bytes = reference(rows, PARQUET_FIELDS, codec, 250);
+    expect(encodeParquet(rows, PARQUET_FIELDS, { codec, rowGroupRows: 250 }).equals(bytes)).toBe(true);
+    // Row groups gathered from windows of 10 rows, as an export keeps them: dictionaries merged in order of first appearance.
+    const file = new ParquetFile(PARQUET_FIELDS, { codec });
+    const parts = [file.header()];
+    for (let start = 0; start < rows.length; start += 250) {
+      const windows = [];
+      for (let at = start; at < Math.min(start + 250, rows.length); at += 10)
+        windows.push(toColumns(PARQUET_FIELDS, rows.slice(at, Math.min(at + 10, start + 250))));
+      parts.push(file.rowGroupOf(windows));
+    }
+    parts.push(file.footer());
+    expect(Buffer.concat(parts).equals(bytes)).toBe(true);
   });
 
   it('a column all null, and fields picked and reordered', () => {
@@ -85,10 +104,20 @@ describe('column chunks written by swapx are the bytes hyparquet-writer writes',
     // Distinct long values: no dictionary, so plain pages; bridge keeps min/max statistics.
     const rows = Array.from({ length: 3000 }, (_, i) => {
       const swap = base[i % base.length] as unknown as Swap;
-      return { ...swap, bridge: `${String(i).padStart(6, '0')}-${'é'.repeat(200)}`, sourceProtocolAddress: `${i}${'a'.repeat(400)}` };
+      return {
+        ...swap,
+        id: `${i}${'f'.repeat(300 + (i % 5))}${i % 3 ? '' : 'ж'}`,
+        bridge: `${String(i).padStart(6, '0')}-${'é'.repeat(200)}`,
+        sourceProtocolAddress: `${i}${'a'.repeat(400)}`,
+      };
     });
     const bytes = encodeParquet(rows, fields, { codec: 'UNCOMPRESSED', rowGroupRows: 3000 });
     expect(bytes.length).toBeGreaterThan(2_500_000);
     expect(bytes.equals(reference(rows, fields, 'UNCOMPRESSED', 3000))).toBe(true);
+    // The same row group from windows of 7 rows (as an export keeps them), pages cut across windows.
+    const file = new ParquetFile(fields, { codec: 'UNCOMPRESSED' });
+    const windows = [];
+    for (let start = 0; start < rows.length; start += 7) windows.push(toColumns(fields, rows.slice(start, start + 7)));
+    expect(Buffer.concat([file.header(), file.rowGroupOf(windows), file.footer()]).equals(bytes)).toBe(true);
   });
 });
