@@ -4,7 +4,9 @@
  * PLAIN or a dictionary by the writer's own rule), without its generic path. Measured (docs/parquet.md):
  * that path was most of a Parquet export's extra CPU — bigints for every time, a copy of each column
  * per step (slice, unconvert, filter), a UTF-8 buffer per string, a dictionary tried and thrown away.
- * The list columns (address lists, tags) still go through hyparquet-writer.
+ * The list columns (address lists, tags) still go through hyparquet-writer. Its page and encoding
+ * functions are imported by path inside the package, so package.json pins its exact version: a new one is
+ * taken on purpose, with the byte-identity test (test/output/parquet-chunk.test.ts).
  */
 import type { ColumnChunk, SchemaElement } from 'hyparquet';
 import type { ByteWriter, ParquetWriter } from 'hyparquet-writer';
