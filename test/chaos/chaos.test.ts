@@ -41,7 +41,7 @@ afterAll(async () => {
 
 describe.concurrent('chaos, reduced: every case ends identical to a clean run', () => {
   it(
-    'an export through fault rate 0.3 of every kind, slow answers past --timeout 1s included',
+    'an export through fault rate 0.3 of every kind, slow answers past --timeout 0.5s included',
     async () => {
       const row = await chaos.faultRate({
         name: 'export, fault rate 0.3',
@@ -49,7 +49,7 @@ describe.concurrent('chaos, reduced: every case ends identical to a clean run', 
         rate: 0.3,
         kinds: ['429', '500', '503', 'reset', 'truncated', 'slow'],
         slowMs: 3000,
-        timeout: '1s',
+        timeout: '500ms',
         retries: 10,
       });
       expectClean(row);
@@ -91,7 +91,7 @@ describe.concurrent('chaos, reduced: every case ends identical to a clean run', 
   it(
     'a sandbox stopped mid-export and started again on the same port: the export rides through on retries',
     async () => {
-      const row = await chaos.sandboxRestart({ name: 'export, sandbox restart', query: EXPORT, retries: 10, outageMs: 1500 });
+      const row = await chaos.sandboxRestart({ name: 'export, sandbox restart', query: EXPORT, retries: 10, outageMs: 800 });
       expectClean(row);
       expect(row.retries).toBeGreaterThan(0);
     },
