@@ -22,7 +22,7 @@ const inlineVersion = {
 fs.rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { swapx: 'src/main.ts' },
+  entryPoints: { swapx: 'src/cli/start.ts' },
   outdir,
   bundle: true,
   splitting: true,
