@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The command-line program as one minified ES module (plus a chunk per lazily loaded part), so that
-// a start resolves and reads a handful of files instead of a few hundred. The library (dist/index.js)
-// stays as tsc writes it: typed, one module per source file.
+// The command-line program as one minified ES module (plus a chunk per lazily loaded part, and undici
+// as a CommonJS file loaded through V8's code cache), so that a start resolves and reads a handful of
+// files instead of a few hundred. The library (dist/index.js) stays as tsc writes it: typed, one module
+// per source file.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -83,9 +84,15 @@ const undiciKey = crypto.createHash('sha256').update(fs.readFileSync(undiciFile)
 const undiciCached = {
   name: 'undici-cached',
   setup(b) {
-    b.onResolve({ filter: /^\.\/undici\.js$/ }, (args) =>
-      /[\\/]src[\\/]api[\\/]http\.ts$/.test(args.importer) ? { path: path.join(root, 'src/cli/undici-cached.ts') } : undefined,
-    );
+    let resolved = false;
+    b.onResolve({ filter: /^\.\/undici\.js$/ }, (args) => {
+      if (!/[\\/]src[\\/]api[\\/]http\.ts$/.test(args.importer)) return undefined;
+      resolved = true;
+      return { path: path.join(root, 'src/cli/undici-cached.ts') };
+    });
+    b.onEnd((result) => {
+      if (result.errors.length === 0 && !resolved) throw new Error("build-cli: src/api/http.ts no longer imports './undici.js': undici would be bundled twice");
+    });
   },
 };
 
