@@ -4,7 +4,8 @@
  */
 import type { RequestInfo } from './errors.js';
 import { HttpCore, type HttpCoreOptions, type Query } from './http.js';
-import { checkObjects, checkSwaps, checkTokenPage } from './shape.js';
+import { keyCount, splitObjects, utf8Text } from './json-elements.js';
+import { checkObjects, checkSwap, checkSwaps, checkTokenPage } from './shape.js';
 import { PATHS, type Bridge, type Chain, type DateRangeFilter, type Swap, type TokenPage } from './types.js';
 import { formatUtc } from '../util/time.js';
 
@@ -21,6 +22,13 @@ function toTimeParam(value: Date | number | string): string {
   if (typeof value === 'string') return value;
   return formatUtc(typeof value === 'number' ? value : value.getTime());
 }
+
+/**
+ * Receives the swaps of a window one at a time, in the order sent. `raw` is the swap's bytes as the API sent
+ * them when they are exactly what JSON.stringify(swap) writes (so they can be written as they are), else undefined.
+ * The bytes belong to the response: keep a copy, or the part, only as long as needed.
+ */
+export type SwapVisitor = (swap: Swap, raw: Buffer | undefined) => void;
 
 /** Per call: `signal` aborts this request and its retries. */
 export interface CallOptions {
@@ -44,6 +52,49 @@ export class SwapxClient {
   /** GET /v1/external/swaps: swaps in a window of at most 30 minutes, both ends inclusive. */
   listSwaps(query: SwapWindowQuery, options?: CallOptions): Promise<Swap[]> {
     return this.get(PATHS.swaps, { From: toTimeParam(query.from), To: toTimeParam(query.to), Filter: query.filter }, checkSwaps, options);
+  }
+
+  /**
+   * listSwaps, one swap at a time: each is parsed and checked on its own, so a window's swaps never all live
+   * as objects at once, and a swap sent in canonical JSON comes with its bytes. Same request, retries and errors
+   * as listSwaps; resolves to the number of swaps visited. A wrong swap throws before the next is visited: the
+   * swaps visited before it belong to a failed call and are to be dropped with it.
+   */
+  async forEachSwap(query: SwapWindowQuery, visit: SwapVisitor, options?: CallOptions): Promise<number> {
+    const relative = HttpCore.pathWithQuery(PATHS.swaps, { From: toTimeParam(query.from), To: toTimeParam(query.to), Filter: query.filter });
+    const request: RequestInfo = { method: 'GET', path: this.http.fullPath(relative) };
+    const body = await this.http.getJsonBytes(relative, options);
+    const { bytes } = body;
+    const elements = splitObjects(bytes);
+    if (elements === undefined) {
+      // Not a plain array of objects (or not JSON at all): read the ordinary way, for the ordinary errors.
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        throw body.notJson();
+      }
+      const swaps = checkSwaps(parsed, request);
+      for (const swap of swaps) visit(swap, undefined);
+      return swaps.length;
+    }
+    const { spans, canonical, keys, count } = elements;
+    for (let i = 0; i < count; i++) {
+      const start = spans[i * 2]!;
+      const end = spans[i * 2 + 1]!;
+      let value: unknown;
+      try {
+        value = JSON.parse(utf8Text(bytes, start, end));
+      } catch {
+        // An element that is not JSON makes the whole body not JSON.
+        throw body.notJson();
+      }
+      const swap = checkSwap(value, i, request);
+      // A key sent twice is read once (the last): such bytes are not what JSON.stringify writes.
+      const raw = canonical[i] === 1 && keyCount(swap) === keys[i] ? bytes.subarray(start, end) : undefined;
+      visit(swap, raw);
+    }
+    return count;
   }
 
   /** GET /v1/external/swaps/{identifier}: by tx hash (either side) or swap id; [] when nothing matches. */

@@ -3,7 +3,6 @@
  * per-attempt timeouts, retries, a shared throttle and redacted logging.
  */
 import { TIMEOUT_MS } from './bounds.js';
-import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Dispatcher } from 'undici';
 import { linkAbort } from './abort.js';
@@ -142,6 +141,40 @@ function headerRecord(headers: Record<string, string | string[] | undefined>): R
   return out;
 }
 
+/** Turns one response into the caller's value or an error; runs inside the attempt, so what it throws is judged for a retry. */
+type Interpret<T> = (status: number, headers: Record<string, string>, body: Buffer, info: RequestInfo) => T;
+
+function mediaType(headers: Record<string, string>): string {
+  return (headers['content-type'] ?? '').split(';')[0]!.trim();
+}
+
+function parseJson(body: Buffer, contentType: string): { ok: true; value: unknown } | { ok: false } {
+  if (contentType && !JSON_TYPE_RE.test(contentType)) return { ok: false };
+  try {
+    return { ok: true, value: JSON.parse(body.toString('utf8')) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** A 2xx body, unparsed, and the error to throw if it turns out not to be JSON. */
+export interface JsonBytes {
+  bytes: Buffer;
+  notJson(): ResponseFormatError;
+}
+
+/** A 2xx whose body is not JSON. */
+function notJsonError(status: number, headers: Record<string, string>, info: RequestInfo): ResponseFormatError {
+  const contentType = mediaType(headers);
+  return new ResponseFormatError(
+    `the API answered HTTP ${status} with a body that is not JSON (content type ${contentType || 'none'}, ${info.method} ${info.path})`,
+    status,
+    headers,
+    undefined,
+    info,
+  );
+}
+
 export class HttpCore {
   /** The server's clock (its Date header, whole seconds) at the last response, if it sent one. */
   serverDate: number | undefined;
@@ -186,18 +219,35 @@ export class HttpCore {
    * `signal` stops this request (and its backoff) as the client's signal stops all.
    */
   async getJson<T>(pathAndQuery: string, options: { signal?: AbortSignal } = {}): Promise<T> {
+    return this.get(pathAndQuery, options, (status, headers, body, info) => this.interpret<T>(status, headers, body, info));
+  }
+
+  /**
+   * GET a JSON document as the bytes the server sent, for a caller that parses them its own way (swap windows,
+   * see client.ts): the same retries and errors as getJson, but a 2xx body is not parsed here. A 2xx whose content
+   * type is not JSON is refused as getJson refuses it; if the caller finds the bytes are not JSON, `notJsonError` says so in the same words.
+   */
+  async getJsonBytes(pathAndQuery: string, options: { signal?: AbortSignal } = {}): Promise<JsonBytes> {
+    return this.get(pathAndQuery, options, (status, headers, bytes, info) => {
+      if (status < 200 || status >= 300) return this.interpret<never>(status, headers, bytes, info);
+      if (!JSON_TYPE_RE.test(mediaType(headers) || 'application/json')) throw notJsonError(status, headers, info);
+      return { bytes, notJson: () => notJsonError(status, headers, info) };
+    });
+  }
+
+  private async get<T>(pathAndQuery: string, options: { signal?: AbortSignal }, read: Interpret<T>): Promise<T> {
     const info: RequestInfo = { method: 'GET', path: this.fullPath(pathAndQuery) };
     const attempts = this.policy.retries + 1;
     // A signal of this request's own: its backoff sleep and throttle wait listen there, not on the shared ones.
     const linked = linkAbort([this.options.signal, options.signal]);
     try {
-      return await this.withRetries<T>(info, attempts, linked.controller.signal);
+      return await this.withRetries<T>(info, attempts, linked.controller.signal, read);
     } finally {
       linked.dispose();
     }
   }
 
-  private async withRetries<T>(info: RequestInfo, attempts: number, stop: AbortSignal | undefined): Promise<T> {
+  private async withRetries<T>(info: RequestInfo, attempts: number, stop: AbortSignal | undefined, read: Interpret<T>): Promise<T> {
     const rethrowAbort = (error: unknown): never => {
       if (stop?.aborted) throw new AbortedError('interrupted', { cause: error });
       throw error;
@@ -208,7 +258,7 @@ export class HttpCore {
       const started = performance.now();
       let status: number | string = 'ERR';
       try {
-        const result = await this.attempt<T>(info, stop);
+        const result = await this.attempt<T>(info, stop, read);
         status = 200;
         this.options.onAttempt?.({ ...info, status, ms: performance.now() - started, attempt: retriesDone + 1, attempts });
         return result;
@@ -236,7 +286,7 @@ export class HttpCore {
     return { request: undici.request, dispatcher: this.dispatcher };
   }
 
-  private async attempt<T>(info: RequestInfo, stop: AbortSignal | undefined): Promise<T> {
+  private async attempt<T>(info: RequestInfo, stop: AbortSignal | undefined, read: Interpret<T>): Promise<T> {
     const { request, dispatcher } = await this.transport();
     const url = new URL(info.path, this.baseUrl);
     // One controller per attempt: aborted by its timer, or by the caller's stop.
@@ -265,14 +315,14 @@ export class HttpCore {
       const headers = headerRecord(response.headers);
       const serverDate = headers.date === undefined ? Number.NaN : Date.parse(headers.date);
       if (Number.isFinite(serverDate)) this.serverDate = serverDate;
-      let text: string;
+      let body: Buffer;
       try {
-        text = await this.readBody(response, headers, info);
+        body = await this.readBody(response, headers, info);
       } catch (error) {
         if (error instanceof ApiError) throw error;
         return fail(error);
       }
-      return this.interpret<T>(response.statusCode, headers, text, info);
+      return read(response.statusCode, headers, body, info);
     } finally {
       clearTimeout(timer);
       linked.dispose();
@@ -280,7 +330,7 @@ export class HttpCore {
   }
 
   /** Reads the whole body under the size cap; always consumes or destroys it so the connection is released. */
-  private async readBody(response: Dispatcher.ResponseData, headers: Record<string, string>, info: RequestInfo): Promise<string> {
+  private async readBody(response: Dispatcher.ResponseData, headers: Record<string, string>, info: RequestInfo): Promise<Buffer> {
     const declared = Number(headers['content-length']);
     const tooLarge = () =>
       new ResponseFormatError(
@@ -294,34 +344,31 @@ export class HttpCore {
       response.body.destroy();
       throw tooLarge();
     }
-    // Decoded as it arrives: no array of chunks and no concatenated copy held next to the text.
-    const decoder = new StringDecoder('utf8');
-    let text = '';
+    // With a declared length the chunks are copied into one buffer as they arrive: no list of chunks held beside it.
+    const exact = Number.isInteger(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : undefined;
+    const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of response.body) {
-      size += (chunk as Buffer).length;
-      if (size > this.maxBodyBytes) {
+      const bytes = chunk as Buffer;
+      if (size + bytes.length > this.maxBodyBytes || (exact && size + bytes.length > exact.length)) {
         response.body.destroy();
+        // More than declared is a broken response (undici normally refuses it first).
+        if (exact && size + bytes.length <= this.maxBodyBytes)
+          throw Object.assign(new Error('response longer than its Content-Length'), { code: 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' });
         throw tooLarge();
       }
-      text += decoder.write(chunk as Buffer);
+      if (exact) exact.set(bytes, size);
+      else chunks.push(bytes);
+      size += bytes.length;
     }
-    return text + decoder.end();
+    if (exact) return size === exact.length ? exact : exact.subarray(0, size);
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
   }
 
-  private interpret<T>(status: number, headers: Record<string, string>, text: string, info: RequestInfo): T {
-    const contentType = (headers['content-type'] ?? '').split(';')[0]!.trim();
-    const parsed = this.parseJson(text, contentType);
+  private interpret<T>(status: number, headers: Record<string, string>, body: Buffer, info: RequestInfo): T {
+    const parsed = parseJson(body, mediaType(headers));
     if (status >= 200 && status < 300) {
-      if (!parsed.ok) {
-        throw new ResponseFormatError(
-          `the API answered HTTP ${status} with a body that is not JSON (content type ${contentType || 'none'}, ${info.method} ${info.path})`,
-          status,
-          headers,
-          undefined,
-          info,
-        );
-      }
+      if (!parsed.ok) throw notJsonError(status, headers, info);
       return parsed.value as T;
     }
     if (status >= 300 && status < 400) {
@@ -334,17 +381,9 @@ export class HttpCore {
         info,
       );
     }
-    const body = parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? (parsed.value as ProblemDetails) : undefined;
-    throw apiErrorFromResponse(status, headers, body, info, parseRetryAfter(headers['retry-after']));
-  }
-
-  private parseJson(text: string, contentType: string): { ok: true; value: unknown } | { ok: false } {
-    if (contentType && !JSON_TYPE_RE.test(contentType)) return { ok: false };
-    try {
-      return { ok: true, value: JSON.parse(text) };
-    } catch {
-      return { ok: false };
-    }
+    const problem =
+      parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? (parsed.value as ProblemDetails) : undefined;
+    throw apiErrorFromResponse(status, headers, problem, info, parseRetryAfter(headers['retry-after']));
   }
 
   async close(): Promise<void> {

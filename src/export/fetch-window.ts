@@ -6,7 +6,7 @@
 import type { SwapxClient } from '../api/client.js';
 import { TimeoutError } from '../api/errors.js';
 import type { DateRangeFilter, Swap } from '../api/types.js';
-import { keepWindow, type Kept } from './order.js';
+import { WindowKeeper, type Kept } from './order.js';
 import { WINDOW_MS } from '../api/bounds.js';
 import type { Window } from './plan.js';
 
@@ -15,25 +15,45 @@ export interface FetchStats {
   splits: number;
 }
 
-export async function fetchWindow(
+/**
+ * The window's swaps, kept and sorted (order.ts). With `make`, each kept swap becomes what `make` returns
+ * as it arrives (`raw`: its canonical bytes, see SwapVisitor), so the window's swaps are never all held as objects.
+ */
+export function fetchWindow(
+  client: SwapxClient,
+  window: Pick<Window, 'from' | 'to'>,
+  filter: DateRangeFilter | undefined,
+  stats?: FetchStats,
+  signal?: AbortSignal,
+): Promise<Kept>;
+export function fetchWindow<T>(
+  client: SwapxClient,
+  window: Pick<Window, 'from' | 'to'>,
+  filter: DateRangeFilter | undefined,
+  stats: FetchStats,
+  signal: AbortSignal | undefined,
+  make: (swap: Swap, raw: Buffer | undefined) => T,
+): Promise<Kept<T>>;
+export async function fetchWindow<T>(
   client: SwapxClient,
   window: Pick<Window, 'from' | 'to'>,
   filter: DateRangeFilter | undefined,
   stats: FetchStats = { splits: 0 },
   signal?: AbortSignal,
-): Promise<Kept> {
-  let swaps: Swap[];
+  make: (swap: Swap, raw: Buffer | undefined) => T = (swap) => swap as T,
+): Promise<Kept<T>> {
+  const keeper = new WindowKeeper(window.from, window.to, filter, make);
   try {
-    swaps = await client.listSwaps({ from: window.from, to: window.to, filter }, { signal });
+    await client.forEachSwap({ from: window.from, to: window.to, filter }, keeper.offer, { signal });
   } catch (error) {
     const span = window.to - window.from;
     if (!(error instanceof TimeoutError) || span < 2 * WINDOW_MS.min) throw error;
     stats.splits += 1;
     // Halves on whole seconds, so the sub-windows' edges stay exact in the query.
     const mid = window.from + Math.max(WINDOW_MS.min, Math.floor(span / 2 / 1000) * 1000);
-    const first = await fetchWindow(client, { from: window.from, to: mid }, filter, stats, signal);
-    const second = await fetchWindow(client, { from: mid, to: window.to }, filter, stats, signal);
+    const first = await fetchWindow(client, { from: window.from, to: mid }, filter, stats, signal, make);
+    const second = await fetchWindow(client, { from: mid, to: window.to }, filter, stats, signal, make);
     return { swaps: [...first.swaps, ...second.swaps], dropped: first.dropped + second.dropped, outside: [...first.outside, ...second.outside] };
   }
-  return keepWindow(swaps, window.from, window.to, filter);
+  return keeper.result();
 }

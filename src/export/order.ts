@@ -7,8 +7,9 @@
 import { DEFAULT_FILTER, FILTER_TIME_FIELD, type DateRangeFilter, type Swap } from '../api/types.js';
 import { parseApiTime } from '../util/time.js';
 
-export interface Kept {
-  swaps: Swap[];
+export interface Kept<T = Swap> {
+  /** what the window keeps (the swaps, or what the caller made of each), sorted */
+  swaps: T[];
   /** returned twice in the window, or exactly on its end (which the next window owns): true edge duplicates */
   dropped: number;
   /**
@@ -18,47 +19,71 @@ export interface Kept {
   outside: Swap[];
 }
 
-interface Keyed {
-  swap: Swap;
+interface Keyed<T> {
+  value: T;
   ms: number;
   raw: string;
   id: string;
 }
 
-function compare(a: Keyed, b: Keyed): number {
+function compare<T>(a: Keyed<T>, b: Keyed<T>): number {
   if (a.ms !== b.ms) return a.ms - b.ms;
   if (a.raw !== b.raw) return a.raw < b.raw ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** Keeps the swaps whose filter time lies in [from, to), once each by id, sorted. */
-export function keepWindow(swaps: readonly Swap[], from: number, to: number, filter: DateRangeFilter | undefined): Kept {
-  const field = FILTER_TIME_FIELD[filter ?? DEFAULT_FILTER];
-  const keyed: Keyed[] = [];
-  const seen = new Set<string>();
-  let dropped = 0;
-  const outside: Swap[] = [];
-  for (const swap of swaps) {
-    const raw = swap[field];
+/**
+ * Sorts a window's swaps as they arrive, one at a time: keeps the swaps whose filter time lies in [from, to),
+ * once each by id, and holds for each only what the caller makes of it (its encoded row, say), not the swap.
+ */
+export class WindowKeeper<T> {
+  private readonly field: (typeof FILTER_TIME_FIELD)[DateRangeFilter];
+  private readonly keyed: Keyed<T>[] = [];
+  private readonly seen = new Set<string>();
+  private dropped = 0;
+  private readonly outside: Swap[] = [];
+
+  constructor(
+    private readonly from: number,
+    private readonly to: number,
+    filter: DateRangeFilter | undefined,
+    private readonly make: (swap: Swap, raw: Buffer | undefined) => T,
+  ) {
+    this.field = FILTER_TIME_FIELD[filter ?? DEFAULT_FILTER];
+  }
+
+  /** A swap as the client visits it (SwapVisitor). */
+  readonly offer = (swap: Swap, bytes?: Buffer): void => {
+    const raw = swap[this.field];
     const ms = typeof raw === 'string' ? parseApiTime(raw) : Number.NaN;
     // A swap without a readable filter time cannot be placed on an edge: the window that returned it keeps it.
     // The API includes both ends, so a swap exactly on `to` is the next window's: an edge duplicate.
-    if (ms === to) {
-      dropped += 1;
-      continue;
+    if (ms === this.to) {
+      this.dropped += 1;
+      return;
     }
-    if (!Number.isNaN(ms) && (ms < from || ms > to)) {
-      outside.push(swap);
-      continue;
+    if (!Number.isNaN(ms) && (ms < this.from || ms > this.to)) {
+      this.outside.push(swap);
+      return;
     }
     const id = swap.id ?? '';
-    if (id !== '' && seen.has(id)) {
-      dropped += 1;
-      continue;
+    if (id !== '' && this.seen.has(id)) {
+      this.dropped += 1;
+      return;
     }
-    if (id !== '') seen.add(id);
-    keyed.push({ swap, ms: Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms, raw: typeof raw === 'string' ? raw : '', id });
+    if (id !== '') this.seen.add(id);
+    this.keyed.push({ value: this.make(swap, bytes), ms: Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms, raw: typeof raw === 'string' ? raw : '', id });
+  };
+
+  result(): Kept<T> {
+    this.keyed.sort(compare);
+    return { swaps: this.keyed.map((k) => k.value), dropped: this.dropped, outside: this.outside };
   }
-  keyed.sort(compare);
-  return { swaps: keyed.map((k) => k.swap), dropped, outside };
+}
+
+/** Keeps the swaps whose filter time lies in [from, to), once each by id, sorted. */
+export function keepWindow(swaps: readonly Swap[], from: number, to: number, filter: DateRangeFilter | undefined): Kept {
+  const keeper = new WindowKeeper<Swap>(from, to, filter, (swap) => swap);
+  for (const swap of swaps) keeper.offer(swap);
+  return keeper.result();
 }

@@ -85,10 +85,10 @@ export class PartialFile {
     return new PartialFile(target, handle, { ...saved, query: { ...saved.query, baseUrl } }, paths);
   }
 
-  /** Appends a window's text (or bytes, written as they are); checkpoints when the last checkpoint is CHECKPOINT_MS old. */
+  /** Appends a window's text or bytes (gzipped when the file is); checkpoints when the last checkpoint is CHECKPOINT_MS old. */
   async append(text: string | Buffer, done: Tally): Promise<void> {
     if (text.length > 0) {
-      const bytes = typeof text !== 'string' ? text : this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
+      const bytes = this.manifest.query.gzip ? gzipSync(text) : typeof text === 'string' ? Buffer.from(text) : text;
       await writeAll(this.handle, bytes, this.manifest.bytes);
       this.manifest = { ...this.manifest, bytes: this.manifest.bytes + bytes.length };
     }
@@ -110,7 +110,7 @@ export class PartialFile {
     // An empty export is still a valid (empty) gzip file.
     const emptyGzip = this.manifest.query.gzip && this.manifest.bytes === 0;
     if (text.length > 0 || emptyGzip) {
-      const bytes = typeof text !== 'string' ? text : this.manifest.query.gzip ? gzipSync(text) : Buffer.from(text);
+      const bytes = this.manifest.query.gzip ? gzipSync(text) : typeof text === 'string' ? Buffer.from(text) : text;
       await writeAll(this.handle, bytes, this.manifest.bytes);
     }
     await this.handle.sync();

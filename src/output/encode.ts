@@ -14,6 +14,13 @@ type Row = Record<string, unknown>;
 export interface Encoder {
   /** text before the first batch (CSV header, JSON '[') */
   header(): string;
+  /**
+   * One record as its piece of a batch. `raw`: the record's bytes as the API sent them when they are exactly
+   * what JSON.stringify writes (see SwapVisitor): JSON formats then write them as they are, without re-serialising.
+   */
+  item(record: object, raw?: Buffer): string | Buffer;
+  /** A batch of items as bytes; `first`: no record came before this batch. */
+  join(items: readonly (string | Buffer)[], first: boolean): Buffer;
   /** `first`: no record came before this batch */
   batch(records: readonly object[], first: boolean): string;
   /**
@@ -55,44 +62,81 @@ export function cellText(value: unknown, excelSafe = false): string {
   return text;
 }
 
+/** Items with a separator before each (and `opening` before the first instead), as one buffer: one copy of each item. */
+function concat(items: readonly (string | Buffer)[], opening: string, separator: string, closing: string): Buffer {
+  let size = 0;
+  for (const item of items) size += typeof item === 'string' ? Buffer.byteLength(item) : item.length;
+  if (items.length > 0) size += opening.length + (items.length - 1) * separator.length + items.length * closing.length;
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let i = 0; i < items.length; i++) {
+    const before = i === 0 ? opening : separator;
+    if (before) at += out.write(before, at, 'latin1');
+    const item = items[i]!;
+    if (typeof item === 'string') at += out.write(item, at, 'utf8');
+    else {
+      // TypedArray#set: Buffer#copy checks its arguments in JavaScript on each of a window's thousands of calls.
+      out.set(item, at);
+      at += item.length;
+    }
+    if (closing) at += out.write(closing, at, 'latin1');
+  }
+  return out;
+}
+
+function fromItems(encoder: Omit<Encoder, 'batch'>): Encoder {
+  return {
+    ...encoder,
+    batch: (records, first) =>
+      encoder
+        .join(
+          records.map((record) => encoder.item(record)),
+          first,
+        )
+        .toString('utf8'),
+  };
+}
+
+/** A format of one text line per record (CSV, the table), each line ending in a newline: a header, no footer. */
+export function linesEncoder(header: () => string, line: (record: object) => string): Encoder {
+  return fromItems({ header, item: line, join: (items) => concat(items, '', '', ''), between: '', footer: () => '' });
+}
+
 export function createEncoder(format: MachineFormat, options: EncodeOptions): Encoder {
   const passThrough = sameFields(options.fields, options.allFields);
   const shape = passThrough ? (record: object) => record : (record: object) => project(record, options.fields);
+  // The bytes as sent are what JSON.stringify would write, but only when every field is kept.
+  const json = (record: object, raw?: Buffer): string | Buffer => (passThrough && raw !== undefined ? raw : JSON.stringify(shape(record)));
   switch (format) {
     case 'jsonl':
-      return {
+      return fromItems({
         header: () => '',
-        batch: (records) => records.map((record) => `${JSON.stringify(shape(record))}\n`).join(''),
+        item: json,
+        join: (items) => concat(items, '', '', '\n'),
         between: '',
         footer: () => '',
-      };
+      });
     case 'json':
-      return {
+      return fromItems({
         header: () => '[',
-        batch: (records, first) => records.map((record, i) => `${first && i === 0 ? '\n' : ',\n'}${JSON.stringify(shape(record))}`).join(''),
+        item: json,
+        join: (items, first) => concat(items, first ? '\n' : ',\n', ',\n', ''),
         between: ',',
         footer: (wroteAny) => (wroteAny ? '\n]\n' : ']\n'),
-      };
+      });
     case 'csv': {
       const fields = options.fields;
       const excelSafe = options.excelSafe ?? false;
-      return {
-        header: () => csvLines([fields]),
-        batch: (records) => {
-          // One string built in place: no array of cells per record for the collector to sweep.
-          let out = '';
-          for (const record of records) {
-            for (let i = 0; i < fields.length; i++) {
-              if (i > 0) out += ',';
-              out += csvField(cellText((record as Row)[fields[i]!], excelSafe));
-            }
-            out += '\n';
-          }
-          return out;
+      return linesEncoder(
+        () => csvLines([fields]),
+        (record) => {
+          // join makes one flat string; a line built with += is a rope of a hundred pieces, which the
+          // window holds until it is sorted and then flattens: twice the time (measured).
+          const cells = new Array<string>(fields.length);
+          for (let i = 0; i < fields.length; i++) cells[i] = csvField(cellText((record as Row)[fields[i]!], excelSafe));
+          return `${cells.join(',')}\n`;
         },
-        between: '',
-        footer: () => '',
-      };
+      );
     }
   }
 }

@@ -9,7 +9,7 @@ import type { ChalkInstance } from 'chalk';
 import type { DateRangeFilter, Swap } from '../api/types.js';
 import { DEFAULT_FILTER, FILTER_TIME_FIELD, LIST_SWAP_FIELDS, SWAP_FIELDS } from '../api/types.js';
 import { displayValue } from './display.js';
-import type { Encoder } from './encode.js';
+import { linesEncoder, type Encoder } from './encode.js';
 import { stripControl } from './sanitize.js';
 import { cut, fitColumn, fitWidths, textWidth, usdCell, type Truncate } from './table.js';
 
@@ -190,25 +190,21 @@ export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkIns
     const gap = ' '.repeat(Math.max(0, column.width - textWidth(shown)));
     return column.align === 'right' ? gap + shown : shown + gap;
   };
-  return {
-    header: () =>
+  return linesEncoder(
+    () =>
       `${c.bold(
         columns
           .map((column) => pad(column, column.header, 'end'))
           .join('  ')
           .trimEnd(),
       )}\n`,
-    batch: (records) =>
-      (records as readonly Swap[])
-        .map((s) => {
-          const cells = columns.map((column) => {
-            const padded = pad(column, column.value(s, column.width));
-            return column.colour?.(s, c)?.(padded) ?? padded;
-          });
-          return `${cells.join('  ').trimEnd()}\n`;
-        })
-        .join(''),
-    between: '',
-    footer: () => '',
-  };
+    (record) => {
+      const s = record as Swap;
+      const cells = columns.map((column) => {
+        const padded = pad(column, column.value(s, column.width));
+        return column.colour?.(s, c)?.(padded) ?? padded;
+      });
+      return `${cells.join('  ').trimEnd()}\n`;
+    },
+  );
 }

@@ -106,5 +106,37 @@ const ZONE_RE = /(?:Z|[+-]\d{2}:?\d{2})$/i;
  * such a value is read as UTC, never as the machine's local time.
  */
 export function parseApiTime(value: string): number {
-  return Date.parse(value.includes('T') && !ZONE_RE.test(value) ? `${value}Z` : value);
+  return fastUtc(value) ?? Date.parse(value.includes('T') && !ZONE_RE.test(value) ? `${value}Z` : value);
+}
+
+/** Digits at value[start, start + count) as a number, or -1 when one is not a digit. */
+function digits(value: string, start: number, count: number): number {
+  let n = 0;
+  for (let i = start; i < start + count; i++) {
+    const d = value.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/**
+ * `YYYY-MM-DDTHH:MM:SS[.mmm]Z`, the form the API sends, without Date.parse: an export reads six per swap.
+ * Only values Date.parse reads the same way (days to 28, no leap second, 24:00 or two-digit year) take
+ * this path; anything else is left to Date.parse.
+ */
+function fastUtc(value: string): number | undefined {
+  const length = value.length;
+  if ((length !== 20 && length !== 24) || value.charCodeAt(length - 1) !== 90) return undefined;
+  if (value[4] !== '-' || value[7] !== '-' || value[10] !== 'T' || value[13] !== ':' || value[16] !== ':') return undefined;
+  const year = digits(value, 0, 4);
+  const month = digits(value, 5, 2);
+  const day = digits(value, 8, 2);
+  const hour = digits(value, 11, 2);
+  const minute = digits(value, 14, 2);
+  const second = digits(value, 17, 2);
+  const ms = length === 24 ? (value[19] === '.' ? digits(value, 20, 3) : -1) : 0;
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
+  if (second < 0 || second > 59 || ms < 0) return undefined;
+  return Date.UTC(year, month - 1, day, hour, minute, second, ms);
 }

@@ -46,6 +46,35 @@ describe('runWindows', () => {
     expect(consumed).toBe(windows.length);
   });
 
+  // Windows of 3 units with room for 10: at most three past the writer (the fourth would make 12), even
+  // when concurrency and maxAhead allow eight and a slow window holds the others back; a window larger
+  // than the whole budget still runs, alone.
+  it.each([
+    [3, 10, 3],
+    [25, 10, 1],
+  ])('with windows of %i bytes and maxBytesAhead %i, runs at most %i past the writer', async (size, budget, most) => {
+    let started = 0;
+    let consumed = 0;
+    let worst = 0;
+    await runWindows({
+      windows,
+      concurrency: 8,
+      maxBytesAhead: budget,
+      sizeOf: (bytes: number) => bytes,
+      fetch: async (w) => {
+        started += 1;
+        worst = Math.max(worst, started - consumed);
+        await sleep(w.index === 1 ? 20 : 1);
+        return size;
+      },
+      consume: async () => {
+        consumed += 1;
+      },
+    });
+    expect(worst).toBe(most);
+    expect(consumed).toBe(windows.length);
+  });
+
   it('stops at the first failure and names the window', async () => {
     const consumed: number[] = [];
     const error = await runWindows({

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { formatUtc, parseApiTime, parseDuration, parseTime } from '../../src/util/time.js';
 
@@ -53,5 +54,22 @@ describe('parseApiTime', () => {
     expect(parseApiTime('2026-11-01T12:10:00Z')).toBe(Date.parse('2026-11-01T12:10:00Z'));
     expect(parseApiTime('2026-11-01T14:10:00+02:00')).toBe(Date.parse('2026-11-01T12:10:00Z'));
     expect(Number.isNaN(parseApiTime('yesterday-ish'))).toBe(true);
+  });
+
+  // The API's own form is read without Date.parse: the two must agree on every text of that shape, odd ones included.
+  it('reads YYYY-MM-DDTHH:MM:SS[.mmm]Z as Date.parse does, valid or not', () => {
+    const two = fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, '0'));
+    const text = fc
+      .tuple(fc.integer({ min: 0, max: 9999 }), two, two, two, two, two, fc.option(fc.integer({ min: 0, max: 999 })))
+      .map(([y, mo, d, h, mi, s, ms]) => `${String(y).padStart(4, '0')}-${mo}-${d}T${h}:${mi}:${s}${ms === null ? '' : `.${String(ms).padStart(3, '0')}`}Z`);
+    fc.assert(
+      fc.property(text, (value) => {
+        expect(parseApiTime(value)).toBe(Date.parse(value));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const odd of ['2026-02-30T00:00:00Z', '2026-10-01T24:00:00Z', '2026-10-01T23:59:60Z', '0099-01-01T00:00:00Z', '2026-10-01T00:00:00.1234Z']) {
+      expect(parseApiTime(odd)).toBe(Date.parse(odd));
+    }
   });
 });

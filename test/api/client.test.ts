@@ -1,0 +1,79 @@
+import { MockAgent } from 'undici';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/client.js';
+import type { Swap } from '../../src/api/types.js';
+
+const BASE = 'https://api.example.test';
+const WINDOW = { from: '2026-11-01T00:00:00Z', to: '2026-11-01T00:30:00Z' };
+let agent: MockAgent;
+
+beforeEach(() => {
+  agent = new MockAgent();
+  agent.disableNetConnect();
+});
+afterEach(async () => {
+  await agent.close();
+});
+
+function swap(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const at = '2026-11-01T00:10:00Z';
+  return { id, depositedAt: at, withdrawnAt: at, detectedAt: at, completedAt: at, updatedAt: at, depositAmount: 1.5, usdMismatchStatus: 'None', ...extra };
+}
+
+/** Serves `body` for every swaps request, `times` times. */
+function serve(body: string, times = 2) {
+  agent
+    .get(BASE)
+    .intercept({ path: (path) => path.startsWith('/v1/external/swaps?'), method: 'GET' })
+    .reply(200, body, { headers: { 'content-type': 'application/json' } })
+    .times(times);
+  return createClient({ baseUrl: BASE, credentials: { kind: 'basic', clientId: 'a', apiKey: 'b' }, dispatcher: agent, retries: 0 });
+}
+
+async function visit(body: string) {
+  const client = serve(body);
+  const seen: { swap: Swap; raw: string | undefined }[] = [];
+  const count = await client.forEachSwap(WINDOW, (s, raw) => seen.push({ swap: s, raw: raw?.toString('utf8') }));
+  return { client, seen, count };
+}
+
+describe('forEachSwap', () => {
+  it('visits what listSwaps returns, in order, with the bytes of each swap sent canonically', async () => {
+    const canonical = JSON.stringify(swap('a'));
+    const spaced = JSON.stringify(swap('b'), null, 2);
+    const escaped = JSON.stringify(swap('c', { bridge: 'Hop "v2"' }));
+    const { client, seen, count } = await visit(`[${canonical},\n${spaced}, ${escaped}]`);
+    expect(count).toBe(3);
+    expect(seen.map((s) => s.swap)).toEqual(await client.listSwaps(WINDOW));
+    expect(seen.map((s) => s.raw)).toEqual([canonical, undefined, undefined]);
+  });
+
+  it('reads a body that is not a plain array of objects the ordinary way', async () => {
+    const { seen, count } = await visit('[]');
+    expect([seen, count]).toEqual([[], 0]);
+  });
+
+  // The swaps before a wrong one are visited: the caller drops the whole window when the call fails.
+  it.each([
+    ['a broken element', `[${JSON.stringify(swap('a'))},{"id":}]`, 1],
+    ['an unclosed array', `[${JSON.stringify(swap('a'))}`, 0],
+    ['an object', '{"items":[]}', 0],
+    ['a swap that is null', '[null]', 0],
+    ['a mistyped amount', `[${JSON.stringify(swap('a'))},${JSON.stringify(swap('b')).replace('1.5', '"1.5"')}]`, 1],
+    ['a swap without its time', `[${JSON.stringify(swap('a')).replace('"completedAt"', '"completed"')}]`, 0],
+  ])('fails on %s with the error listSwaps gives', async (_, body, visited) => {
+    const client = serve(body);
+    const expected = await client.listSwaps(WINDOW).catch((error: unknown) => error as Error);
+    expect(expected).toBeInstanceOf(Error);
+    const seen: Swap[] = [];
+    const error = await client
+      .forEachSwap(WINDOW, (s) => void seen.push(s))
+      .then(
+        () => undefined,
+        (e: unknown) => e as Error,
+      );
+    expect(error).toBeInstanceOf(expected.constructor as typeof Error);
+    expect(error?.message).toBe((expected as Error).message);
+    expect(seen).toHaveLength(visited);
+  });
+});
