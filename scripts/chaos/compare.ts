@@ -1,7 +1,9 @@
 // How a case is compared with its clean run: exports byte for byte, syncs row for row by id (duplicates,
-// missing, extra and stale rows count as differences); and what a run's stderr says it retried.
+// missing, extra and stale rows count as differences; a Parquet mirror read with DuckDB); and what a run's
+// stderr says it retried.
 import fs from 'node:fs';
 import path from 'node:path';
+import { asRead, query, sqlString, TIME_FIELDS } from '../../test/helpers/duckdb.js';
 
 /** The retries an export reports in its summary (the last `retries N` on stderr); 0 without one. */
 export function exportRetries(stderr: string): number {
@@ -101,4 +103,48 @@ export function dirBytes(dir: string): number {
     .readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile())
     .reduce((sum, entry) => sum + fs.statSync(path.join(entry.parentPath, entry.name)).size, 0);
+}
+
+/** JSON with object keys sorted, so a row read back by DuckDB and the API's record compare as text. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/**
+ * A JSON Lines mirror's rows (what the API sent) as a Parquet mirror must hold them, read by DuckDB: the
+ * Parquet columns (`fields`), times as epoch microseconds; to compare with parquetSyncedRows.
+ */
+export function asParquetRows(rows: readonly SyncedRow[], fields: readonly string[]): SyncedRow[] {
+  return rows.map(([id, line]) => [id, canonicalJson(asRead(JSON.parse(line) as Record<string, unknown>, fields))]);
+}
+
+/** Every row of a Parquet sync dir (`dir/**\/*.parquet`, read with DuckDB) as [id, canonical JSON], in file order, duplicates kept. */
+export async function parquetSyncedRows(dir: string, fields: readonly string[]): Promise<SyncedRow[]> {
+  if (!fs.readdirSync(dir, { recursive: true }).some((name) => String(name).endsWith('.parquet'))) return [];
+  const select = fields.map((f) => (TIME_FIELDS.has(f) ? `epoch_us("${f}")::VARCHAR AS "${f}"` : `"${f}"`));
+  const rows = await query(
+    `SELECT ${select.join(', ')} FROM read_parquet(${sqlString(`${dir}/**/*.parquet`)}, filename = true, file_row_number = true) ORDER BY filename, file_row_number`,
+  );
+  return rows.map((row) => [String(row.id), canonicalJson(row)]);
+}
+
+/** The Parquet partitions of a sync dir, relative path to bytes. */
+export function parquetParts(dir: string): Map<string, Buffer> {
+  const parts = new Map<string, Buffer>();
+  for (const name of fs.readdirSync(dir, { recursive: true }).map(String).sort()) {
+    if (name.endsWith('.parquet')) parts.set(name, fs.readFileSync(path.join(dir, name)));
+  }
+  return parts;
+}
+
+/** Partitions missing, extra, or not byte-identical to the clean run's. */
+export function partDifferences(actual: ReadonlyMap<string, Buffer>, expected: ReadonlyMap<string, Buffer>): string[] {
+  const names = [...new Set([...actual.keys(), ...expected.keys()])].sort();
+  return names.filter((name) => {
+    const a = actual.get(name);
+    const b = expected.get(name);
+    return !a || !b || !a.equals(b);
+  });
 }

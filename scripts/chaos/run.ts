@@ -43,6 +43,8 @@ const EXPORT: ExportQuery = { kind: 'export', ...chaos.range(1, 4), window: '5m'
 const PARQUET: ExportQuery = { kind: 'export', ...chaos.range(1, 8), window: '5m', concurrency: 2, ext: 'parquet' };
 // 12 h across midnight, one window at a time: two dates, so two parts and a state commit between them.
 const SYNC: SyncQuery = { kind: 'sync', ...chaos.range(18, 12), concurrency: 1 };
+// The same as Parquet partitions, read back with DuckDB.
+const SYNC_PARQUET: SyncQuery = { ...SYNC, format: 'parquet' };
 const THROUGH_FAULTS = { kinds: ALL_KINDS, slowMs: 5000, timeout: '1s', retries: 15 };
 
 const noMount = mountSupport();
@@ -70,12 +72,23 @@ try {
     () => chaos.faultRate({ name: 'sync, fault rate 0.3', query: SYNC, rate: 0.3, ...THROUGH_FAULTS }),
     ...exportMoments.map((moment, i) => () => chaos.kill({ name: `export, SIGKILL #${i + 1} at +${moment} ms`, query: EXPORT, moment })),
     ...syncMoments.map((moment, i) => () => chaos.kill({ name: `sync, SIGKILL #${i + 1} at +${moment} ms`, query: SYNC, moment })),
-    // Updates after completion: the catch-up of a mirror days behind, clean, killed, through faults.
-    () => chaos.syncUpdates({ name: 'sync updates, +2 d', query: SYNC, laterDays: 2 }),
-    () => chaos.syncUpdates({ name: 'sync updates, +4 d, fault rate 0.3', query: SYNC, laterDays: 4, rate: 0.3 }),
-    ...randomMoments(seed + 2, Math.max(1, Math.round(kills / 4)), 0, 4000).map(
-      (moment, i) => () => chaos.syncUpdates({ name: `sync updates, +4 d, SIGKILL #${i + 1} at +${moment} ms`, query: SYNC, laterDays: 4, moment }),
-    ),
+    // Updates after completion: the catch-up of a mirror days behind, clean, killed, through faults; as JSON Lines and as Parquet.
+    ...(
+      [
+        ['sync', SYNC],
+        ['sync Parquet', SYNC_PARQUET],
+      ] as const
+    ).flatMap(([label, query]) => [
+      () => chaos.syncUpdates({ name: `${label} updates, +2 d`, query, laterDays: 2 }),
+      () => chaos.syncUpdates({ name: `${label} updates, +4 d, fault rate 0.3`, query, laterDays: 4, rate: 0.3 }),
+      ...randomMoments(seed + 2, Math.max(1, Math.round(kills / 4)), 0, 4000).map(
+        (moment, i) => () => chaos.syncUpdates({ name: `${label} updates, +4 d, SIGKILL #${i + 1} at +${moment} ms`, query, laterDays: 4, moment }),
+      ),
+    ]),
+    // A first Parquet sync killed mid-run, then run again.
+    ...syncMoments
+      .slice(0, Math.max(1, Math.round(kills / 4)))
+      .map((moment, i) => () => chaos.kill({ name: `sync Parquet, SIGKILL #${i + 1} at +${moment} ms`, query: SYNC_PARQUET, moment })),
     () => chaos.faultRate({ name: 'Parquet export, fault rate 0.3', query: PARQUET, rate: 0.3, ...THROUGH_FAULTS }),
     ...exportMoments
       .slice(0, Math.ceil(kills / 2))

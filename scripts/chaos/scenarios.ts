@@ -8,7 +8,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type FaultKind, type RunningSandbox, type SandboxOptions, startSandbox } from '../../src/sandbox/index.js';
-import { byteDifferences, dirBytes, exportRetries, rowDifferences, type SyncedRow, syncedRows, syncLeftovers, syncRetries } from './compare.js';
+import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
+import {
+  asParquetRows,
+  byteDifferences,
+  dirBytes,
+  exportRetries,
+  parquetParts,
+  parquetSyncedRows,
+  partDifferences,
+  rowDifferences,
+  type SyncedRow,
+  syncedRows,
+  syncLeftovers,
+  syncRetries,
+} from './compare.js';
 import { addFaults, type FaultCounts, faultsText, isMounted, mountTmpfs, remount, roomFor, unmount } from './faults.js';
 import { type CaseRow, emptyRow } from './report.js';
 
@@ -42,6 +56,8 @@ export interface SyncQuery {
   to: number;
   /** --concurrency, default 2 */
   concurrency?: number;
+  /** --format, default jsonl (part.jsonl) */
+  format?: 'parquet';
 }
 
 export type Query = ExportQuery | SyncQuery;
@@ -96,9 +112,11 @@ interface Reference {
   size: number;
   ms: number;
   /** Fills in the row's differences from what `output` holds. */
-  compare(row: CaseRow, output: string): void;
+  compare(row: CaseRow, output: string): void | Promise<void>;
   /** What a killed or failed run left in `output`, for the faults column; checks that what it left is right. */
   progress(row: CaseRow, output: string): string;
+  /** a JSON Lines sync's rows */
+  lines?: readonly SyncedRow[];
 }
 
 /** What differs between an export and a sync case. */
@@ -231,6 +249,7 @@ export class Chaos {
       '--concurrency',
       String(query.concurrency ?? 2),
       '--summary-json',
+      ...(query.format ? ['--format', query.format] : []),
       ...extra,
     ];
   }
@@ -284,10 +303,17 @@ export class Chaos {
   /** The clean run of the query (same data, no fault, no latency; a sync at the sandbox clock `now`), once per query and clock. */
   #reference(query: Query, now = this.now): Promise<Reference> {
     const key =
-      query.kind === 'export' ? `export ${query.from} ${query.to} ${query.window ?? ''} ${query.ext ?? 'jsonl'}` : `sync ${query.from} ${query.to} ${now}`;
+      query.kind === 'export'
+        ? `export ${query.from} ${query.to} ${query.window ?? ''} ${query.ext ?? 'jsonl'}`
+        : `sync ${query.from} ${query.to} ${now} ${query.format ?? 'jsonl'}`;
     let reference = this.#references.get(key);
     if (!reference) {
-      reference = query.kind === 'export' ? this.#exportReference(query) : this.#syncReference(query, now);
+      reference =
+        query.kind === 'export'
+          ? this.#exportReference(query)
+          : query.format === 'parquet'
+            ? this.#parquetSyncReference(query, now)
+            : this.#syncReference(query, now);
       this.#references.set(key, reference);
     }
     return reference;
@@ -327,6 +353,7 @@ export class Chaos {
       const lines: SyncedRow[] = syncedRows(dir);
       if (new Set(lines.map(([id]) => id)).size !== lines.length) throw new Error('the clean reference sync wrote a swap twice');
       return {
+        lines,
         rows: lines.length,
         size: dirBytes(dir),
         ms: r.ms,
@@ -335,6 +362,39 @@ export class Chaos {
           row.differences = rowDifferences(exists(output) ? syncedRows(output) : [], lines);
         },
         progress: (_row, output) => `${exists(output) ? syncedRows(output).length : 0} swaps in parts`,
+      };
+    } finally {
+      await this.stopSandbox(sandbox);
+    }
+  }
+
+  /**
+   * A Parquet sync is compared with what the API sent: the clean JSON Lines sync of the query at the same clock,
+   * row for row, read from `dir/**\/*.parquet` with DuckDB (a missing, extra, duplicate or stale row is a
+   * difference); and each partition file with a clean Parquet sync's, byte for byte (one file that differs is one
+   * difference: a mirror must converge to the bytes of an uninterrupted run).
+   */
+  async #parquetSyncReference(query: SyncQuery, now: number): Promise<Reference> {
+    const rows = asParquetRows((await this.#reference({ ...query, format: undefined }, now)).lines ?? [], LIST_SWAP_FIELDS);
+    const sandbox = await this.sandbox({ now: () => now });
+    try {
+      const dir = path.join(this.#caseDir('reference-sync-parquet'), 'out');
+      const r = await runSwapx(this.syncArgs(query, dir, ['-q']), this.env(sandbox));
+      if (r.code !== 0) throw new Error(`the clean reference Parquet sync failed (exit ${r.code}): ${firstLine(r.stderr)}`);
+      const parts = parquetParts(dir);
+      if (rowDifferences(await parquetSyncedRows(dir, LIST_SWAP_FIELDS), rows) !== 0) throw new Error('the clean reference Parquet sync differs from the API');
+      return {
+        rows: rows.length,
+        size: dirBytes(dir),
+        ms: r.ms,
+        compare: async (row, output) => {
+          row.rows = rows.length;
+          const actual = exists(output) ? parquetParts(output) : new Map<string, Buffer>();
+          const files = partDifferences(actual, parts);
+          if (files.length) row.notes.push(`partitions not byte-identical to a clean sync: ${files.join(', ')}`);
+          row.differences = rowDifferences(exists(output) ? await parquetSyncedRows(output, LIST_SWAP_FIELDS) : [], rows) + files.length;
+        },
+        progress: (_row, output) => `${exists(output) ? parquetParts(output).size : 0} Parquet parts`,
       };
     } finally {
       await this.stopSandbox(sandbox);
@@ -357,9 +417,9 @@ export class Chaos {
     return row;
   }
 
-  #finish(row: CaseRow, subject: Subject, run: Run, output: string, reference: Reference): void {
+  async #finish(row: CaseRow, subject: Subject, run: Run, output: string, reference: Reference): Promise<void> {
     subject.checkFinished(row, run, output);
-    reference.compare(row, output);
+    await reference.compare(row, output);
   }
 
   /** Runs `args`, then goes on (resume or rerun, noted) while it exits 1, at most three times more. */
@@ -386,7 +446,7 @@ export class Chaos {
         const run = await this.#runThrough(row, subject, args, this.env(sandbox));
         const stats = sandbox.stats();
         row.faults = `${faultsText(stats.faults)} of ${stats.requests} requests`;
-        this.#finish(row, subject, run, output, reference);
+        await this.#finish(row, subject, run, output, reference);
         if (Object.values(stats.faults).every((n) => n === 0)) row.problems.push('no fault was injected');
       } finally {
         await this.stopSandbox(sandbox);
@@ -406,7 +466,7 @@ export class Chaos {
         row.faults = `none (latency ${spec.latencyMs ?? 25} ms)`;
         row.runMs = Math.round(performance.now() - (await firstAnswer));
         row.retries = subject.retries(run.stderr);
-        this.#finish(row, subject, run, output, reference);
+        await this.#finish(row, subject, run, output, reference);
       } finally {
         await this.stopSandbox(sandbox);
       }
@@ -433,11 +493,11 @@ export class Chaos {
           const run = await runSwapx(subject.again(args), this.env(sandbox));
           subject.checkAgain(row, run, state);
           row.retries += subject.retries(run.stderr);
-          this.#finish(row, subject, run, output, reference);
+          await this.#finish(row, subject, run, output, reference);
         } else {
           // Done (file renamed, manifest removed) before it died, or before the kill: nothing to go on with.
           if (killed.signal === 'SIGKILL') row.faults = `SIGKILL at +${spec.moment} ms (after the rename, before the exit)`;
-          this.#finish(row, subject, { ...killed, code: killed.signal === 'SIGKILL' ? 0 : killed.code }, output, reference);
+          await this.#finish(row, subject, { ...killed, code: killed.signal === 'SIGKILL' ? 0 : killed.code }, output, reference);
         }
       } finally {
         await this.stopSandbox(sandbox);
@@ -480,7 +540,7 @@ export class Chaos {
           remount(mnt, `size=${roomFor(reference.size)}k`);
           const run = await runSwapx(subject.again(args), this.env(sandbox));
           row.retries += subject.retries(run.stderr);
-          this.#finish(row, subject, run, output, reference);
+          await this.#finish(row, subject, run, output, reference);
         });
       } finally {
         await this.stopSandbox(sandbox);
@@ -508,7 +568,7 @@ export class Chaos {
           remount(mnt, 'rw');
           const run = await runSwapx(subject.again(args), this.env(sandbox));
           row.retries = subject.retries(run.stderr);
-          this.#finish(row, subject, run, output, reference);
+          await this.#finish(row, subject, run, output, reference);
         });
       } finally {
         await this.stopSandbox(sandbox);
@@ -562,7 +622,7 @@ export class Chaos {
         if (spec.rate !== undefined) row.faults = `+${spec.laterDays} d, ${faultsText(sandbox.stats().faults)} of ${sandbox.stats().requests} requests`;
         const updated = [...run.stderr.matchAll(/"updatedSwaps":(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
         if (spec.moment === undefined && updated === 0) row.problems.push('the catch-up updated no swap');
-        this.#finish(row, subject, run, dir, reference);
+        await this.#finish(row, subject, run, dir, reference);
       } finally {
         if (live) await this.stopSandbox(sandbox);
       }
@@ -623,7 +683,7 @@ export class Chaos {
           run = await runSwapx(subject.again(args), this.env(sandbox));
           row.retries += exportRetries(run.stderr);
         }
-        this.#finish(row, subject, run, file, reference);
+        await this.#finish(row, subject, run, file, reference);
       } finally {
         if (live) {
           addFaults(faults, sandbox.stats().faults);

@@ -12,9 +12,12 @@
  * footer: the bytes depend only on the rows, never on the clock.
  */
 import { constants, gzipSync } from 'node:zlib';
-import { ByteWriter, ParquetWriter, type ColumnSource, type SchemaElement } from 'hyparquet-writer';
+import type { ColumnChunk, SchemaTree } from 'hyparquet';
+import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
+import { schemaPathResolver } from 'hyparquet-writer/src/schema.js';
 import { LIST_SWAP_FIELDS } from '../api/types.js';
 import { VERSION } from '../version.js';
+import { type FlatValues, type Levels, writeChunk } from './parquet-chunk.js';
 
 type Row = Record<string, unknown>;
 type RowGroup = ParquetWriter['row_groups'][number];
@@ -98,15 +101,14 @@ function columnSchema(field: string): SchemaElement[] {
   }
 }
 
-function parquetSchema(fields: readonly string[]): SchemaElement[] {
+export function parquetSchema(fields: readonly string[]): SchemaElement[] {
   for (const field of fields) if (!PARQUET_FIELDS.includes(field)) throw new RangeError(`no Parquet column for field '${field}'`);
   return [{ name: 'root', num_children: fields.length }, ...fields.flatMap(columnSchema)];
 }
 
 const FRACTION_RE = /T\d\d:\d\d:\d\d\.(\d+)/;
 const ZONE_RE = /(Z|[+-]\d\d:?\d\d)$/i;
-let cachedDay = '';
-let cachedDayMs = 0;
+const POWERS = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
 
 /** The digits of value[from, to) as a number, or -1 if any is not a digit. */
 function digits(value: string, from: number, to: number): number {
@@ -120,32 +122,42 @@ function digits(value: string, from: number, to: number): number {
 }
 
 /**
+ * Days from 1970-01-01 to year-month-1, plus day - 1 (a day past the month's end runs on into the
+ * next, as Date.parse does): the proleptic Gregorian calendar, H. Hinnant's days_from_civil.
+ */
+function epochDay(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  return era * 146_097 + yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear - 719_468;
+}
+
+/**
  * YYYY-MM-DDTHH:MM:SS[.f…]Z, the form the API sends, read digit by digit: Date.parse and a regex
  * per time were most of the cost of a row. Undefined for any other form.
  */
-function fastUtcMicros(value: string): bigint | undefined {
+function fastUtcMicros(value: string): number | undefined {
   const n = value.length;
   if (n < 20 || value.charCodeAt(n - 1) !== 90 /* Z */ || value.charCodeAt(10) !== 84 /* T */) return undefined;
-  if (value[13] !== ':' || value[16] !== ':') return undefined;
+  if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) return undefined;
+  const year = digits(value, 0, 4);
+  const month = digits(value, 5, 7);
+  const day = digits(value, 8, 10);
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
   const hour = digits(value, 11, 13);
   const minute = digits(value, 14, 16);
   const second = digits(value, 17, 19);
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
   let micros = 0;
   if (n > 20) {
-    if (value[19] !== '.' || n > 30) return undefined;
-    const fraction = digits(value, 20, Math.min(n - 1, 26));
+    if (value.charCodeAt(19) !== 46 /* . */ || n > 30) return undefined;
+    const end = Math.min(n - 1, 26);
+    const fraction = digits(value, 20, end);
     if (fraction < 0 || (n - 1 > 26 && digits(value, 26, n - 1) < 0)) return undefined;
-    micros = fraction * 10 ** (6 - (Math.min(n - 1, 26) - 20));
-  } else if (value[19] !== 'Z') return undefined;
-  const day = value.slice(0, 10);
-  if (day !== cachedDay) {
-    const ms = /^\d{4}-\d\d-\d\d$/.test(day) ? Date.parse(`${day}T00:00:00Z`) : Number.NaN;
-    if (Number.isNaN(ms)) return undefined;
-    cachedDay = day;
-    cachedDayMs = ms;
+    micros = fraction * POWERS[6 - (end - 20)]!;
   }
-  return BigInt((cachedDayMs / 1000 + hour * 3600 + minute * 60 + second) * 1_000_000 + micros);
+  return (epochDay(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + micros;
 }
 
 /**
@@ -153,81 +165,174 @@ function fastUtcMicros(value: string): bigint | undefined {
  * send 7) are cut. A time without a zone is UTC, as everywhere in swapx.
  */
 export function apiTimeMicros(value: string): bigint {
+  return BigInt(timeMicros(value));
+}
+
+/** apiTimeMicros as a number (exact to the year 2255: 2^53 µs). */
+function timeMicros(value: string): number {
   const fast = fastUtcMicros(value);
   if (fast !== undefined) return fast;
   const ms = Date.parse(value.includes('T') && !ZONE_RE.test(value) ? `${value}Z` : value);
   if (Number.isNaN(ms)) throw new RangeError(`not a date-time: '${value}'`);
   const fraction = FRACTION_RE.exec(value)?.[1] ?? '';
   const micros = fraction.length > 3 ? Number(fraction.slice(3, 6).padEnd(3, '0')) : 0;
-  return BigInt(ms) * 1000n + BigInt(micros);
+  return ms * 1000 + micros;
 }
 
-function columnValues(field: string, rows: readonly Row[]): unknown[] {
-  const kind = KINDS[field] ?? 'string';
+/** A list column's values as the writer takes them: arrays, tags as { type, value } only (the struct's two fields). */
+function listValues(field: string, rows: readonly Row[]): unknown[] {
+  const tags = KINDS[field] === 'tags';
   const values = new Array<unknown>(rows.length);
   for (let i = 0; i < rows.length; i += 1) {
     const value = rows[i]![field];
     if (value === null || value === undefined) values[i] = null;
-    else if (kind === 'timestamp') values[i] = apiTimeMicros(value as string);
-    // Only the two fields the struct has, in the schema's order.
-    else if (kind === 'tags') values[i] = (value as Row[]).map((tag) => ({ type: tag?.type ?? null, value: tag?.value ?? null }));
+    else if (tags) values[i] = (value as Row[]).map((tag) => ({ type: tag?.type ?? null, value: tag?.value ?? null }));
     else values[i] = value;
   }
   return values;
 }
 
-/** Page indexes and bloom filters are off: they would live outside the row groups, in state a resume cannot rebuild. */
+/** A time column as microseconds, NaN for a null. */
+function timeValues(field: string, rows: readonly Row[]): Float64Array {
+  const values = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i += 1) {
+    const value = rows[i]![field];
+    values[i] = value === null || value === undefined ? Number.NaN : timeMicros(value as string);
+  }
+  return values;
+}
+
+/** An amount column, NaN for a null (JSON has no NaN). */
+function doubleValues(field: string, rows: readonly Row[]): Float64Array {
+  const values = new Float64Array(rows.length);
+  for (let i = 0; i < rows.length; i += 1) {
+    const value = rows[i]![field];
+    if (value === null || value === undefined) values[i] = Number.NaN;
+    else if (typeof value === 'number') values[i] = value;
+    else throw new RangeError(`${field}: not a number: ${JSON.stringify(value)}`);
+  }
+  return values;
+}
+
+function stringValues(field: string, rows: readonly Row[]): (string | null)[] {
+  const values = new Array<string | null>(rows.length);
+  for (let i = 0; i < rows.length; i += 1) {
+    const value = rows[i]![field];
+    values[i] = value === null || value === undefined ? null : typeof value === 'string' ? value : String(value);
+  }
+  return values;
+}
+
+type ColumnValues = FlatValues | unknown[];
+
 /**
- * Rows as the writer's column values, one array per field: what a window is kept as while it waits
- * for its row group, so its parsed objects are garbage at once.
+ * Rows as column values, one per field: what a window is kept as while it waits for its row group,
+ * so its parsed objects are garbage at once. Times and amounts are typed arrays (no bigint, no
+ * boxed number per value).
  */
 export interface ColumnBatch {
   rows: number;
-  columns: unknown[][];
+  columns: ColumnValues[];
 }
 
 export function toColumns(fields: readonly string[], rows: readonly Row[]): ColumnBatch {
   return {
     rows: rows.length,
-    columns: fields.map((name) => (HASHES.has(name) ? utf8Views(columnValues(name, rows) as (string | null)[]) : columnValues(name, rows))),
+    columns: fields.map((name) => {
+      switch (KINDS[name] ?? 'string') {
+        case 'timestamp':
+          return timeValues(name, rows);
+        case 'double':
+          return doubleValues(name, rows);
+        case 'string':
+          return stringValues(name, rows);
+        default:
+          return listValues(name, rows);
+      }
+    }),
   };
 }
 
-function columnSources(fields: readonly string[], batches: readonly ColumnBatch[]): ColumnSource[] {
-  return fields.map((name, i) => {
-    const data = batches.length === 1 ? batches[0]!.columns[i]! : batches.flatMap((batch) => batch.columns[i]!);
-    const source: ColumnSource = { name, data, offsetIndex: false, columnIndex: false };
-    // Times are near unique: PLAIN, never a dictionary. DELTA_BINARY_PACKED was 5 % smaller as a file
-    // but cost a quarter of the writer's CPU (its arithmetic is on bigints).
-    if (KINDS[name] === 'timestamp') source.encoding = 'PLAIN';
-    // Min and max of addresses and lists prune nothing a query asks; only times, amounts and the
-    // categorical strings (bridge, chains, tokens, status) keep statistics.
-    if (NO_STATISTICS.test(name) || KINDS[name] === 'strings' || KINDS[name] === 'tags') source.statistics = false;
-    if (HASHES.has(name)) {
-      // Near unique: a dictionary never pays. Min and max of random hashes prune no row group.
-      source.encoding = 'PLAIN';
-      source.statistics = false;
+/** Column `i` of the batches as one run of values. */
+function concatColumn(batches: readonly ColumnBatch[], i: number, rows: number): ColumnValues {
+  const first = batches[0]!.columns[i]!;
+  if (batches.length === 1) return first;
+  if (first instanceof Float64Array) {
+    const out = new Float64Array(rows);
+    let at = 0;
+    for (const batch of batches) {
+      const part = batch.columns[i] as Float64Array;
+      out.set(part, at);
+      at += part.length;
     }
-    return source;
-  });
+    return out;
+  }
+  const out = new Array<unknown>(rows);
+  let at = 0;
+  for (const batch of batches) for (const value of batch.columns[i] as unknown[]) out[at++] = value;
+  return out;
+}
+
+/** Min and max of addresses and lists prune nothing a query asks; only times, amounts and the categorical strings keep statistics. */
+function keepsStatistics(name: string): boolean {
+  return !NO_STATISTICS.test(name) && !HASHES.has(name) && KINDS[name] !== 'strings' && KINDS[name] !== 'tags';
 }
 
 /**
- * Strings as UTF-8 views into one buffer per column: the writer would otherwise encode each value into
- * a buffer of its own, which is most of its garbage for these columns (same bytes either way).
+ * Near unique: times (DELTA_BINARY_PACKED was 5 % smaller as a file but cost a quarter of the writer's
+ * CPU) and the hashes, whose dictionary never pays.
  */
-function utf8Views(values: readonly (string | null)[]): (Uint8Array | null)[] {
-  let total = 0;
-  for (const value of values) if (value !== null) total += Buffer.byteLength(value);
-  const buffer = Buffer.allocUnsafe(total);
-  let offset = 0;
-  return values.map((value) => {
-    if (value === null) return null;
-    const length = buffer.write(value, offset);
-    const view = buffer.subarray(offset, offset + length);
-    offset += length;
-    return view;
-  });
+function plainOnly(name: string): boolean {
+  return KINDS[name] === 'timestamp' || HASHES.has(name);
+}
+
+/**
+ * The leaves of a list column as Dremel levels (as hyparquet-writer's encodeNestedValues makes them):
+ * list<string> has one leaf, `element` (definition 0 a null list, 1 an empty one, 2 a null element,
+ * 3 a value); list<struct<type, value>> two, `type` and `value` (0 null list, 1 empty, 3 a null
+ * field, 4 a value; 2, a null tag, never occurs: a tag is its two fields). Repetition is 0 at a
+ * row's first slot, 1 after.
+ */
+function listLeaves(kind: 'strings' | 'tags', rows: readonly unknown[]): { name: string; values: (string | null)[]; levels: Levels }[] {
+  let slots = 0;
+  for (const row of rows) slots += Array.isArray(row) && row.length > 0 ? row.length : 1;
+  const repetition = new Uint8Array(slots);
+  const names = kind === 'tags' ? ['type', 'value'] : ['element'];
+  const leaves = names.map((name) => ({ name, values: new Array<string | null>(slots).fill(null), definition: new Uint8Array(slots) }));
+  const maxDefinition = kind === 'tags' ? 4 : 3;
+  let at = 0;
+  for (const row of rows) {
+    if (row === null || row === undefined) {
+      at++;
+      continue;
+    }
+    const list = row as unknown[];
+    if (list.length === 0) {
+      for (const leaf of leaves) leaf.definition[at] = 1;
+      at++;
+      continue;
+    }
+    for (let j = 0; j < list.length; j++, at++) {
+      if (j > 0) repetition[at] = 1;
+      const item = list[j];
+      for (const leaf of leaves) {
+        // A tag is never null here: listValues made it { type, value }.
+        const value = kind === 'tags' ? (item as Row)[leaf.name] : item;
+        if (value === null || value === undefined) leaf.definition[at] = maxDefinition - 1;
+        else {
+          leaf.definition[at] = maxDefinition;
+          leaf.values[at] = typeof value === 'string' ? value : String(value);
+        }
+      }
+    }
+  }
+  return leaves.map(({ name, values, definition }) => ({ name, values, levels: { definition, repetition, maxDefinition } }));
+}
+
+/** Every leaf under a schema path (a list's element, a struct's fields), as paths from the root. */
+function leafPaths(path: SchemaTree[]): SchemaTree[][] {
+  const node = path[path.length - 1]!;
+  return node.children.length === 0 ? [path] : node.children.flatMap((child) => leafPaths([...path, child]));
 }
 
 const NO_STATISTICS = /Address|Contract|InteractedWith/;
@@ -277,15 +382,23 @@ export class ParquetFile {
   private readonly writer = new ByteWriter();
   private readonly parquet: ParquetWriter;
   private readonly fields: readonly string[];
+  private readonly schema: SchemaElement[];
+  private readonly codec: ParquetCodec;
+  /** each field's schema path, root first */
+  private readonly paths: SchemaTree[][];
 
   /** `codec`: other than the default only to measure the choice (scripts/bench). */
   constructor(fields: readonly string[], options: { resume?: ParquetResumeState; codec?: ParquetCodec } = {}) {
     const { resume } = options;
     this.fields = fields;
+    this.schema = parquetSchema(fields);
+    this.codec = options.codec ?? PARQUET_CODEC;
+    const resolve = schemaPathResolver(this.schema);
+    this.paths = fields.map((name) => resolve([name]));
     this.parquet = new ParquetWriter({
       writer: this.writer,
-      schema: parquetSchema(fields),
-      codec: options.codec ?? PARQUET_CODEC,
+      schema: this.schema,
+      codec: this.codec,
       compressors,
       createdBy: `swapx version ${VERSION}`,
     });
@@ -321,7 +434,29 @@ export class ParquetFile {
   rowGroupOf(batches: readonly ColumnBatch[]): Buffer {
     const rows = batches.reduce((sum, batch) => sum + batch.rows, 0);
     if (rows === 0) return Buffer.alloc(0);
-    void this.parquet.write({ columnData: columnSources(this.fields, batches), rowGroupSize: rows });
+    const { writer, parquet, codec } = this;
+    const start = writer.offset;
+    const columns: ColumnChunk[] = [];
+    this.fields.forEach((name, i) => {
+      const values = concatColumn(batches, i, rows);
+      const column = { codec, compressors: parquet.compressors, statistics: keepsStatistics(name), encoding: plainOnly(name) ? ('PLAIN' as const) : undefined };
+      const kind = KINDS[name];
+      if (kind !== 'strings' && kind !== 'tags') {
+        const path = this.paths[i]!;
+        columns.push(writeChunk(writer, [name], values as FlatValues, { ...column, element: path[path.length - 1]!.element }));
+        return;
+      }
+      // Page indexes and bloom filters are off: they would live outside the row groups, in state a resume cannot rebuild.
+      for (const leaf of listLeaves(kind, values as unknown[])) {
+        const path = leafPaths(this.paths[i]!).find((p) => p[p.length - 1]!.element.name === leaf.name)!;
+        const names = path.slice(1).map((node) => node.element.name);
+        columns.push(writeChunk(writer, names, leaf.values, { ...column, element: path[path.length - 1]!.element }, leaf.levels));
+      }
+    });
+    let totalByteSize = 0n;
+    for (const { meta_data } of columns) totalByteSize += meta_data?.total_uncompressed_size ?? 0n;
+    parquet.num_rows += BigInt(rows);
+    parquet.row_groups.push({ columns, total_byte_size: totalByteSize, num_rows: BigInt(rows), total_compressed_size: BigInt(writer.offset - start) });
     return this.take();
   }
 

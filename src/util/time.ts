@@ -120,10 +120,15 @@ function digits(value: string, start: number, count: number): number {
   return n;
 }
 
+function daysIn(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
 /**
  * `YYYY-MM-DDTHH:MM:SS[.mmm]Z`, the form the API sends, without Date.parse: an export reads six per swap.
- * Only values Date.parse reads the same way (days to 28, no leap second, 24:00 or two-digit year) take
- * this path; anything else is left to Date.parse.
+ * Only values Date.parse reads the same way take this path (no 30 February, which Date.parse rolls over
+ * into March, no leap second, no 24:00, no year before 1000); anything else is left to Date.parse.
  */
 function fastUtc(value: string): number | undefined {
   const length = value.length;
@@ -136,7 +141,7 @@ function fastUtc(value: string): number | undefined {
   const minute = digits(value, 14, 2);
   const second = digits(value, 17, 2);
   const ms = length === 24 ? (value[19] === '.' ? digits(value, 20, 3) : -1) : 0;
-  if (year < 1000 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
+  if (year < 1000 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour < 0 || hour > 23 || minute < 0 || minute > 59) return undefined;
   if (second < 0 || second > 59 || ms < 0) return undefined;
   return Date.UTC(year, month - 1, day, hour, minute, second, ms);
 }

@@ -1,0 +1,366 @@
+/**
+ * The column chunk of a flat column (a string, a time, an amount) written straight from its values:
+ * the same bytes and metadata as hyparquet-writer's writeColumn (one OPTIONAL leaf, DATA_PAGE_V2,
+ * PLAIN or a dictionary by the writer's own rule), without its generic path. Measured (docs/parquet.md):
+ * that path was most of a Parquet export's extra CPU — bigints for every time, a copy of each column
+ * per step (slice, unconvert, filter), a UTF-8 buffer per string, a dictionary tried and thrown away.
+ * The list columns (address lists, tags) still go through hyparquet-writer. Its page and encoding
+ * functions are imported by path inside the package, so package.json pins its exact version: a new one is
+ * taken on purpose, with the byte-identity test (test/output/parquet-chunk.test.ts).
+ */
+import type { ColumnChunk, SchemaElement } from 'hyparquet';
+import type { ByteWriter, ParquetWriter } from 'hyparquet-writer';
+import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
+import { writeDictionaryPage } from 'hyparquet-writer/src/dictionary.js';
+import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
+
+/**
+ * A flat column's values. Times are microseconds since the epoch and amounts numbers, NaN for a null
+ * (JSON has no NaN); strings are null for a null.
+ */
+export type FlatValues = (string | null)[] | Float64Array;
+
+export interface FlatColumn {
+  element: SchemaElement;
+  /** 'PLAIN' forces plain; undefined lets the writer's dictionary rule decide */
+  encoding?: 'PLAIN';
+  statistics: boolean;
+  codec: 'GZIP' | 'SNAPPY' | 'UNCOMPRESSED';
+  compressors: ParquetWriter['compressors'];
+}
+
+/** hyparquet-writer's default page size: a page is cut once its values reach it. */
+const PAGE_SIZE = 1_048_576;
+const TWO_32 = 4_294_967_296;
+
+/** A scratch buffer for page values: compressed (copied) or appended (copied) before it is reused. */
+let scratch = Buffer.allocUnsafe(1 << 16);
+function room(bytes: number): Buffer {
+  if (scratch.length < bytes) scratch = Buffer.allocUnsafe(Math.max(bytes, scratch.length * 2));
+  return scratch;
+}
+
+const isNull = (values: FlatValues, i: number) => (values instanceof Float64Array ? Number.isNaN(values[i]!) : values[i] === null);
+
+/** Strings in UTF-8 byte order (code point order), as the writer orders string statistics. */
+function compareStrings(left: string, right: string): number {
+  if (left === right) return 0;
+  const length = Math.min(left.length, right.length);
+  let i = 0;
+  while (i < length && left.charCodeAt(i) === right.charCodeAt(i)) i++;
+  if (i > 0) {
+    const prev = left.charCodeAt(i - 1);
+    if (prev >= 0xd800 && prev <= 0xdbff) i--;
+  }
+  while (i < left.length && i < right.length) {
+    const a = codePointAt(left, i);
+    const b = codePointAt(right, i);
+    if (a !== b) return a - b;
+    i += a > 0xffff ? 2 : 1;
+  }
+  return left.length - right.length;
+}
+
+function codePointAt(text: string, i: number): number {
+  const code = text.codePointAt(i) ?? 0xfffd;
+  return code >= 0xd800 && code <= 0xdfff ? 0xfffd : code;
+}
+
+interface Statistics {
+  min_value?: string | number | bigint;
+  max_value?: string | number | bigint;
+  null_count: bigint;
+  nan_count?: bigint;
+}
+
+function statistics(values: FlatValues | (string | number)[], element: SchemaElement, knownNulls?: number): Statistics {
+  let nulls = knownNulls ?? 0;
+  if (values instanceof Float64Array) {
+    let min: number | undefined;
+    let max: number | undefined;
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      if (Number.isNaN(v)) nulls += knownNulls === undefined ? 1 : 0;
+      else {
+        if (min === undefined || v < min) min = v;
+        if (max === undefined || v > max) max = v;
+      }
+    }
+    if (element.type === 'INT64') {
+      return { min_value: min === undefined ? undefined : BigInt(min), max_value: max === undefined ? undefined : BigInt(max), null_count: BigInt(nulls) };
+    }
+    // Signed zero as the spec asks: a min of 0 is -0, a max of -0 is 0.
+    if (min === 0) min = -0;
+    if (max === 0) max = 0;
+    return { min_value: min, max_value: max, null_count: BigInt(nulls), nan_count: 0n };
+  }
+  if (typeof values[0] === 'number') return statistics(Float64Array.from(values as number[]), element, nulls);
+  let min: string | undefined;
+  let max: string | undefined;
+  for (const v of values as (string | null)[]) {
+    if (v === null) nulls += knownNulls === undefined ? 1 : 0;
+    else {
+      if (min === undefined || compareStrings(v, min) < 0) min = v;
+      if (max === undefined || compareStrings(v, max) > 0) max = v;
+    }
+  }
+  return { min_value: min, max_value: max, null_count: BigInt(nulls) };
+}
+
+/**
+ * The writer's dictionary rule (hyparquet-writer useDictionary, for strings and numbers): rejected when a
+ * sample of 1,000 spread over the column is more than 90 % distinct by bytes; else built, and kept only
+ * if the dictionary and its indexes at most halve the plain bytes.
+ */
+function dictionaryOf(values: FlatValues): { dictionary: (string | number)[]; indexes: Int32Array; nulls: number } | undefined {
+  const strings = !(values instanceof Float64Array);
+  const prefix = strings ? 4 : 0;
+  const size = (v: string | number) => (typeof v === 'string' ? v.length : 8);
+  const n = values.length;
+  const sampleSize = Math.min(n, 1000);
+  const seen = new Set<string | number>();
+  let sampleDictionary = 0;
+  let sampleTotal = 0;
+  for (let i = 0; i < sampleSize; i++) {
+    const at = sampleSize === 1 ? 0 : Math.floor((i * (n - 1)) / (sampleSize - 1));
+    if (isNull(values, at)) continue;
+    const v = values[at]!;
+    const bytes = size(v) + prefix;
+    if (!seen.has(v)) {
+      seen.add(v);
+      sampleDictionary += bytes;
+    }
+    sampleTotal += bytes;
+  }
+  if (!sampleTotal || sampleDictionary / sampleTotal > 0.9) return undefined;
+  const dictionary: (string | number)[] = [];
+  const indexes = new Int32Array(n).fill(-1);
+  const index = new Map<string | number, number>();
+  let dictionaryBytes = 0;
+  let total = 0;
+  let nonNull = 0;
+  for (let i = 0; i < n; i++) {
+    if (isNull(values, i)) continue;
+    const v = values[i]!;
+    nonNull++;
+    total += size(v);
+    let at = index.get(v);
+    if (at === undefined) {
+      at = dictionary.length;
+      dictionary.push(v);
+      index.set(v, at);
+      dictionaryBytes += size(v);
+    }
+    indexes[i] = at;
+  }
+  const bitWidth = Math.ceil(Math.log2(dictionary.length));
+  const indexBytes = Math.ceil((nonNull * bitWidth) / 8);
+  if (2 * (dictionaryBytes + dictionary.length * prefix + indexBytes) > total + nonNull * prefix) return undefined;
+  return { dictionary, indexes, nulls: n - nonNull };
+}
+
+/** The plain bytes of values [start, end) (nulls skipped) into `out` from 0; returns the length. */
+function plainValues(values: FlatValues, element: SchemaElement, start: number, end: number, out: Buffer): number {
+  let at = 0;
+  if (values instanceof Float64Array) {
+    const int64 = element.type === 'INT64';
+    for (let i = start; i < end; i++) {
+      const v = values[i]!;
+      if (Number.isNaN(v)) continue;
+      if (int64) {
+        const high = Math.floor(v / TWO_32);
+        out.writeUInt32LE(v - high * TWO_32, at);
+        out.writeInt32LE(high, at + 4);
+      } else out.writeDoubleLE(v, at);
+      at += 8;
+    }
+    return at;
+  }
+  for (let i = start; i < end; i++) {
+    const v = values[i];
+    if (v === null || v === undefined) continue;
+    const length = out.write(v, at + 4);
+    out.writeUInt32LE(length, at);
+    at += 4 + length;
+  }
+  return at;
+}
+
+/** Pages cut as the writer cuts them: once the values' estimated bytes reach PAGE_SIZE, at a row's start. */
+function pageBoundaries(values: FlatValues, dictionary: boolean, repetition?: Uint8Array): [number, number][] {
+  // Most chunks are far below a page: no need to measure each string's UTF-8 length.
+  if ((dictionary || values instanceof Float64Array ? 8 * values.length : plainBound(values, 0, values.length)) < PAGE_SIZE) return [[0, values.length]];
+  const pages: [number, number][] = [];
+  let start = 0;
+  let bytes = 0;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    const size = isNull(values, i) ? 0 : dictionary ? 4 : typeof v === 'string' ? Buffer.byteLength(v) : 8;
+    bytes += size;
+    if (bytes >= PAGE_SIZE && i > start && (!repetition || repetition[i] === 0)) {
+      pages.push([start, i]);
+      start = i;
+      bytes = size;
+    }
+  }
+  if (start < values.length) pages.push([start, values.length]);
+  return pages;
+}
+
+/** The largest plain bytes the values [start, end) can take (UTF-8 is at most 3 bytes per UTF-16 unit). */
+function plainBound(values: FlatValues, start: number, end: number): number {
+  if (values instanceof Float64Array) return (end - start) * 8;
+  let bytes = 0;
+  for (let i = start; i < end; i++) bytes += 4 + 3 * (values[i]?.length ?? 0);
+  return bytes;
+}
+
+interface ByteSink {
+  offset: number;
+  appendUint8(value: number): void;
+  appendVarInt(value: number): void;
+}
+
+/** A minimal growable writer for levels and indexes (what writeRleBitPackedHybrid appends to). */
+class Bytes implements ByteSink {
+  offset = 0;
+  bytes = Buffer.allocUnsafe(256);
+  appendUint8(value: number): void {
+    if (this.offset === this.bytes.length) {
+      const bigger = Buffer.allocUnsafe(this.bytes.length * 2);
+      this.bytes.copy(bigger);
+      this.bytes = bigger;
+    }
+    this.bytes[this.offset++] = value;
+  }
+  appendVarInt(value: number): void {
+    let v = value;
+    while (v & ~0x7f) {
+      this.appendUint8((v & 0x7f) | 0x80);
+      v >>>= 7;
+    }
+    this.appendUint8(v);
+  }
+  view(): Buffer {
+    return this.bytes.subarray(0, this.offset);
+  }
+}
+
+/**
+ * A leaf of a list column as Dremel levels: a definition and a repetition level per slot, and the
+ * slot's value (null below the maximum definition level).
+ */
+export interface Levels {
+  definition: Uint8Array;
+  repetition: Uint8Array;
+  maxDefinition: number;
+}
+
+/**
+ * Writes the column chunk of `values` at the writer's offset; returns its metadata. `path` is the
+ * leaf's path in the schema; without `levels` the column is flat (one value per row, null or not).
+ */
+export function writeChunk(writer: ByteWriter, path: readonly string[], values: FlatValues, column: FlatColumn, levels?: Levels): ColumnChunk {
+  const name = path.join('.');
+  const { element, codec, compressors } = column;
+  const type = element.type!;
+  const offsetStart = writer.offset;
+  let uncompressed = 0;
+  const dict = column.encoding === 'PLAIN' ? undefined : dictionaryOf(values);
+  // With a dictionary, min and max are those of its (few) distinct values.
+  const stats = column.statistics ? (dict ? statistics(dict.dictionary, element, dict.nulls) : statistics(values, element)) : undefined;
+  const encodings: string[] = [];
+  let dictionaryPageOffset: bigint | undefined;
+  if (dict) {
+    dictionaryPageOffset = BigInt(writer.offset);
+    const physical = typeof dict.dictionary[0] === 'string' ? dict.dictionary.map((v) => Buffer.from(v as string)) : dict.dictionary;
+    uncompressed += writeDictionaryPage(writer, { columnName: name, element, codec, compressors } as never, physical);
+    encodings.push('PLAIN');
+  }
+  const encoding = dict ? 'RLE_DICTIONARY' : 'PLAIN';
+  encodings.push(encoding);
+  const dataPageOffset = BigInt(writer.offset);
+  const pages = pageBoundaries(values, dict !== undefined, levels?.repetition);
+  const definitionWidth = levels ? Math.ceil(Math.log2(levels.maxDefinition + 1)) : 1;
+  const compress = compressors[codec];
+  for (const [start, end] of pages) {
+    const levelBytes = new Bytes();
+    let nulls = 0;
+    let rows = end - start;
+    let repetitionBytes = 0;
+    let definition: Uint8Array;
+    if (levels) {
+      const repetition = levels.repetition.subarray(start, end);
+      definition = levels.definition.subarray(start, end);
+      rows = 0;
+      for (const r of repetition) if (r === 0) rows++;
+      for (const d of definition) if (d < levels.maxDefinition) nulls++;
+      repetitionBytes = writeRleBitPackedHybrid(levelBytes as never, repetition, 1);
+    } else {
+      definition = new Uint8Array(end - start);
+      for (let i = start; i < end; i++) {
+        if (isNull(values, i)) nulls++;
+        else definition[i - start] = 1;
+      }
+    }
+    const definitionBytes = writeRleBitPackedHybrid(levelBytes as never, definition, definitionWidth);
+    let page: Buffer;
+    if (dict) {
+      const indexes: number[] = [];
+      let max = 0;
+      for (let i = start; i < end; i++) {
+        const at = dict.indexes[i]!;
+        if (at < 0) continue;
+        indexes.push(at);
+        if (at > max) max = at;
+      }
+      const bitWidth = Math.ceil(Math.log2(max + 1));
+      const data = new Bytes();
+      data.appendUint8(bitWidth);
+      writeRleBitPackedHybrid(data as never, indexes, bitWidth);
+      page = data.view();
+    } else {
+      const out = room(plainBound(values, start, end));
+      page = out.subarray(0, plainValues(values, element, start, end, out));
+    }
+    const compressed = compress ? compress(page) : page;
+    const headerStart = writer.offset;
+    writePageHeader(writer, {
+      type: 'DATA_PAGE_V2',
+      uncompressed_page_size: levelBytes.offset + page.length,
+      compressed_page_size: levelBytes.offset + compressed.length,
+      data_page_header_v2: {
+        num_values: end - start,
+        num_nulls: nulls,
+        num_rows: rows,
+        encoding,
+        definition_levels_byte_length: definitionBytes,
+        repetition_levels_byte_length: repetitionBytes,
+        is_compressed: !!codec,
+      },
+    } as never);
+    const headerSize = writer.offset - headerStart;
+    writer.appendBytes(levelBytes.view());
+    writer.appendBytes(compressed);
+    uncompressed += headerSize + levelBytes.offset + page.length;
+  }
+  return {
+    meta_data: {
+      type,
+      encodings,
+      path_in_schema: [...path],
+      codec,
+      num_values: BigInt(values.length),
+      total_compressed_size: BigInt(writer.offset - offsetStart),
+      total_uncompressed_size: BigInt(uncompressed),
+      data_page_offset: dataPageOffset,
+      dictionary_page_offset: dictionaryPageOffset,
+      statistics: stats,
+      encoding_stats: stats
+        ? [...(dict ? [{ page_type: 'DICTIONARY_PAGE', encoding: 'PLAIN', count: 1 }] : []), { page_type: 'DATA_PAGE_V2', encoding, count: pages.length }]
+        : undefined,
+      geospatial_statistics: undefined,
+    },
+    file_offset: BigInt(offsetStart),
+  } as unknown as ColumnChunk;
+}

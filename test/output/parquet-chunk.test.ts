@@ -1,0 +1,123 @@
+/**
+ * swapx writes its column chunks itself (src/output/parquet-chunk.ts) for speed; they must be the bytes
+ * hyparquet-writer's own generic path writes for the same values, schema and options, edge cases included:
+ * nulls everywhere, empty lists, null list elements and tags, -0, non-ASCII text, a chunk of several pages.
+ */
+import { describe, expect, it } from 'vitest';
+import { ByteWriter, type ColumnSource, ParquetWriter } from 'hyparquet-writer';
+import type { Swap } from '../../src/api/types.js';
+import { apiTimeMicros, encodeParquet, PARQUET_FIELDS, ParquetFile, parquetKind, parquetSchema, toColumns } from '../../src/output/parquet.js';
+import { swapsInWindow } from '../../src/sandbox/index.js';
+import { VERSION } from '../../src/version.js';
+
+type Row = Record<string, unknown>;
+
+const HASHES = new Set(['id', 'intermediateSwapId', 'sourceTransaction', 'destinationTransaction', 'sourceAccount', 'destinationAccount']);
+
+/** The file as hyparquet-writer writes it from plain JS values, with swapx's per-column choices. */
+function reference(rows: readonly Row[], fields: readonly string[], codec: 'SNAPPY' | 'UNCOMPRESSED', groupRows: number): Buffer {
+  const writer = new ByteWriter();
+  const parquet = new ParquetWriter({ writer, schema: parquetSchema(fields), codec, createdBy: `swapx version ${VERSION}` });
+  for (let start = 0; start < rows.length; start += groupRows) {
+    const group = rows.slice(start, start + groupRows);
+    const columnData = fields.map((name): ColumnSource => {
+      const kind = parquetKind(name);
+      const data = group.map((row) => {
+        const value = row[name];
+        if (value === null || value === undefined) return null;
+        if (kind === 'timestamp') return apiTimeMicros(value as string);
+        // A tag is its two fields (a null tag is a struct of nulls), as swapx writes it.
+        if (kind === 'tags') return (value as (Row | null)[]).map((tag) => ({ type: tag?.type ?? null, value: tag?.value ?? null }));
+        return value;
+      });
+      const plain = kind === 'timestamp' || HASHES.has(name);
+      const statistics = !/Address|Contract|InteractedWith/.test(name) && !HASHES.has(name) && kind !== 'strings' && kind !== 'tags';
+      return { name, data, encoding: plain ? 'PLAIN' : undefined, statistics, offsetIndex: false, columnIndex: false };
+    });
+    void parquet.write({ columnData, rowGroupSize: group.length });
+  }
+  void parquet.finish();
+  return Buffer.from(writer.getBytes());
+}
+
+const base = swapsInWindow({ from: '2026-11-02T00:00:00Z', to: '2026-11-02T03:00:00Z' }, { seed: 11 }) as unknown as Row[];
+
+/** The sandbox's swaps with the edge cases mixed in, row by row. */
+function edgeRows(): Row[] {
+  return base.map((swap, i) => {
+    const row: Row = { ...swap };
+    switch (i % 12) {
+      case 0:
+        for (const field of PARQUET_FIELDS) if (field !== 'id') row[field] = null;
+        break;
+      case 1:
+        Object.assign(row, { sourceOtherProtocolAddresses: [], destinationOtherProtocolAddresses: [null, 'x'], tags: [] });
+        break;
+      case 2:
+        Object.assign(row, { tags: [null, { type: 'a', value: null }, { type: null, value: 'v' }], depositAmount: -0, withdrawnAmount: 0 });
+        break;
+      case 3:
+        Object.assign(row, {
+          bridge: 'Ünïcødé 🌉',
+          sourceChain: '\uffff',
+          destinationChain: '\u{1f600}',
+          usdMismatchStatus: '',
+          sourceAccount: 'ä\ud800b',
+          id: `${swap.id}-€`,
+        });
+        break;
+      case 4:
+        Object.assign(row, { tags: undefined, sourceOtherProtocolAddresses: undefined, completedAt: '2026-11-02T01:02:03.1234567Z' });
+        break;
+    }
+    return row;
+  });
+}
+
+describe('column chunks written by swapx are the bytes hyparquet-writer writes', () => {
+  it.each(['UNCOMPRESSED', 'SNAPPY'] as const)('every field, edge cases, several row groups (%s)', (codec) => {
+    const rows = edgeRows();
+    expect(rows.length).toBeGreaterThan(600);
+    const bytes = reference(rows, PARQUET_FIELDS, codec, 250);
+    expect(encodeParquet(rows, PARQUET_FIELDS, { codec, rowGroupRows: 250 }).equals(bytes)).toBe(true);
+    // Row groups gathered from windows of 10 rows, as an export keeps them: dictionaries merged in order of first appearance.
+    const file = new ParquetFile(PARQUET_FIELDS, { codec });
+    const parts = [file.header()];
+    for (let start = 0; start < rows.length; start += 250) {
+      const windows = [];
+      for (let at = start; at < Math.min(start + 250, rows.length); at += 10)
+        windows.push(toColumns(PARQUET_FIELDS, rows.slice(at, Math.min(at + 10, start + 250))));
+      parts.push(file.rowGroupOf(windows));
+    }
+    parts.push(file.footer());
+    expect(Buffer.concat(parts).equals(bytes)).toBe(true);
+  });
+
+  it('a column all null, and fields picked and reordered', () => {
+    const fields = ['tags', 'withdrawnUsdAmount', 'id', 'updatedAt', 'bridge'];
+    const rows = base.slice(0, 300).map((swap) => ({ ...swap, withdrawnUsdAmount: null, bridge: null }));
+    expect(encodeParquet(rows, fields, { codec: 'UNCOMPRESSED' }).equals(reference(rows, fields, 'UNCOMPRESSED', 2000))).toBe(true);
+  });
+
+  it('a chunk past the 1 MiB page size is cut into pages at the same rows, with statistics', () => {
+    const fields = ['id', 'bridge', 'sourceProtocolAddress', 'tags'];
+    // Distinct long values: no dictionary, so plain pages; bridge keeps min/max statistics.
+    const rows = Array.from({ length: 3000 }, (_, i) => {
+      const swap = base[i % base.length] as unknown as Swap;
+      return {
+        ...swap,
+        id: `${i}${'f'.repeat(300 + (i % 5))}${i % 3 ? '' : 'ж'}`,
+        bridge: `${String(i).padStart(6, '0')}-${'é'.repeat(200)}`,
+        sourceProtocolAddress: `${i}${'a'.repeat(400)}`,
+      };
+    });
+    const bytes = encodeParquet(rows, fields, { codec: 'UNCOMPRESSED', rowGroupRows: 3000 });
+    expect(bytes.length).toBeGreaterThan(2_500_000);
+    expect(bytes.equals(reference(rows, fields, 'UNCOMPRESSED', 3000))).toBe(true);
+    // The same row group from windows of 7 rows (as an export keeps them), pages cut across windows.
+    const file = new ParquetFile(fields, { codec: 'UNCOMPRESSED' });
+    const windows = [];
+    for (let start = 0; start < rows.length; start += 7) windows.push(toColumns(fields, rows.slice(start, start + 7)));
+    expect(Buffer.concat([file.header(), file.rowGroupOf(windows), file.footer()]).equals(bytes)).toBe(true);
+  });
+});
