@@ -140,25 +140,3 @@ export async function run(argv: readonly string[], io: Partial<Io> = {}): Promis
   }
   return exitCode;
 }
-
-/** For the bin: Ctrl-C / SIGTERM abort the run (it saves what it can); a second one exits at once. */
-export async function main(argv: readonly string[]): Promise<number> {
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(EXIT.interrupted);
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  // `swapx ... | head` closes the pipe early: that is the reader's choice, not an error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE') process.exit(EXIT.ok);
-    throw error;
-  });
-  try {
-    return await run(argv, { signal: controller.signal });
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
-}

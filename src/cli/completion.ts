@@ -10,12 +10,7 @@ import { DATE_RANGE_FILTERS } from '../api/types.js';
 import { SETTING_NAMES } from '../config/settings.js';
 import { FORMATS } from '../output/format.js';
 import { SYNC_FORMATS } from '../sync/state.js';
-
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
-
-/** The hidden command the scripts call to list profile names. */
-export const PROFILES_COMMAND = '__profiles';
+import { PROFILES_COMMAND, SHELLS, type Shell } from './completion-shells.js';
 
 interface OptionSpec {
   flags: string[];

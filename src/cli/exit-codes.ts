@@ -3,15 +3,10 @@ import { CommanderError } from 'commander';
 import { stripControl } from '../output/sanitize.js';
 import { AbortedError, AuthError, PermissionDeniedError, SwapxError, UsageError, ValidationError, WrappedError } from '../api/errors.js';
 import { NoMatchError } from './errors.js';
+import { EXIT } from './exit-status.js';
 
-export const EXIT = {
-  ok: 0,
-  failed: 1,
-  usage: 2,
-  auth: 3,
-  notFound: 4,
-  interrupted: 130,
-} as const;
+// The codes themselves live apart (the bin's start uses them without loading this mapping); here for every other user.
+export { EXIT };
 
 export function exitCodeFor(error: unknown): number {
   while (error instanceof WrappedError && error.cause !== undefined) error = error.cause;

@@ -2,7 +2,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${…} here is shell syntax, not a template
 import { UsageError } from '../api/errors.js';
 import type { Register } from '../cli/command.js';
-import { PROFILES_COMMAND, SHELLS, completionScript, type Shell } from '../cli/completion.js';
+import { PROFILES_COMMAND, SHELLS, type Shell } from '../cli/completion-shells.js';
 
 export const register: Register = (program, run) => {
   program
@@ -22,6 +22,8 @@ export const register: Register = (program, run) => {
     .action((shell: string) =>
       run(async (ctx) => {
         if (!(SHELLS as readonly string[]).includes(shell)) throw new UsageError(`completion: unknown shell '${shell}' (known: ${SHELLS.join(', ')})`);
+        // The generator (and the sync formats it completes) loads only for this command: every other start is lighter.
+        const { completionScript } = await import('../cli/completion.js');
         ctx.io.stdout.write(completionScript(shell as Shell, program));
         return 0;
       }),

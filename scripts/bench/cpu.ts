@@ -1,8 +1,9 @@
 // Part 2: CPU per swap of swapx against the loop a user would write instead (curl | jq per window), same data.
 import fs from 'node:fs';
 import path from 'node:path';
-import { LIST_SWAP_FIELDS } from '../../dist/api/types.js';
-import { check, commandExists, countLines, runTimed, startSandboxProcess } from './proc.js';
+import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
+import type { BenchContext, PartOutcome } from './context.js';
+import { check, commandExists, countLines, runTimed, type Timed } from './proc.js';
 import { fixed, grouped, kibToMB, table, verdict } from './report.js';
 
 const SWAPS_PER_HOUR = 20_000;
@@ -10,7 +11,64 @@ const FROM = '2026-10-01T00:00:00Z';
 const TO = '2026-10-01T06:00:00Z';
 const CONCURRENCY = 4;
 
-const FORMATS = [
+type Tool = 'swapx' | 'curl+jq';
+
+interface Format {
+  name: 'jsonl' | 'csv';
+  label: string;
+  /** swapx's format flag. */
+  flag: string;
+  /** jq's arguments for the same output. */
+  jq: readonly string[];
+  /** The goal: swapx's CPU per swap at most this times the loop's. */
+  maxRatio: number;
+  /** The CSV header the loop prints first. */
+  header?: string;
+}
+
+interface MeasuredRun {
+  tool: Tool;
+  format: Format['name'];
+  rows: number;
+  cpuS: number;
+  userS: number;
+  sysS: number;
+  peakRssMB: number;
+  wallS: number;
+  sandboxCpuS: number;
+  /** Set once every run is in: the same swaps for both tools. */
+  swapsPerCpuS?: number;
+}
+
+interface SkippedRun {
+  tool: Tool;
+  format: Format['name'];
+  skipped: string;
+}
+
+type CpuRun = MeasuredRun | SkippedRun;
+
+interface FormatFigure {
+  format: Format['name'];
+  swapxSwapsPerCpuS: number;
+  curlJqSwapsPerCpuS?: number;
+  ratio?: number;
+  maxRatio?: number;
+  skipped?: string;
+  pass: boolean | null;
+}
+
+interface CpuResult {
+  range: { from: string; to: string };
+  windows: number;
+  swaps: number;
+  swapsPerHour: number;
+  concurrency: number;
+  runs: CpuRun[];
+  formats: FormatFigure[];
+}
+
+const FORMATS: readonly Format[] = [
   { name: 'jsonl', label: 'JSON Lines', flag: '--jsonl', jq: ['-c', '.[]'], maxRatio: 0.35 },
   {
     name: 'csv',
@@ -35,22 +93,29 @@ const LOOP = `
   done < "$2"
 } > "$3"`;
 
-function missingTools() {
+function missingTools(): string | undefined {
   const missing = ['curl', 'jq', 'bash'].filter((name) => !commandExists(name));
   return missing.length ? `${missing.join(', ')} not found on PATH` : undefined;
 }
 
-export async function cpuPart(ctx) {
+/** The measured run of `tool` in `format`; throws if the bench did not make one. */
+function measured(runs: readonly CpuRun[], tool: Tool, format: Format['name']): MeasuredRun {
+  const run = runs.find((r) => r.tool === tool && r.format === format);
+  if (!run || 'skipped' in run) throw new Error(`cpu: no measured ${tool} run for ${format}`);
+  return run;
+}
+
+export async function cpuPart(ctx: BenchContext): Promise<PartOutcome<CpuResult>> {
   const windows = ctx.windowsBetween(FROM, TO);
   const windowsFile = path.join(ctx.tmp, 'cpu-windows.txt');
   fs.writeFileSync(windowsFile, windows.map((w) => `${w.from} ${w.to}\n`).join(''));
   const skipped = missingTools();
-  const sandbox = await startSandboxProcess({ ...ctx, latencyMs: 0, swapsPerHour: SWAPS_PER_HOUR });
-  const runs = [];
+  const sandbox = await ctx.startSandbox({ latencyMs: 0, swapsPerHour: SWAPS_PER_HOUR });
+  const runs: CpuRun[] = [];
   try {
     // JIT-warms the sandbox; its swap cache (50,000) is smaller than the range, so every run below finds it equally cold.
-    check(await ctx.swapx(sandbox.url, ['swaps', '--from', FROM, '--to', windows[0].to, '--jsonl', '-q']), 'sandbox warm-up');
-    const timed = async (tool, format, run) => {
+    check(await ctx.swapx(sandbox.url, ['swaps', '--from', FROM, '--to', windows[0]?.to ?? TO, '--jsonl', '-q']), 'sandbox warm-up');
+    const timed = async (tool: Tool, format: Format, run: (out: string) => Promise<Timed>): Promise<MeasuredRun> => {
       ctx.log(`cpu: ${tool} ${format.label}`);
       const out = path.join(ctx.tmp, `cpu-${tool}.${format.name}`);
       const sandboxBefore = sandbox.cpuSeconds();
@@ -58,7 +123,7 @@ export async function cpuPart(ctx) {
       const sandboxCpuS = sandbox.cpuSeconds() - sandboxBefore;
       const rows = countLines(out) - (format.name === 'csv' ? 1 : 0);
       fs.rmSync(out, { force: true });
-      const entry = {
+      const entry: MeasuredRun = {
         tool,
         format: format.name,
         rows,
@@ -101,13 +166,14 @@ export async function cpuPart(ctx) {
 
   // The same data for every row: the swaps in the range, as swapx exports them once each. The loop writes
   // a few more rows: swaps exactly on a window edge come back from both windows.
-  const swaps = runs.find((r) => r.tool === 'swapx' && r.format === 'jsonl').rows;
-  const formats = FORMATS.map((format) => {
-    const swapx = runs.find((r) => r.tool === 'swapx' && r.format === format.name);
-    const loop = runs.find((r) => r.tool === 'curl+jq' && r.format === format.name);
+  const swaps = measured(runs, 'swapx', 'jsonl').rows;
+  const formats = FORMATS.map((format): FormatFigure => {
+    const swapx = measured(runs, 'swapx', format.name);
     swapx.swapsPerCpuS = swaps / swapx.cpuS;
     if (swapx.rows !== swaps) throw new Error(`swapx wrote ${swapx.rows} CSV rows but ${swaps} JSON lines`);
-    if (loop.skipped) return { format: format.name, swapxSwapsPerCpuS: swapx.swapsPerCpuS, skipped: loop.skipped, pass: null };
+    const skipped = runs.find((r): r is SkippedRun => r.tool === 'curl+jq' && r.format === format.name && 'skipped' in r);
+    if (skipped) return { format: format.name, swapxSwapsPerCpuS: swapx.swapsPerCpuS, skipped: skipped.skipped, pass: null };
+    const loop = measured(runs, 'curl+jq', format.name);
     loop.swapsPerCpuS = swaps / loop.cpuS;
     // CPU per swap of swapx over that of the loop (same swaps for both): below 1, swapx costs less.
     const ratio = loop.swapsPerCpuS / swapx.swapsPerCpuS;
@@ -120,8 +186,9 @@ export async function cpuPart(ctx) {
       pass: ratio <= format.maxRatio,
     };
   });
-  const byFormat = Object.fromEntries(formats.map((f) => [f.format, f]));
-  const label = Object.fromEntries(FORMATS.map((f) => [f.name, f.label]));
+  const figureOf = (name: Format['name']): FormatFigure | undefined => formats.find((f) => f.format === name);
+  const formatOf = (name: Format['name']): Format | undefined => FORMATS.find((f) => f.name === name);
+  const label = (name: Format['name']): string => formatOf(name)?.label ?? name;
 
   const text = table(
     `2. CPU cost: ${grouped(swaps)} swaps (${FROM} → ${TO}, ${windows.length} windows), sandbox ${grouped(SWAPS_PER_HOUR)} swaps/hour, no latency`,
@@ -141,23 +208,24 @@ export async function cpuPart(ctx) {
       ['target', 'l'],
     ],
     runs.map((r) => {
-      if (r.skipped) return ['curl | jq per window (bash loop)', label[r.format], ...Array(10).fill('-'), `skipped: ${r.skipped}`];
-      const f = byFormat[r.format];
+      if ('skipped' in r) return ['curl | jq per window (bash loop)', label(r.format), ...Array<string>(10).fill('-'), `skipped: ${r.skipped}`];
+      const f = figureOf(r.format);
+      const swapsPerCpuS = r.swapsPerCpuS ?? Number.NaN;
       const isSwapx = r.tool === 'swapx';
       return [
         isSwapx ? `swapx (-o file, concurrency ${CONCURRENCY})` : 'curl | jq per window (bash loop)',
-        label[r.format],
+        label(r.format),
         grouped(r.rows),
         fixed(r.cpuS),
         fixed(r.userS),
         fixed(r.sysS),
-        grouped(r.swapsPerCpuS),
-        fixed(1e6 / r.swapsPerCpuS, 1),
+        grouped(swapsPerCpuS),
+        fixed(1e6 / swapsPerCpuS, 1),
         fixed(r.peakRssMB, 0),
         fixed(r.wallS, 1),
         fixed(r.sandboxCpuS, 1),
-        isSwapx && f.ratio !== undefined ? `${fixed(f.ratio)}×` : '',
-        isSwapx && f.pass !== null ? `≤ ${f.maxRatio}× ${verdict(f.pass)}` : '',
+        isSwapx && f?.ratio !== undefined ? `${fixed(f.ratio)}×` : '',
+        isSwapx && f && f.pass !== null ? `≤ ${f.maxRatio}× ${verdict(f.pass)}` : '',
       ];
     }),
     [
@@ -167,8 +235,8 @@ export async function cpuPart(ctx) {
       `that bounds wall time, not the CPU measured. jq's CSV: every field in the spec's order, arrays/objects via tojson.`,
       ...formats.map((f) =>
         f.skipped
-          ? `Target (${label[f.format]}): CPU per swap at most ${f.maxRatio}× that of curl + jq: skipped (${f.skipped})`
-          : `Target (${label[f.format]}): CPU per swap at most ${f.maxRatio}× that of curl + jq: ${grouped(f.swapxSwapsPerCpuS)} vs ${grouped(f.curlJqSwapsPerCpuS)} swaps/CPU-s, ${fixed(f.ratio)}× → ${verdict(f.pass)}`,
+          ? `Target (${label(f.format)}): CPU per swap at most ${formatOf(f.format)?.maxRatio}× that of curl + jq: skipped (${f.skipped})`
+          : `Target (${label(f.format)}): CPU per swap at most ${f.maxRatio}× that of curl + jq: ${grouped(f.swapxSwapsPerCpuS)} vs ${grouped(f.curlJqSwapsPerCpuS ?? Number.NaN)} swaps/CPU-s, ${fixed(f.ratio ?? Number.NaN)}× → ${verdict(f.pass)}`,
       ),
     ],
   );

@@ -2,7 +2,8 @@
 // 1-day and a 10-day Parquet export (row groups stream out, so memory must not grow with the range).
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, startSandboxProcess } from './proc.js';
+import type { BenchContext, PartOutcome } from './context.js';
+import { check } from './proc.js';
 import { fixed, grouped, kibToMB, table, verdict } from './report.js';
 
 const SWAPS_PER_HOUR = 2000;
@@ -13,20 +14,56 @@ const MAX_CPU_RATIO = 1.5;
 const MAX_MB = 150;
 const MAX_GROWTH = 1.25;
 
-const FORMATS = [
+interface Format {
+  name: string;
+  label: string;
+  /** The output file's extension, which picks the format. */
+  ext: string;
+}
+
+interface ParquetRun {
+  format: string;
+  label: string;
+  range: string;
+  cpuS: number;
+  peakRssMB: number;
+  wallS: number;
+  outputMB: number;
+}
+
+interface ParquetResult {
+  swapsPerHour: number;
+  concurrency: number;
+  runs: ParquetRun[];
+  targets: {
+    cpu: { max: number; ratio: number; pass: boolean };
+    size: { ratio: number; pass: boolean };
+    memory: { maxMB: number; pass: boolean; growth: number; maxGrowth: number; growthPass: boolean };
+  };
+}
+
+const PARQUET: Format = { name: 'parquet', label: 'Parquet', ext: 'parquet' };
+const FORMATS: readonly Format[] = [
   { name: 'jsonl', label: 'JSON Lines', ext: 'jsonl' },
   { name: 'jsonl.gz', label: 'JSON Lines, gzip', ext: 'jsonl.gz' },
   { name: 'csv', label: 'CSV', ext: 'csv' },
-  { name: 'parquet', label: 'Parquet', ext: 'parquet' },
+  PARQUET,
 ];
 
-export async function parquetPart(ctx) {
-  const sandbox = await startSandboxProcess({ ...ctx, latencyMs: 0, swapsPerHour: SWAPS_PER_HOUR });
-  const runs = [];
+/** The run of `format` over `range`; throws if the bench did not make it. */
+function find(runs: readonly ParquetRun[], format: string, range = '1 day'): ParquetRun {
+  const run = runs.find((r) => r.format === format && r.range === range);
+  if (!run) throw new Error(`parquet: no ${range} run of ${format}`);
+  return run;
+}
+
+export async function parquetPart(ctx: BenchContext): Promise<PartOutcome<ParquetResult>> {
+  const sandbox = await ctx.startSandbox({ latencyMs: 0, swapsPerHour: SWAPS_PER_HOUR });
+  const runs: ParquetRun[] = [];
   try {
     // JIT-warms the sandbox.
     check(await ctx.swapx(sandbox.url, ['swaps', '--from', DAY.from, '--to', '2026-10-01T01:00:00Z', '--jsonl', '-q']), 'sandbox warm-up');
-    const exportOnce = async (format, range, label) => {
+    const exportOnce = async (format: Format, range: { from: string; to: string }, label: string): Promise<ParquetRun> => {
       ctx.log(`parquet: ${label} ${format.label}`);
       const out = path.join(ctx.tmp, `formats.${format.ext}`);
       const result = check(
@@ -49,18 +86,18 @@ export async function parquetPart(ctx) {
     for (const format of FORMATS) runs.push(await exportOnce(format, DAY, '1 day'));
     for (const format of FORMATS) {
       const again = await exportOnce(format, DAY, '1 day');
-      const first = runs.find((r) => r.format === format.name);
+      const first = find(runs, format.name);
       first.cpuS = Math.min(first.cpuS, again.cpuS);
       first.peakRssMB = Math.max(first.peakRssMB, again.peakRssMB);
     }
-    runs.push(await exportOnce(FORMATS[3], TEN_DAYS, '10 days'));
+    runs.push(await exportOnce(PARQUET, TEN_DAYS, '10 days'));
   } finally {
     await sandbox.stop();
   }
-  const jsonl = runs.find((r) => r.format === 'jsonl');
-  const gz = runs.find((r) => r.format === 'jsonl.gz');
-  const parquet = runs.find((r) => r.format === 'parquet' && r.range === '1 day');
-  const tenDays = runs.find((r) => r.format === 'parquet' && r.range === '10 days');
+  const jsonl = find(runs, 'jsonl');
+  const gz = find(runs, 'jsonl.gz');
+  const parquet = find(runs, 'parquet');
+  const tenDays = find(runs, 'parquet', '10 days');
   const cpuRatio = parquet.cpuS / jsonl.cpuS;
   const sizeRatio = parquet.outputMB / gz.outputMB;
   const growth = tenDays.peakRssMB / parquet.peakRssMB;

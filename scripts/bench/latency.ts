@@ -2,7 +2,11 @@
 // what a user would run instead: 8 parallel curls over the same URLs.
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, commandExists, countLines, runTimed, startSandboxProcess } from './proc.js';
+import { latencyFor } from '../../src/sandbox/faults.js';
+import { DATA_DEFAULTS } from '../../src/sandbox/index.js';
+import { seedKey } from '../../src/sandbox/random.js';
+import type { BenchContext, PartOutcome } from './context.js';
+import { check, commandExists, countLines, runTimed, type Timed } from './proc.js';
 import { fixed, grouped, table, verdict } from './report.js';
 
 const LATENCY_MS = 50;
@@ -16,45 +20,74 @@ const TARGET_RATIO = 1.05;
 /** Runs per concurrency above 1 (the best counts: other work on the machine only ever adds time); 1 runs once (≥ 17 s). */
 const REPEATS = 2;
 
-// The sandbox's own delay draw (internal modules: if they move, the check below is left out, not the bench).
-const draw = await Promise.all([import('../../dist/sandbox/faults.js'), import('../../dist/sandbox/random.js')]).then(
-  ([faults, random]) =>
-    typeof faults.latencyFor === 'function' && typeof random.seedKey === 'function' ? { latencyFor: faults.latencyFor, seed: random.seedKey(1) } : undefined,
-  () => undefined,
-);
+/** Where a run's output went: a file, stdout, or a reference that is not swapx. */
+type Output = 'file' | 'stdout' | 'bare' | 'curl';
 
-/** The mean delay the sandbox draws for requests first … first+count-1 (it numbers requests from 0; seed 1). */
-function drawnMeanMs(first, count) {
-  if (!draw) return Number.NaN;
+interface Attempt {
+  wallS: number;
+  cpuS: number;
+  /** The mean delay the sandbox drew for this run's requests. */
+  drawnLatencyMs: number;
+}
+
+/** The best attempt of a run, with its ratios. */
+interface LatencyRun extends Attempt {
+  concurrency: number;
+  output: Output;
+  idealS: number;
+  attempts: Attempt[];
+  /** wall ÷ ideal. */
+  ratio: number;
+  /** (wall − swapx's start-up) ÷ ideal; swapx runs only. */
+  ratioWithoutStartup?: number;
+  msPerWindowPerWorker: number;
+}
+
+interface LatencyResult {
+  range: { from: string; to: string };
+  windows: number;
+  swaps: number;
+  latencyMs: number;
+  swapsPerHour: number;
+  startupS: number;
+  runs: LatencyRun[];
+  target: { concurrency: number; maxRatioVsCurls: number; ratioVsIdeal: number; ratioVsCurls: number; pass: boolean | null };
+}
+
+// The sandbox's own delay draw (the bench starts it with the default seed).
+const SEED = seedKey(DATA_DEFAULTS.seed);
+
+/** The mean delay the sandbox draws for requests first … first+count-1 (it numbers requests from 0). */
+function drawnMeanMs(first: number, count: number): number {
   let sum = 0;
-  for (let n = first; n < first + count; n++) sum += draw.latencyFor(draw.seed, n, LATENCY_MS);
+  for (let n = first; n < first + count; n++) sum += latencyFor(SEED, n, LATENCY_MS);
   return sum / count;
 }
 
-export async function latencyPart(ctx) {
+export async function latencyPart(ctx: BenchContext): Promise<PartOutcome<LatencyResult>> {
   const windows = ctx.windowsBetween(FROM, TO);
   const windowsFile = path.join(ctx.tmp, 'latency-windows.txt');
   fs.writeFileSync(windowsFile, windows.map((w) => `${w.from} ${w.to}\n`).join(''));
-  const ideal = (concurrency) => (windows.length * LATENCY_MS) / concurrency / 1000;
+  const ideal = (concurrency: number) => (windows.length * LATENCY_MS) / concurrency / 1000;
   const output = path.join(ctx.tmp, 'latency.jsonl');
-  const exportArgs = (concurrency) => ['swaps', '--from', FROM, '--to', TO, '--jsonl', '--concurrency', String(concurrency), '-q'];
+  const exportArgs = (concurrency: number) => ['swaps', '--from', FROM, '--to', TO, '--jsonl', '--concurrency', String(concurrency), '-q'];
 
-  const sandbox = await startSandboxProcess({ ...ctx, latencyMs: LATENCY_MS, swapsPerHour: SWAPS_PER_HOUR });
+  const sandbox = await ctx.startSandbox({ latencyMs: LATENCY_MS, swapsPerHour: SWAPS_PER_HOUR });
   // Each export sends one request per window (no faults, so no retries): request numbers advance by windows.length.
   let requestsSent = 0;
-  const runs = [];
+  const runs: LatencyRun[] = [];
   try {
     ctx.log(`latency: warming the sandbox (one export at concurrency 16)`);
     check(await ctx.swapx(sandbox.url, [...exportArgs(16), '-o', output, '--force']), 'warm-up export');
     requestsSent += windows.length;
     const swaps = countLines(output);
 
-    const startups = [];
+    const startups: number[] = [];
     for (let i = 0; i < 3; i++) startups.push(check(await ctx.swapx(sandbox.url, ['swaps', '--from', FROM, '--to', TO, '--dry-run']), 'dry run').wallMs);
-    const startupMs = startups.sort((a, b) => a - b)[1];
+    const startupMs = startups.sort((a, b) => a - b)[1] ?? Number.NaN;
 
-    const measure = async (label, concurrency, kind, run) => {
-      const attempts = [];
+    const measure = async (label: string, concurrency: number, kind: Output, run: () => Promise<Timed>) => {
+      const attempts: Attempt[] = [];
       for (let i = 0; i < (concurrency === 1 ? 1 : REPEATS); i++) {
         ctx.log(`latency: ${label}${i ? ` (again)` : ''}`);
         const drawnMs = drawnMeanMs(requestsSent, windows.length);
@@ -63,7 +96,18 @@ export async function latencyPart(ctx) {
         attempts.push({ wallS: result.wallMs / 1000, cpuS: result.cpu, drawnLatencyMs: drawnMs });
       }
       const best = attempts.reduce((a, b) => (b.wallS < a.wallS ? b : a));
-      runs.push({ concurrency, output: kind, idealS: ideal(concurrency), ...best, attempts });
+      const idealS = ideal(concurrency);
+      runs.push({
+        concurrency,
+        output: kind,
+        idealS,
+        ...best,
+        attempts,
+        ratio: best.wallS / idealS,
+        // The bare loop and the curls are not swapx: no swapx start-up to take away.
+        ...(kind !== 'bare' && kind !== 'curl' ? { ratioWithoutStartup: (best.wallS - startupMs / 1000) / idealS } : {}),
+        msPerWindowPerWorker: (best.wallS * 1000 * concurrency) / windows.length,
+      });
     };
     for (const concurrency of CONCURRENCIES) {
       await measure(`concurrency ${concurrency}, -o file`, concurrency, 'file', async () => {
@@ -78,7 +122,7 @@ export async function latencyPart(ctx) {
     );
     await measure(`bare undici loop, concurrency ${TARGET_CONCURRENCY}`, TARGET_CONCURRENCY, 'bare', async () =>
       check(
-        await runTimed(ctx.node, [path.join(ctx.root, 'scripts/bench/bare-client.js'), sandbox.url, String(TARGET_CONCURRENCY), windowsFile], {
+        await runTimed(ctx.node, [path.join(ctx.root, 'dist/bench/bare-client.js'), sandbox.url, String(TARGET_CONCURRENCY), windowsFile], {
           env: ctx.env(sandbox.url),
           cwd: ctx.root,
           timeFile: ctx.timeFile,
@@ -108,18 +152,18 @@ export async function latencyPart(ctx) {
     }
     fs.rmSync(output, { force: true });
 
-    for (const run of runs) {
-      run.ratio = run.wallS / run.idealS;
-      // The bare loop and the curls are not swapx: no swapx start-up to take away.
-      if (run.output !== 'bare' && run.output !== 'curl') run.ratioWithoutStartup = (run.wallS - startupMs / 1000) / run.idealS;
-      run.msPerWindowPerWorker = (run.wallS * 1000 * run.concurrency) / windows.length;
-    }
     const target = runs.find((r) => r.output === 'file' && r.concurrency === TARGET_CONCURRENCY);
+    if (!target) throw new Error(`latency: no run at concurrency ${TARGET_CONCURRENCY} to a file`);
     const curls = runs.find((r) => r.output === 'curl');
     const vsCurl = curls ? target.wallS / curls.wallS : Number.NaN;
     const pass = curls ? vsCurl <= TARGET_RATIO : null;
     const drawn = runs.flatMap((r) => r.attempts.map((a) => a.drawnLatencyMs));
-    const label = { file: '-o file', stdout: 'stdout (diagnostic)', bare: 'bare undici loop (reference)', curl: 'parallel curls, bodies dropped (baseline)' };
+    const label: Record<Output, string> = {
+      file: '-o file',
+      stdout: 'stdout (diagnostic)',
+      bare: 'bare undici loop (reference)',
+      curl: 'parallel curls, bodies dropped (baseline)',
+    };
     const text = table(
       `1. Pipelining: 7-day export (${windows.length} windows), sandbox latency ${LATENCY_MS} ms, light density ${SWAPS_PER_HOUR} swaps/hour`,
       [
@@ -148,11 +192,7 @@ export async function latencyPart(ctx) {
         `range ${FROM} → ${TO}, ${grouped(swaps)} swaps, --jsonl; ideal = windows × ${LATENCY_MS} ms / concurrency; wall = the whole swapx process, node start-up included`,
         `(start-up alone: \`swapx swaps --dry-run\` takes ${fixed(startupMs / 1000)} s here; '× ideal w/o start-up' subtracts it). CPU s = user + sys of the swapx process.`,
         `Concurrency 4 and up: best of ${REPEATS} runs (all of them in bench-results.json). ms/window/worker = wall × concurrency / windows (ideal: ${LATENCY_MS}).`,
-        `The sandbox runs in its own process, warmed by one export first; its delays are drawn per request, ±20 %: ${
-          draw
-            ? `over each run's requests they averaged ${fixed(Math.min(...drawn), 1)}–${fixed(Math.max(...drawn), 1)} ms.`
-            : `(their mean was not computed: dist/sandbox/faults.js changed).`
-        }`,
+        `The sandbox runs in its own process, warmed by one export first; its delays are drawn per request, ±20 %: over each run's requests they averaged ${fixed(Math.min(...drawn), 1)}–${fixed(Math.max(...drawn), 1)} ms.`,
         `Density is light on purpose: this part measures pipelining, not CPU.`,
         `stdout row: the same export to stdout (no per-window checkpoint); bare undici row: GET + JSON.parse per window, nothing else.`,
         curls

@@ -1,12 +1,39 @@
 // Part 3: peak RSS of a 1-day and a 10-day export: memory must grow with concurrency, never with the range.
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, countLines, startSandboxProcess } from './proc.js';
+import type { BenchContext, PartOutcome } from './context.js';
+import { check, countLines } from './proc.js';
 import { fixed, grouped, kibToMB, table, verdict } from './report.js';
 
 const SWAPS_PER_HOUR = 2000;
 const CONCURRENCY = 8;
-const RANGES = [
+interface Range {
+  label: string;
+  from: string;
+  to: string;
+  /** Not judged: what the process takes before any swap. */
+  reference?: boolean;
+}
+
+interface MemoryRun extends Range {
+  windows: number;
+  swaps: number;
+  outputMB: number;
+  peakRssMB: number;
+  wallS: number;
+  cpuS: number;
+  /** Under MAX_MB (judged runs only). */
+  pass?: boolean;
+}
+
+interface MemoryResult {
+  swapsPerHour: number;
+  concurrency: number;
+  runs: MemoryRun[];
+  targets: { maxMB: number; underMax: boolean; maxGrowth: number; growth: number; growthPass: boolean };
+}
+
+const RANGES: readonly Range[] = [
   // Before the sandbox's first swap (2020-01-01): one request, no data; what the process needs before any swap.
   { label: 'empty window', from: '2019-12-31T00:00:00Z', to: '2019-12-31T00:30:00Z', reference: true },
   { label: '1 day', from: '2026-10-01T00:00:00Z', to: '2026-10-02T00:00:00Z' },
@@ -15,9 +42,9 @@ const RANGES = [
 const MAX_MB = 100;
 const MAX_GROWTH = 1.1;
 
-export async function memoryPart(ctx) {
-  const sandbox = await startSandboxProcess({ ...ctx, latencyMs: 0, swapsPerHour: SWAPS_PER_HOUR });
-  const runs = [];
+export async function memoryPart(ctx: BenchContext): Promise<PartOutcome<MemoryResult>> {
+  const sandbox = await ctx.startSandbox({ latencyMs: 0, swapsPerHour: SWAPS_PER_HOUR });
+  const runs: MemoryRun[] = [];
   try {
     for (const range of RANGES) {
       ctx.log(`memory: ${range.label}`);
@@ -58,6 +85,7 @@ export async function memoryPart(ctx) {
   const judged = runs.filter((r) => !r.reference);
   for (const run of judged) run.pass = run.peakRssMB < MAX_MB;
   const [day, tenDays] = judged;
+  if (!day || !tenDays) throw new Error('memory: the 1-day or the 10-day run is missing');
   const growth = tenDays.peakRssMB / day.peakRssMB;
   const growthPass = growth <= MAX_GROWTH;
   const text = table(

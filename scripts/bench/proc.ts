@@ -1,22 +1,45 @@
 // Child processes for the bench: a command under GNU time (wall, user, sys, peak RSS) and the sandbox in its own process.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 
 export const GNU_TIME = '/usr/bin/time';
 
-const live = new Set();
+const live = new Set<ChildProcess>();
 /** Stops every child still running (the bench failed or was interrupted). */
 export function killAll() {
   for (const child of live) child.kill('SIGKILL');
   live.clear();
 }
 
-function track(child) {
+function track<T extends ChildProcess>(child: T): T {
   live.add(child);
   child.once('exit', () => live.delete(child));
   return child;
+}
+
+/** One finished run under GNU time. */
+export interface Timed {
+  /** The exit code, or the signal that ended the process. */
+  code: number | NodeJS.Signals | null;
+  wallMs: number;
+  user: number;
+  sys: number;
+  /** user + sys, seconds. */
+  cpu: number;
+  rssKiB: number;
+  /** The last 4,000 characters the command wrote to stderr. */
+  stderr: string;
+}
+
+export interface RunOptions {
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  /** Where GNU time writes its line (overwritten by each run). */
+  timeFile: string;
+  /** Where stdout goes; discarded when absent. */
+  stdoutFile?: string | undefined;
 }
 
 /**
@@ -24,26 +47,27 @@ function track(child) {
  * Returns wall ms (measured here), user and sys CPU seconds and peak RSS in KiB (GNU time: the
  * process and the children it waited for), the exit code and the tail of stderr.
  */
-export async function runTimed(command, args, { env, cwd, stdoutFile, timeFile }) {
+export async function runTimed(command: string, args: readonly string[], { env, cwd, stdoutFile, timeFile }: RunOptions): Promise<Timed> {
   const out = stdoutFile ? fs.openSync(stdoutFile, 'w') : 'ignore';
   let stderr = '';
   const started = performance.now();
   const child = track(spawn(GNU_TIME, ['-f', '%e %U %S %M', '-o', timeFile, command, ...args], { env, cwd, stdio: ['ignore', out, 'pipe'] }));
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text) => {
+  // stdio[2] is 'pipe': there is a stderr stream.
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (text: string) => {
     stderr = (stderr + text).slice(-4000);
   });
-  const [code, signal] = await once(child, 'exit');
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   const wallMs = performance.now() - started;
   if (typeof out === 'number') fs.closeSync(out);
   // GNU time writes "Command exited with non-zero status N" before its line when the command fails.
   const line = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop() ?? '';
-  const [, user, sys, rssKiB] = line.split(/\s+/).map(Number);
+  const [, user = Number.NaN, sys = Number.NaN, rssKiB = Number.NaN] = line.split(/\s+/).map(Number);
   return { code: code ?? signal, wallMs, user, sys, cpu: user + sys, rssKiB, stderr };
 }
 
 /** Throws with the command's stderr unless it exited 0. */
-export function check(result, what) {
+export function check(result: Timed, what: string): Timed {
   if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}):\n${result.stderr.trim()}`);
   return result;
 }
@@ -52,7 +76,7 @@ export function check(result, what) {
 const CLOCK_TICKS = 100;
 
 /** CPU seconds (user + sys) used so far by a running process, from /proc/<pid>/stat. */
-export function processCpuSeconds(pid) {
+export function processCpuSeconds(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name, which may hold spaces: state is field 3, utime 14, stime 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -60,23 +84,41 @@ export function processCpuSeconds(pid) {
   return ticks / CLOCK_TICKS;
 }
 
+/** A running `swapx sandbox`. */
+export interface SandboxProcess {
+  url: string;
+  /** CPU seconds the sandbox has used so far. */
+  cpuSeconds(): number;
+  stop(): Promise<void>;
+}
+
+/** What starts the sandbox: node, bin/swapx.js and the environment. */
+export interface SandboxLaunch {
+  node: string;
+  bin: string;
+  env: NodeJS.ProcessEnv;
+}
+
 /**
  * `swapx sandbox` in its own process, so its CPU never counts as the measured process's.
  * Resolves once it prints its URL (the first stdout line).
  */
-export async function startSandboxProcess({ node, bin, env, latencyMs, swapsPerHour }) {
+export async function startSandboxProcess(
+  { node, bin, env }: SandboxLaunch,
+  { latencyMs, swapsPerHour }: { latencyMs: number; swapsPerHour: number },
+): Promise<SandboxProcess> {
   const args = [bin, 'sandbox', '--port', '0', '--latency', String(latencyMs), '--swaps-per-hour', String(swapsPerHour)];
   const child = track(spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stderr = '';
   child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text) => {
+  child.stderr.on('data', (text: string) => {
     stderr = (stderr + text).slice(-4000);
   });
   child.stdout.setEncoding('utf8');
-  const url = await new Promise((resolve, reject) => {
+  const url = await new Promise<string>((resolve, reject) => {
     let buffered = '';
     const timer = setTimeout(() => reject(new Error(`the sandbox printed no URL within 30 s:\n${stderr}`)), 30_000);
-    child.stdout.on('data', (text) => {
+    child.stdout.on('data', (text: string) => {
       buffered += text;
       const newline = buffered.indexOf('\n');
       if (newline >= 0) {
@@ -90,10 +132,11 @@ export async function startSandboxProcess({ node, bin, env, latencyMs, swapsPerH
     });
   });
   child.stdout.resume();
+  // The process printed its URL, so it was started and has a pid.
+  const pid = child.pid as number;
   return {
     url,
-    pid: child.pid,
-    cpuSeconds: () => processCpuSeconds(child.pid),
+    cpuSeconds: () => processCpuSeconds(pid),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
@@ -106,12 +149,12 @@ export async function startSandboxProcess({ node, bin, env, latencyMs, swapsPerH
 }
 
 /** Lines in a file (newline characters), read in chunks. */
-export function countLines(file) {
+export function countLines(file: string): number {
   const fd = fs.openSync(file, 'r');
   const buffer = Buffer.allocUnsafe(1 << 20);
   let lines = 0;
   try {
-    for (let n; (n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
+    for (let n: number; (n = fs.readSync(fd, buffer, 0, buffer.length, null)) > 0; ) {
       const chunk = buffer.subarray(0, n);
       for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
     }
@@ -121,7 +164,7 @@ export function countLines(file) {
   return lines;
 }
 
-export function commandExists(name) {
+export function commandExists(name: string): boolean {
   return (process.env.PATH ?? '').split(path.delimiter).some((dir) => {
     try {
       fs.accessSync(path.join(dir, name), fs.constants.X_OK);

@@ -2,31 +2,47 @@
 // each paired run by run with `node -e 0` (the floor any Node.js program pays), as wall-time ratios.
 import fs from 'node:fs';
 import path from 'node:path';
-import { check, runTimed, startSandboxProcess } from './proc.js';
+import type { BenchContext, PartOutcome } from './context.js';
+import { check, runTimed, type Timed } from './proc.js';
 import { fixed, table, verdict } from './report.js';
 
 const RUNS = 15;
-const TARGETS = { version: 1.5, lookup: 2 };
+const TARGETS = { version: 1.5, lookup: 2 } as const;
+type Case = keyof typeof TARGETS;
 
-const median = (values) => {
+/** One command's wall times against node -e 0's, run by run. */
+interface StartupFigure {
+  swapxMs: number;
+  nodeMs: number;
+  /** The median of the per-pair ratios swapx ÷ node -e 0. */
+  ratio: number;
+  ratioMin: number;
+  ratioMax: number;
+  target: number;
+  pass: boolean;
+}
+
+const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  const at = (i: number) => sorted[i] ?? Number.NaN;
+  return sorted.length % 2 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
 };
 
-export async function startupPart(ctx) {
-  const sandbox = await startSandboxProcess({ ...ctx, latencyMs: 0, swapsPerHour: 2000 });
-  const rows = [];
-  const result = {};
+export async function startupPart(ctx: BenchContext): Promise<PartOutcome<Partial<Record<Case, StartupFigure>>>> {
+  const sandbox = await ctx.startSandbox({ latencyMs: 0, swapsPerHour: 2000 });
+  const rows: string[][] = [];
+  const result: Partial<Record<Case, StartupFigure>> = {};
   try {
     const sample = path.join(ctx.tmp, 'startup-sample.jsonl');
     check(
       await ctx.swapx(sandbox.url, ['swaps', '--from', '2026-10-01T00:00:00Z', '--to', '2026-10-01T00:30:00Z', '--jsonl', '-q'], { stdoutFile: sample }),
       'sample',
     );
-    const hash = JSON.parse(fs.readFileSync(sample, 'utf8').split('\n')[0]).sourceTransaction;
+    const first: { sourceTransaction: string } = JSON.parse(fs.readFileSync(sample, 'utf8').split('\n')[0] ?? '');
+    const hash = first.sourceTransaction;
     const baseline = () => runTimed(ctx.node, ['-e', '0'], { env: ctx.env(sandbox.url), cwd: ctx.tmp, timeFile: ctx.timeFile });
-    const cases = [
+    const cases: { key: Case; label: string; run: () => Promise<Timed> }[] = [
       { key: 'version', label: 'swapx --version', run: () => ctx.swapx(sandbox.url, ['--version']) },
       { key: 'lookup', label: 'swapx swap <hash> --json (local sandbox)', run: () => ctx.swapx(sandbox.url, ['swap', hash, '--json']) },
     ];
@@ -34,9 +50,9 @@ export async function startupPart(ctx) {
       ctx.log(`startup: ${c.label}`);
       await baseline();
       check(await c.run(), c.label);
-      const ratios = [];
-      const swapx = [];
-      const node = [];
+      const ratios: number[] = [];
+      const swapx: number[] = [];
+      const node: number[] = [];
       for (let i = 0; i < RUNS; i += 1) {
         const a = check(await c.run(), c.label);
         const b = await baseline();

@@ -3,14 +3,17 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 
+/** A column: its header and its alignment (left or right). */
+export type Column = readonly [header: string, align: 'l' | 'r'];
+
 /**
  * An aligned table: `columns` are [header, align] with align 'l' or 'r'; rows are arrays of strings.
  * Notes follow the table, one per line.
  */
-export function table(title, columns, rows, notes = []) {
-  const widths = columns.map(([header], i) => Math.max(header.length, ...rows.map((row) => String(row[i] ?? '').length)));
-  const cell = (text, i) => (columns[i][1] === 'r' ? String(text).padStart(widths[i]) : String(text).padEnd(widths[i]));
-  const line = (cells) => cells.map(cell).join('  ').trimEnd();
+export function table(title: string, columns: readonly Column[], rows: readonly (readonly string[])[], notes: readonly string[] = []): string {
+  const widths = columns.map(([header], i) => Math.max(header.length, ...rows.map((row) => (row[i] ?? '').length)));
+  const cell = (text: string, i: number) => (columns[i]?.[1] === 'r' ? text.padStart(widths[i] ?? 0) : text.padEnd(widths[i] ?? 0));
+  const line = (cells: readonly string[]) => cells.map(cell).join('  ').trimEnd();
   return [
     title,
     '',
@@ -22,13 +25,13 @@ export function table(title, columns, rows, notes = []) {
   ].join('\n');
 }
 
-export const verdict = (pass) => (pass ? 'PASS' : 'MISS');
-export const fixed = (n, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : '-');
-export const grouped = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
+export const verdict = (pass: boolean | null | undefined): string => (pass ? 'PASS' : 'MISS');
+export const fixed = (n: number, digits = 2): string => (Number.isFinite(n) ? n.toFixed(digits) : '-');
+export const grouped = (n: number): string => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : '-');
 /** GNU time reports KiB; the targets are in MB (10^6 bytes). */
-export const kibToMB = (kib) => (kib * 1024) / 1e6;
+export const kibToMB = (kib: number): number => (kib * 1024) / 1e6;
 
-function cpuModel() {
+function cpuModel(): string {
   try {
     const line = fs
       .readFileSync('/proc/cpuinfo', 'utf8')
@@ -40,7 +43,7 @@ function cpuModel() {
   }
 }
 
-function gitHead(cwd) {
+function gitHead(cwd: string): string {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'bin', 'package.json'], {
@@ -54,9 +57,21 @@ function gitHead(cwd) {
   }
 }
 
-export const loadAverage = () => os.loadavg().map((n) => Number(n.toFixed(2)));
+export const loadAverage = (): number[] => os.loadavg().map((n) => Number(n.toFixed(2)));
 
-export function machine(root) {
+/** The machine and checkout the bench ran on, as printed and written to bench-results.json. */
+export interface Machine {
+  cpu: string;
+  cores: number;
+  memoryGB: number;
+  node: string;
+  os: string;
+  date: string;
+  commit: string;
+  loadAverageAtStart: number[];
+}
+
+export function machine(root: string): Machine {
   return {
     cpu: cpuModel(),
     cores: os.availableParallelism(),

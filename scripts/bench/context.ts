@@ -1,0 +1,36 @@
+// What every part of the bench is handed: where things are, how to run swapx and the sandbox, and how to log.
+import type { SandboxProcess, Timed } from './proc.js';
+
+/** One time window as the API's From/To parameters. */
+export interface WindowParams {
+  from: string;
+  to: string;
+}
+
+export interface BenchContext {
+  /** The repository root. */
+  root: string;
+  /** A scratch directory, removed when the bench ends. */
+  tmp: string;
+  /** This Node.js executable. */
+  node: string;
+  /** bin/swapx.js: the built CLI, as users run it. */
+  bin: string;
+  /** Where GNU time writes its line (each run overwrites it). */
+  timeFile: string;
+  /** The environment of a swapx run against the sandbox at `url`. */
+  env(url: string): NodeJS.ProcessEnv;
+  /** swapx with `args` against the sandbox at `url`, under GNU time; stdout discarded unless `stdoutFile`. */
+  swapx(url: string, args: readonly string[], options?: { stdoutFile?: string }): Promise<Timed>;
+  /** `swapx sandbox` in its own process. */
+  startSandbox(options: { latencyMs: number; swapsPerHour: number }): Promise<SandboxProcess>;
+  /** The windows swapx plans for [from, to), as the API's time parameters. */
+  windowsBetween(from: string, to: string): WindowParams[];
+  log(message: string): void;
+}
+
+/** A part's table (printed) and figures (written to bench-results.json). */
+export interface PartOutcome<Result> {
+  text: string;
+  result: Result;
+}

@@ -1,0 +1,53 @@
+/**
+ * The installed bin: it answers `--version` before it loads the program (src/cli/start.ts), and its undici
+ * comes through V8's code cache (src/cli/undici-cached.ts). Neither may change what swapx answers.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { runCli, sandboxEnv, tempDir } from '../helpers/cli.js';
+import { runSwapx } from '../helpers/run.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
+
+describe('swapx --version', () => {
+  it('prints the package version and exits 0, in the program as through the bin', async () => {
+    expect(await runSwapx(['--version'])).toEqual({ code: 0, signal: null, stdout: `${version}\n`, stderr: '' });
+    for (const flag of ['--version', '-V']) {
+      expect(await runCli([flag])).toEqual({ code: 0, signal: null, stdout: `${version}\n`, stderr: '' });
+    }
+  });
+
+  it('leaves any other argument list to the program', async () => {
+    // Not the bin's shortcut (two arguments): the program parses them and gives the same answer.
+    expect(await runCli(['-q', '--version'])).toEqual({ code: 0, signal: null, stdout: `${version}\n`, stderr: '' });
+    expect(await runCli(['--nope'])).toEqual({ code: 2, signal: null, stdout: '', stderr: "swapx: unknown option '--nope'\n" });
+  });
+});
+
+describe('the bundle’s undici', () => {
+  let sandbox: RunningSandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, seed: 7 });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+  });
+
+  it('answers a lookup as the program does, without a code cache and with the one the first run made', async () => {
+    const env = sandboxEnv(sandbox.url, path.join(tempDir(), 'config'));
+    const listed = await runSwapx(['swaps', '--from', '2026-10-01T00:00:00Z', '--to', '2026-10-01T00:30:00Z', '--jsonl', '-q'], { env });
+    const hash = (JSON.parse(listed.stdout.split('\n')[0]!) as { sourceTransaction: string }).sourceTransaction;
+    const expected = await runSwapx(['swap', hash, '--json'], { env });
+    expect(expected.code).toBe(0);
+
+    const chunks = path.join(root, 'dist/cli-bundle/chunks');
+    const caches = () => fs.readdirSync(chunks).filter((name) => name.endsWith('.v8cache'));
+    for (const name of caches()) fs.rmSync(path.join(chunks, name), { force: true });
+    expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
+    expect(caches()).toHaveLength(1);
+    expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
+  });
+});
