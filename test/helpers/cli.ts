@@ -45,3 +45,8 @@ export function collect(child: ChildProcess, input?: string): Promise<CliResult>
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
 }
+
+/** Runs the real bin/swapx.js to its end: for what only a process shows (the bin's own start). */
+export function runCli(args: readonly string[], options: { env?: NodeJS.ProcessEnv; input?: string; cwd?: string } = {}): Promise<CliResult> {
+  return collect(spawnCli(args, options), options.input);
+}
