@@ -154,7 +154,8 @@ describe('sandbox fault injection', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const started = performance.now();
     await sandbox.close();
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Waiting would take the whole minute: a quarter of it is a bound no load reaches.
+    expect(performance.now() - started).toBeLessThan(15_000);
     expect(await pending).toEqual({ kind: 'error', stage: 'fetch' });
   });
 
