@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    setupFiles: ['test/helpers/cleanup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Forks, not threads: some tests change the working directory, which a worker thread may not.

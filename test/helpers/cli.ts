@@ -13,8 +13,17 @@ export interface CliResult {
   stderr: string;
 }
 
+const made: string[] = [];
+
+/** A fresh directory under the system's temp dir, removed after the test file (test/helpers/cleanup.ts). */
 export function tempDir(prefix = 'swapx-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** An environment with nothing of the caller's swapx settings in it. */
