@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 import type * as Undici from '../api/undici.js';
+import { writeFileAtomicSync } from '../output/atomic-file.js';
 
 /** A hash of undici.cjs, set by scripts/build-cli.js. */
 declare const SWAPX_UNDICI_CACHE_KEY: string;
@@ -32,15 +33,10 @@ function load(): typeof Undici {
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
   if (cachedData === undefined || script.cachedDataRejected === true) {
     // After the module ran, so that the cache also holds what its loading compiled; written whole or not at all.
-    const partial = `${cacheFile}.${process.pid}`;
     try {
-      fs.writeFileSync(partial, script.createCachedData());
-      fs.renameSync(partial, cacheFile);
+      writeFileAtomicSync(cacheFile, script.createCachedData(), 0o644);
     } catch {
       // Not writable here: no cache.
-      try {
-        fs.rmSync(partial, { force: true });
-      } catch {}
     }
   }
   // undici.cjs is src/api/undici.ts, bundled.

@@ -51,13 +51,13 @@ function cannotSyncDirectory(error: unknown): boolean {
   return code === 'EISDIR' || code === 'EINVAL' || code === 'EPERM' || code === 'EACCES' || code === 'ENOTSUP';
 }
 
-/** `writeFileAtomic` for a caller that must not wait (the profile store, read and written before a command starts). */
-export function writeFileAtomicSync(target: string, text: string, mode: number): void {
+/** `writeFileAtomic` for a caller that must not wait (the profile store, read and written before a command starts; undici's code cache). */
+export function writeFileAtomicSync(target: string, data: string | Buffer, mode: number): void {
   const temp = tempPathFor(target);
   try {
     const fd = fsSync.openSync(temp, 'wx', mode);
     try {
-      fsSync.writeFileSync(fd, text);
+      fsSync.writeFileSync(fd, data);
       fsSync.fsyncSync(fd);
     } finally {
       fsSync.closeSync(fd);
