@@ -23,6 +23,10 @@ function toTimeParam(value: Date | number | string): string {
   return formatUtc(typeof value === 'number' ? value : value.getTime());
 }
 
+function swapsQuery(query: SwapWindowQuery): Query {
+  return { From: toTimeParam(query.from), To: toTimeParam(query.to), Filter: query.filter };
+}
+
 /**
  * Receives the swaps of a window one at a time, in the order sent. `raw` is the swap's bytes as the API sent
  * them when they are exactly what JSON.stringify(swap) writes (so they can be written as they are), else undefined.
@@ -42,16 +46,20 @@ export class SwapxClient {
     this.http = new HttpCore(options);
   }
 
-  private async get<T>(path: string, query: Query | undefined, check: (body: unknown, request: RequestInfo) => T, options?: CallOptions): Promise<T> {
-    // The query is encoded once: the request and any error name the same path.
+  /** The query encoded once: the request and any error name the same path. */
+  private encode(path: string, query: Query | undefined): { relative: string; request: RequestInfo } {
     const relative = HttpCore.pathWithQuery(path, query);
-    const request: RequestInfo = { method: 'GET', path: this.http.fullPath(relative) };
+    return { relative, request: { method: 'GET', path: this.http.fullPath(relative) } };
+  }
+
+  private async get<T>(path: string, query: Query | undefined, check: (body: unknown, request: RequestInfo) => T, options?: CallOptions): Promise<T> {
+    const { relative, request } = this.encode(path, query);
     return check(await this.http.getJson<unknown>(relative, options), request);
   }
 
   /** GET /v1/external/swaps: swaps in a window of at most 30 minutes, both ends inclusive. */
   listSwaps(query: SwapWindowQuery, options?: CallOptions): Promise<Swap[]> {
-    return this.get(PATHS.swaps, { From: toTimeParam(query.from), To: toTimeParam(query.to), Filter: query.filter }, checkSwaps, options);
+    return this.get(PATHS.swaps, swapsQuery(query), checkSwaps, options);
   }
 
   /**
@@ -61,8 +69,7 @@ export class SwapxClient {
    * swaps visited before it belong to a failed call and are to be dropped with it.
    */
   async forEachSwap(query: SwapWindowQuery, visit: SwapVisitor, options?: CallOptions): Promise<number> {
-    const relative = HttpCore.pathWithQuery(PATHS.swaps, { From: toTimeParam(query.from), To: toTimeParam(query.to), Filter: query.filter });
-    const request: RequestInfo = { method: 'GET', path: this.http.fullPath(relative) };
+    const { relative, request } = this.encode(PATHS.swaps, swapsQuery(query));
     const body = await this.http.getJsonBytes(relative, options);
     const { bytes } = body;
     const elements = splitObjects(bytes);
