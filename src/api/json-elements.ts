@@ -8,7 +8,7 @@
  * as JavaScript prints them, no key a JavaScript object would reorder). Those
  * bytes can go to a JSON Lines file as they came, with no re-serialising.
  * What the split does not vouch for (a duplicate key) the caller checks on
- * the parsed value: see `sameKeyCount`.
+ * the parsed value: see `keyCount`.
  */
 import { isUtf8 } from 'node:buffer';
 
