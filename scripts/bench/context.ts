@@ -7,6 +7,14 @@ export interface WindowParams {
   to: string;
 }
 
+/**
+ * The memory figures' data (issue 10's memory row, issue 13's Parquet rows): one density and the same 1-day and
+ * 10-day ranges for the JSON Lines and the Parquet part, so their peaks compare.
+ */
+export const MEMORY_SWAPS_PER_HOUR = 2000;
+export const DAY: WindowParams = { from: '2026-10-01T00:00:00Z', to: '2026-10-02T00:00:00Z' };
+export const TEN_DAYS: WindowParams = { from: '2026-10-01T00:00:00Z', to: '2026-10-11T00:00:00Z' };
+
 export interface BenchContext {
   /** The repository root. */
   root: string;

@@ -1,11 +1,11 @@
 // Part 3: peak RSS of a 1-day and a 10-day export: memory must grow with concurrency, never with the range.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BenchContext, PartOutcome } from './context.js';
+import { DAY, MEMORY_SWAPS_PER_HOUR, TEN_DAYS, type BenchContext, type PartOutcome } from './context.js';
 import { check, countLines } from './proc.js';
 import { fixed, grouped, kibToMB, table, verdict } from './report.js';
 
-const SWAPS_PER_HOUR = 2000;
+const SWAPS_PER_HOUR = MEMORY_SWAPS_PER_HOUR;
 const CONCURRENCY = 8;
 interface Range {
   label: string;
@@ -36,8 +36,8 @@ interface MemoryResult {
 const RANGES: readonly Range[] = [
   // Before the sandbox's first swap (2020-01-01): one request, no data; what the process needs before any swap.
   { label: 'empty window', from: '2019-12-31T00:00:00Z', to: '2019-12-31T00:30:00Z', reference: true },
-  { label: '1 day', from: '2026-10-01T00:00:00Z', to: '2026-10-02T00:00:00Z' },
-  { label: '10 days', from: '2026-10-01T00:00:00Z', to: '2026-10-11T00:00:00Z' },
+  { label: '1 day', ...DAY },
+  { label: '10 days', ...TEN_DAYS },
 ];
 const MAX_MB = 100;
 const MAX_GROWTH = 1.1;

@@ -2,14 +2,12 @@
 // 1-day and a 10-day Parquet export (row groups stream out, so memory must not grow with the range).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BenchContext, PartOutcome } from './context.js';
+import { DAY, MEMORY_SWAPS_PER_HOUR, TEN_DAYS, type BenchContext, type PartOutcome } from './context.js';
 import { check } from './proc.js';
 import { fixed, grouped, kibToMB, table, verdict } from './report.js';
 
-const SWAPS_PER_HOUR = 2000;
+const SWAPS_PER_HOUR = MEMORY_SWAPS_PER_HOUR;
 const CONCURRENCY = 4;
-const DAY = { from: '2026-10-01T00:00:00Z', to: '2026-10-02T00:00:00Z' };
-const TEN_DAYS = { from: '2026-10-01T00:00:00Z', to: '2026-10-11T00:00:00Z' };
 const MAX_CPU_RATIO = 1.5;
 const MAX_MB = 150;
 const MAX_GROWTH = 1.25;
