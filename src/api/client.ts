@@ -7,6 +7,7 @@ import { HttpCore, type HttpCoreOptions, type Query } from './http.js';
 import { keyCount, splitObjects, utf8Text } from './json-elements.js';
 import { checkObjects, checkSwap, checkSwaps, checkTokenPage } from './shape.js';
 import { PATHS, type Bridge, type Chain, type DateRangeFilter, type Swap, type TokenPage } from './types.js';
+import { freeNow } from '../util/free-now.js';
 import { formatUtc } from '../util/time.js';
 
 export type ClientOptions = HttpCoreOptions;
@@ -33,6 +34,24 @@ function swapsQuery(query: SwapWindowQuery): Query {
  * The bytes belong to the response: keep a copy, or the part, only as long as needed.
  */
 export type SwapVisitor = (swap: Swap, raw: Buffer | undefined) => void;
+
+/** Response bodies forEachSwap read that are all of their memory, and so may be freed (freeResponseBytes). */
+const freeable = new WeakSet<ArrayBufferLike>();
+
+/**
+ * Frees, at once, the response bodies that these raws (SwapVisitor's, among other items) are parts of, for a
+ * caller done with every raw of those responses: they all read as empty afterwards. A window's body otherwise
+ * outlives its use by seconds (see util/free-now.ts).
+ */
+export function freeResponseBytes(items: Iterable<unknown>): void {
+  let last: ArrayBufferLike | undefined;
+  for (const item of items) {
+    if (!Buffer.isBuffer(item) || item.buffer === last) continue;
+    last = item.buffer;
+    if (!freeable.delete(last)) continue;
+    freeNow(Buffer.from(last));
+  }
+}
 
 /** Per call: `signal` aborts this request and its retries. */
 export interface CallOptions {
@@ -86,6 +105,7 @@ export class SwapxClient {
       return swaps.length;
     }
     const { spans, canonical, keys, count } = elements;
+    if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) freeable.add(bytes.buffer);
     for (let i = 0; i < count; i++) {
       const start = spans[i * 2]!;
       const end = spans[i * 2 + 1]!;

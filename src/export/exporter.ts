@@ -3,13 +3,14 @@
  * encoder into a sink. It reports as it goes through `onEvent` and returns
  * what it did; how that is shown is the caller's business.
  */
-import type { SwapxClient } from '../api/client.js';
+import { freeResponseBytes, type SwapxClient } from '../api/client.js';
 import type { DateRangeFilter } from '../api/types.js';
 import type { Encoder } from '../output/encode.js';
 import { fetchWindow } from './fetch-window.js';
 import type { Window } from './plan.js';
 import { runWindows } from './run-windows.js';
 import type { ExportSink, Tally } from './sink.js';
+import { freeNow } from '../util/free-now.js';
 
 export interface ExportJob {
   client: SwapxClient;
@@ -67,16 +68,22 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
     sizeOf: (encoded) => encoded.bytes.length,
     signal: job.signal,
     fetch: async (window, signal) => {
-      // Each swap becomes its encoded piece as it arrives; the window is joined once it is sorted.
+      // Each swap becomes its encoded piece as it arrives (for most, a part of the response body); the window is
+      // joined once it is sorted, and then the body is of no more use.
       const kept = await fetchWindow(job.client, window, job.filter, stats, signal, encoder.item);
-      return { bytes: encoder.join(kept.swaps, true), swaps: kept.swaps.length, dropped: kept.dropped, outside: kept.outside.length };
+      const bytes = encoder.join(kept.swaps, true);
+      freeResponseBytes(kept.swaps);
+      return { bytes, swaps: kept.swaps.length, dropped: kept.dropped, outside: kept.outside.length };
     },
     consume: async (window, encoded) => {
       const joiner = encoded.swaps > 0 && tally.swaps > 0 ? encoder.between : '';
       const before = (window.index === 0 ? encoder.header() : '') + joiner;
       const text = before === '' ? encoded.bytes : Buffer.concat([Buffer.from(before), encoded.bytes]);
       const done: Tally = { windowsDone: window.index + 1, swaps: tally.swaps + encoded.swaps, dropped: tally.dropped + encoded.dropped };
+      if (text !== encoded.bytes) freeNow(encoded.bytes);
       await sink.append(text, done);
+      // Written, and nothing else holds them.
+      if (sink.writesThrough) freeNow(text);
       tally = done;
       outside += encoded.outside;
       job.onEvent?.({ type: 'window', windowsTotal, ...done });

@@ -10,6 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { syncDirectory } from '../output/atomic-file.js';
+import { freeNow } from '../util/free-now.js';
 import { writeAll } from '../util/write-all.js';
 import { queryFingerprint, writeManifest, type ExportQuery, type Manifest } from './manifest.js';
 import type { Tally } from './sink.js';
@@ -91,6 +92,8 @@ export class PartialFile {
       const bytes = this.manifest.query.gzip ? gzipSync(text) : typeof text === 'string' ? Buffer.from(text) : text;
       await writeAll(this.handle, bytes, this.manifest.bytes);
       this.manifest = { ...this.manifest, bytes: this.manifest.bytes + bytes.length };
+      // Made here (compressed or encoded) and written: no one else holds them.
+      if (bytes !== text) freeNow(bytes);
     }
     this.manifest = { ...this.manifest, ...done };
     if (performance.now() - this.lastCheckpoint >= CHECKPOINT_MS) await this.checkpoint();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MOCK_BASE, useMockAgent } from '../helpers/mock-agent.js';
-import { createClient } from '../../src/api/client.js';
+import { createClient, freeResponseBytes } from '../../src/api/client.js';
 import type { Swap } from '../../src/api/types.js';
 
 const BASE = MOCK_BASE;
@@ -67,5 +67,32 @@ describe('forEachSwap', () => {
     expect(error).toBeInstanceOf(expected.constructor as typeof Error);
     expect(error?.message).toBe((expected as Error).message);
     expect(seen).toHaveLength(visited);
+  });
+});
+
+describe('freeResponseBytes', () => {
+  async function raws(count: number) {
+    const body = `[${Array.from({ length: count }, (_, i) => JSON.stringify(swap(`id-${i}`))).join(',')}]`;
+    const kept: Buffer[] = [];
+    await serve(body).forEachSwap(WINDOW, (_, raw) => void kept.push(raw!));
+    return { body, kept, texts: kept.map((raw) => raw.toString('utf8')) };
+  }
+
+  it('frees the body that raws are parts of: they all read as empty, other bytes are left alone', async () => {
+    const { body, kept, texts } = await raws(40);
+    expect(body.length).toBeGreaterThan(8192);
+    const other = Buffer.from(body);
+    freeResponseBytes(['a string', other, ...kept, undefined]);
+    expect(kept.map((raw) => raw.length)).toEqual(kept.map(() => 0));
+    expect(texts.every((text) => text.startsWith('{"id":"id-'))).toBe(true);
+    expect(other.toString('utf8')).toBe(body);
+    // Freed once: a second call finds nothing to do.
+    freeResponseBytes(kept);
+  });
+
+  it('leaves a small body alone: it lies in memory shared with other buffers', async () => {
+    const { kept, texts } = await raws(1);
+    freeResponseBytes(kept);
+    expect(kept.map((raw) => raw.toString('utf8'))).toEqual(texts);
   });
 });
