@@ -12,8 +12,13 @@
 export function freeNow(bytes: Buffer): boolean {
   const whole = bytes.buffer;
   if (!(whole instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== whole.byteLength || bytes.byteLength === 0) return false;
-  // The transfer moves the memory to a new ArrayBuffer that nothing reaches, young, which the next minor collection
-  // (within milliseconds) frees; the old one is left empty.
-  structuredClone(whole, { transfer: [whole] });
-  return true;
+  try {
+    // The transfer moves the memory to a new ArrayBuffer that nothing reaches, young, which the next minor
+    // collection (within milliseconds) frees; the old one is left empty.
+    structuredClone(whole, { transfer: [whole] });
+  } catch {
+    // Not transferable: the collector frees it, as it would have.
+  }
+  // Memory Node keeps for itself (marked untransferable) is copied, not moved, and stays as it was.
+  return whole.byteLength === 0;
 }

@@ -1,3 +1,4 @@
+import { markAsUntransferable } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { freeNow } from '../../src/util/free-now.js';
 
@@ -14,6 +15,14 @@ describe('freeNow', () => {
     ['a small buffer', () => Buffer.from('small')],
     ['a part of a larger buffer', () => Buffer.alloc(64 * 1024, 1).subarray(0, 1024)],
     ['an empty buffer', () => Buffer.alloc(0)],
+    [
+      'memory Node keeps for itself',
+      () => {
+        const bytes = Buffer.alloc(64 * 1024, 1);
+        markAsUntransferable(bytes.buffer);
+        return bytes;
+      },
+    ],
   ])('leaves %s alone', (_, make) => {
     const bytes = make();
     const before = Buffer.from(bytes);
