@@ -148,19 +148,30 @@ function dictionaryOf(values: FlatValues): Dictionary | undefined {
     size = (i) => text.units[i]!;
   }
   const sampleSize = Math.min(n, 1000);
-  const seen = new Set<string | number>();
+  const sampleAt = (i: number) => (sampleSize === 1 ? 0 : Math.floor((i * (n - 1)) / (sampleSize - 1)));
   let sampleDictionary = 0;
   let sampleTotal = 0;
-  for (let i = 0; i < sampleSize; i++) {
-    const at = sampleSize === 1 ? 0 : Math.floor((i * (n - 1)) / (sampleSize - 1));
-    if (isNull(values, at)) continue;
-    const v = key(at);
-    const bytes = size(at) + prefix;
-    if (!seen.has(v)) {
-      seen.add(v);
-      sampleDictionary += bytes;
+  if (values instanceof Float64Array) {
+    // Every number is 8 bytes: the share is distinct values over values, counted in a sorted copy (a Set boxes each number).
+    const sample = new Float64Array(sampleSize);
+    let count = 0;
+    for (let i = 0; i < sampleSize; i++) if (!Number.isNaN(values[sampleAt(i)]!)) sample[count++] = values[sampleAt(i)]!;
+    const sorted = sample.subarray(0, count).sort();
+    for (let i = 0; i < count; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sampleDictionary += 8;
+    sampleTotal = 8 * count;
+  } else {
+    const seen = new Set<string | number>();
+    for (let i = 0; i < sampleSize; i++) {
+      const at = sampleAt(i);
+      if (isNull(values, at)) continue;
+      const v = key(at);
+      const bytes = size(at) + prefix;
+      if (!seen.has(v)) {
+        seen.add(v);
+        sampleDictionary += bytes;
+      }
+      sampleTotal += bytes;
     }
-    sampleTotal += bytes;
   }
   if (!sampleTotal || sampleDictionary / sampleTotal > 0.9) return undefined;
   const dictionary: number[] = [];
@@ -361,8 +372,9 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
       const repetition = levels.repetition.subarray(start, end);
       definition = levels.definition.subarray(start, end);
       rows = 0;
-      for (const r of repetition) if (r === 0) rows++;
-      for (const d of definition) if (d < levels.maxDefinition) nulls++;
+      // Indexed loops: for-of over a typed array allocates a result per value until the loop is optimised.
+      for (let k = 0; k < repetition.length; k++) if (repetition[k] === 0) rows++;
+      for (let k = 0; k < definition.length; k++) if (definition[k]! < levels.maxDefinition) nulls++;
       repetitionBytes = writeRleBitPackedHybrid(levelBytes as never, repetition, 1);
     } else {
       definition = new Uint8Array(end - start);
@@ -374,14 +386,16 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
     const definitionBytes = writeRleBitPackedHybrid(levelBytes as never, definition, definitionWidth);
     let page: Buffer;
     if (dict) {
-      const indexes: number[] = [];
+      const all = new Int32Array(end - start);
+      let count = 0;
       let max = 0;
       for (let i = start; i < end; i++) {
         const at = dict.indexes[i]!;
         if (at < 0) continue;
-        indexes.push(at);
+        all[count++] = at;
         if (at > max) max = at;
       }
+      const indexes = all.subarray(0, count);
       const bitWidth = Math.ceil(Math.log2(max + 1));
       const data = new Bytes();
       data.appendUint8(bitWidth);

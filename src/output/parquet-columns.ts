@@ -28,7 +28,7 @@ class NumberBuilder {
     this.values[this.count++] = value === null || value === undefined ? Number.NaN : this.read(value);
   }
 
-  build(order?: readonly number[]): Float64Array {
+  build(order?: ArrayLike<number>): Float64Array {
     if (!order) return this.values.slice(0, this.count);
     const out = new Float64Array(order.length);
     for (let i = 0; i < order.length; i++) out[i] = this.values[order[i]!]!;
@@ -53,7 +53,7 @@ class StringBuilder {
     this.strings.push(asText(value));
   }
 
-  build(order?: readonly number[]): Strings {
+  build(order?: ArrayLike<number>): Strings {
     return this.strings.build(order);
   }
 }
@@ -145,17 +145,26 @@ class ListBuilder {
     }
   }
 
-  build(order?: readonly number[]): ListValues {
+  build(order?: ArrayLike<number>): ListValues {
     const { names, values, maxDefinition, slots, rows, starts } = this;
-    let slotOrder: number[] | undefined;
+    let slotOrder: Int32Array | undefined;
     if (order) {
-      slotOrder = [];
-      for (const row of order) {
+      slotOrder = new Int32Array(slots);
+      let n = 0;
+      for (let r = 0; r < order.length; r++) {
+        const row = order[r]!;
         const end = row + 1 < rows ? starts[row + 1]! : slots;
-        for (let at = starts[row]!; at < end; at++) slotOrder.push(at);
+        for (let at = starts[row]!; at < end; at++) slotOrder[n++] = at;
       }
+      slotOrder = slotOrder.subarray(0, n);
     }
-    const pick = (levels: Uint8Array) => (slotOrder ? Uint8Array.from(slotOrder, (at) => levels[at]!) : levels.slice(0, slots));
+    // Loops, not Uint8Array.from(order, map): that iterates, allocating a result per value.
+    const pick = (levels: Uint8Array) => {
+      if (!slotOrder) return levels.slice(0, slots);
+      const out = new Uint8Array(slotOrder.length);
+      for (let i = 0; i < slotOrder.length; i++) out[i] = levels[slotOrder[i]!]!;
+      return out;
+    };
     return {
       rows: order ? order.length : rows,
       repetition: pick(this.repetition),
@@ -233,7 +242,7 @@ export class ColumnCollector {
     return this.count++;
   }
 
-  batch(order?: readonly number[]): ColumnBatch {
+  batch(order?: ArrayLike<number>): ColumnBatch {
     return { rows: order ? order.length : this.count, columns: this.builders.map((builder) => builder.build(order)) };
   }
 }

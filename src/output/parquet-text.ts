@@ -56,7 +56,7 @@ export class TextBuilder {
   }
 
   /** The values so far, in `order` (indexes of pushed values) if given; the builder is spent. */
-  build(order?: readonly number[]): TextValues {
+  build(order?: ArrayLike<number>): TextValues {
     const { bytes, ends, units, count, used } = this;
     if (!order || isIdentity(order, count)) {
       return { length: count, bytes: Buffer.from(bytes.subarray(0, used)), ends: ends.slice(0, count), units: units.slice(0, count) };
@@ -78,10 +78,10 @@ export class TextBuilder {
 
 /**
  * Copies source[from, to) into out at `at`; returns the end. Most values are a few dozen bytes, where a
- * loop is several times cheaper than Buffer#copy's checks and call.
+ * loop is several times cheaper than Buffer#copy, which checks its arguments and makes a view per call.
  */
 export function copyBytes(source: Buffer, from: number, to: number, out: Buffer, at: number): number {
-  if (to - from > 64) return at + source.copy(out, at, from, to);
+  if (to - from > 256) return at + source.copy(out, at, from, to);
   let j = at;
   for (let i = from; i < to; i++) out[j++] = source[i]!;
   return j;
@@ -93,7 +93,7 @@ function grow(array: Int32Array): Int32Array {
   return bigger;
 }
 
-function isIdentity(order: readonly number[], count: number): boolean {
+function isIdentity(order: ArrayLike<number>, count: number): boolean {
   if (order.length !== count) return false;
   for (let i = 0; i < count; i++) if (order[i] !== i) return false;
   return true;
@@ -176,7 +176,7 @@ export class CodedBuilder {
   }
 
   /** The values so far, in `order` (indexes of pushed values) if given. */
-  build(order?: readonly number[]): CodedValues {
+  build(order?: ArrayLike<number>): CodedValues {
     const { table, ids, count } = this;
     if (!order) return { length: count, table, ids: ids.slice(0, count) };
     const out = new Int32Array(order.length);
@@ -201,6 +201,6 @@ export function concatCoded(parts: readonly CodedValues[]): CodedValues | TextVa
     return { length, table, ids };
   }
   const text = new TextBuilder();
-  for (const part of parts) for (const id of part.ids) text.push(id < 0 ? null : part.table.strings[id]!);
+  for (const { ids, table: own } of parts) for (let i = 0; i < ids.length; i++) text.push(ids[i]! < 0 ? null : own.strings[ids[i]!]!);
   return text.build();
 }
