@@ -13,7 +13,7 @@ import type { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeDictionaryPage } from 'hyparquet-writer/src/dictionary.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
-import { type CodedValues, copyBytes, type FastBuffer, type TextValues, textAt, textStart } from './parquet-text.js';
+import { bytesStart, type CodedValues, copyBytes, type FastBuffer, type TextValues, textAt, textStart } from './parquet-text.js';
 
 /**
  * A flat column's values. Times are microseconds since the epoch and amounts numbers, NaN for a null
@@ -34,6 +34,7 @@ export interface FlatColumn {
 /** hyparquet-writer's default page size: a page is cut once its values reach it. */
 const PAGE_SIZE = 1_048_576;
 const TWO_32 = 4_294_967_296;
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /** A scratch buffer for page values: compressed (copied) or appended (copied) before it is reused. */
 let scratch = Buffer.allocUnsafe(1 << 16);
@@ -51,7 +52,7 @@ function isNull(values: FlatValues, i: number): boolean {
 
 /** The UTF-8 length of string i (not null). */
 function byteLength(values: Strings, i: number): number {
-  return isCoded(values) ? values.table.utf8[values.ids[i]!]!.length : values.ends[i]! - textStart(values, i);
+  return isCoded(values) ? values.table.utf8[values.ids[i]!]!.length : values.ends[i]! - bytesStart(values, i);
 }
 
 /** Strings i and j (not null) in UTF-8 byte order (code point order), as the writer orders string statistics. */
@@ -61,7 +62,7 @@ function compareStrings(values: Strings, i: number, j: number): number {
     return ids[i] === ids[j] ? 0 : Buffer.compare(table.utf8[ids[i]!]!, table.utf8[ids[j]!]!);
   }
   const { bytes, ends } = values;
-  return bytes.compare(bytes, textStart(values, j), ends[j]!, textStart(values, i), ends[i]!);
+  return bytes.compare(bytes, bytesStart(values, j), ends[j]!, bytesStart(values, i), ends[i]!);
 }
 
 function stringAt(values: Strings, i: number): string {
@@ -144,7 +145,7 @@ function dictionaryOf(values: FlatValues): Dictionary | undefined {
     size = (i) => table.units[ids[i]!]!;
   } else {
     const text = values;
-    key = (i) => (text.bytes as FastBuffer).latin1Slice(textStart(text, i), text.ends[i]!);
+    key = (i) => (text.bytes as FastBuffer).latin1Slice(bytesStart(text, i), text.ends[i]!);
     size = (i) => text.units[i]!;
   }
   const sampleSize = Math.min(n, 1000);
@@ -221,11 +222,33 @@ function dictionaryOf(values: FlatValues): Dictionary | undefined {
   return { dictionary, indexes, nulls: n - nonNull };
 }
 
-/** The plain bytes of values [start, end) (nulls skipped) into `out` from 0; returns the length. */
-function plainValues(values: FlatValues, element: SchemaElement, start: number, end: number, out: Buffer): number {
+/** The plain bytes of numbers or coded strings [start, end) (nulls skipped) into `out` from 0; returns the length. */
+function plainValues(values: Float64Array | CodedValues, element: SchemaElement, start: number, end: number, out: Buffer): number {
   let at = 0;
   if (values instanceof Float64Array) {
     const int64 = element.type === 'INT64';
+    if (LITTLE_ENDIAN && out.byteOffset % 8 === 0) {
+      // Through a typed view of the page, not a Buffer method call per value (the page is little-endian, as is this machine).
+      let k = 0;
+      if (int64) {
+        const words = new Uint32Array(out.buffer, out.byteOffset, out.length >> 2);
+        for (let i = start; i < end; i++) {
+          const v = values[i]!;
+          if (Number.isNaN(v)) continue;
+          const high = Math.floor(v / TWO_32);
+          words[k++] = v - high * TWO_32;
+          // A negative high word (before 1970) is stored as its two's complement, as writeInt32LE would.
+          words[k++] = high;
+        }
+        return 4 * k;
+      }
+      const doubles = new Float64Array(out.buffer, out.byteOffset, out.length >> 3);
+      for (let i = start; i < end; i++) {
+        const v = values[i]!;
+        if (!Number.isNaN(v)) doubles[k++] = v;
+      }
+      return 8 * k;
+    }
     for (let i = start; i < end; i++) {
       const v = values[i]!;
       if (Number.isNaN(v)) continue;
@@ -238,25 +261,22 @@ function plainValues(values: FlatValues, element: SchemaElement, start: number, 
     }
     return at;
   }
-  if (isCoded(values)) {
-    const { ids, table } = values;
-    for (let i = start; i < end; i++) {
-      const id = ids[i]!;
-      if (id < 0) continue;
-      const bytes = table.utf8[id]!;
-      out.writeUInt32LE(bytes.length, at);
-      at = copyBytes(bytes, 0, bytes.length, out, at + 4);
-    }
-    return at;
-  }
-  const { bytes, ends, units } = values;
+  const { ids, table } = values;
   for (let i = start; i < end; i++) {
-    if (units[i]! < 0) continue;
-    const from = textStart(values, i);
-    out.writeUInt32LE(ends[i]! - from, at);
-    at = copyBytes(bytes, from, ends[i]!, out, at + 4);
+    const id = ids[i]!;
+    if (id < 0) continue;
+    const bytes = table.utf8[id]!;
+    out.writeUInt32LE(bytes.length, at);
+    at = copyBytes(bytes, 0, bytes.length, out, at + 4);
   }
   return at;
+}
+
+/** The plain page of values [start, end): text is held as one already (parquet-text.ts). */
+function plainPage(values: FlatValues, element: SchemaElement, start: number, end: number): Buffer {
+  if (!(values instanceof Float64Array) && !isCoded(values)) return values.bytes.subarray(textStart(values, start), values.ends[end - 1]!);
+  const out = room(plainSize(values, start, end));
+  return out.subarray(0, plainValues(values, element, start, end, out));
 }
 
 /** The plain bytes of values [start, end): 8 per number, a 4-byte length and the bytes per string (a null none). */
@@ -352,7 +372,7 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
         ? dict.dictionary.map((i) => values[i]!)
         : isCoded(values)
           ? dict.dictionary.map((i) => values.table.utf8[values.ids[i]!]!)
-          : dict.dictionary.map((i) => values.bytes.subarray(textStart(values, i), values.ends[i]!));
+          : dict.dictionary.map((i) => values.bytes.subarray(bytesStart(values, i), values.ends[i]!));
     uncompressed += writeDictionaryPage(writer, { columnName: name, element, codec, compressors } as never, physical);
     encodings.push('PLAIN');
   }
@@ -402,8 +422,7 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
       writeRleBitPackedHybrid(data as never, indexes, bitWidth);
       page = data.view();
     } else {
-      const out = room(plainSize(values, start, end));
-      page = out.subarray(0, plainValues(values, element, start, end, out));
+      page = plainPage(values, element, start, end);
     }
     const compressed = compress ? compress(page) : page;
     const headerStart = writer.offset;

@@ -3,7 +3,8 @@
  * across windows). Kept as JS strings, those rows outlived V8's young generation and were copied into the
  * old one, and each row group then built a dictionary from strings again: together most of a Parquet
  * export's extra CPU (docs/parquet.md). Two forms instead:
- * - TextValues, UTF-8 bytes, for the near-unique columns (hashes) and list elements: what a plain page holds.
+ * - TextValues, for the near-unique columns (hashes), a tag's value and list elements: the bytes of a plain
+ *   page already (each value's 4-byte length, then its UTF-8), so a page is a slice, not a copy per value.
  * - CodedValues, a number per value into a StringTable of the distinct values, for the repetitive columns
  *   (chains, tokens, bridges, contracts): a dictionary page is then a renumbering of those numbers.
  */
@@ -11,7 +12,10 @@
 /** Buffer's own methods, without the argument checks write() and toString() make on each of a row group's many calls. */
 export type FastBuffer = Buffer & { utf8Write(value: string, offset: number): number; latin1Slice(start: number, end: number): string };
 
-/** Value i is bytes [ends[i - 1], ends[i]) (from 0 for the first); a null is empty, with units -1. */
+/**
+ * Value i is bytes [textStart(i) + 4, ends[i]), after its length (little-endian, 4 bytes) at textStart(i);
+ * a null has no bytes at all, and units -1, as in a plain page.
+ */
 export interface TextValues {
   readonly length: number;
   readonly bytes: Buffer;
@@ -20,11 +24,15 @@ export interface TextValues {
   readonly units: Int32Array;
 }
 
+/** Where value i's entry (its length, then its bytes) starts. */
 export const textStart = (values: TextValues, i: number): number => (i === 0 ? 0 : values.ends[i - 1]!);
+
+/** Where value i's bytes start (past its length). */
+export const bytesStart = (values: TextValues, i: number): number => textStart(values, i) + 4;
 
 /** Value i as a string (for the few a file keeps as text: statistics, a dictionary's min and max). */
 export function textAt(values: TextValues, i: number): string | null {
-  return values.units[i]! < 0 ? null : values.bytes.toString('utf8', textStart(values, i), values.ends[i]!);
+  return values.units[i]! < 0 ? null : values.bytes.toString('utf8', bytesStart(values, i), values.ends[i]!);
 }
 
 /** Strings appended one at a time. */
@@ -42,13 +50,15 @@ export class TextBuilder {
     }
     if (value !== null) {
       // UTF-8 takes at most 3 bytes per UTF-16 unit.
-      const need = this.used + 3 * value.length;
+      const need = this.used + 4 + 3 * value.length;
       if (need > this.bytes.length) {
         const bigger = Buffer.allocUnsafe(Math.max(need, 2 * this.bytes.length));
         this.bytes.copy(bigger, 0, 0, this.used);
         this.bytes = bigger;
       }
-      this.used += (this.bytes as FastBuffer).utf8Write(value, this.used);
+      const length = (this.bytes as FastBuffer).utf8Write(value, this.used + 4);
+      this.bytes.writeUInt32LE(length, this.used);
+      this.used += 4 + length;
     }
     this.ends[this.count] = this.used;
     this.units[this.count] = value === null ? -1 : value.length;

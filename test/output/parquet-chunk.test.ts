@@ -1,7 +1,7 @@
 /**
  * swapx writes its column chunks itself (src/output/parquet-chunk.ts) for speed; they must be the bytes
  * hyparquet-writer's own generic path writes for the same values, schema and options, edge cases included:
- * nulls everywhere, empty lists, null list elements and tags, -0, non-ASCII text, a chunk of several pages.
+ * nulls everywhere, empty lists, null list elements and tags, -0, times before 1970, non-ASCII text, a chunk of several pages.
  */
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, type ColumnSource, ParquetWriter } from 'hyparquet-writer';
@@ -78,6 +78,10 @@ function edgeRows(): Row[] {
         break;
       case 4:
         Object.assign(row, { tags: undefined, sourceOtherProtocolAddresses: undefined, completedAt: '2026-11-02T01:02:03.1234567Z' });
+        break;
+      case 5:
+        // Before 1970: a negative microsecond count, whose high word is negative.
+        Object.assign(row, { depositedAt: '1969-07-20T20:17:40Z', withdrawnAt: '1900-01-01T00:00:00.000001Z' });
         break;
     }
     return row;
