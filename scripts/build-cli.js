@@ -76,13 +76,13 @@ const common = {
 
 fs.rmSync(outdir, { recursive: true, force: true });
 
-// The program (src/main.ts, undici and every command) as one CommonJS file: src/cli/program-cached.ts compiles it
-// with V8's code cache, which Node 20 offers for scripts, not for ES modules. What a command loads lazily
-// (import()) stays lazy: esbuild runs such a module's top level only when it is first imported.
+// The program (src/cli/program.ts: src/main.ts, undici and every command) as one CommonJS file:
+// src/cli/program-cached.ts compiles it with V8's code cache, which Node 20 offers for scripts, not for ES modules.
+// What a command loads lazily (import()) stays lazy: esbuild runs such a module's top level only when it is first imported.
 const programFile = path.join(outdir, 'chunks/program.cjs');
 await build({
   ...common,
-  entryPoints: ['src/main.ts'],
+  entryPoints: ['src/cli/program.ts'],
   outfile: programFile,
   format: 'cjs',
   // A script compiled by node:vm cannot import(): the built-ins loaded lazily (zlib, readline) are required.
@@ -106,16 +106,15 @@ const programCached = {
   },
 };
 
-// The start (src/cli/start.ts) as an ES module, the program's loader a chunk of its own: `swapx --version` loads neither.
+// The start (src/cli/start.ts) as one ES module, the program's loader in it, run only when imported (not for
+// `swapx --version`): one file to read before the program.
 await build({
   ...common,
   entryPoints: { swapx: 'src/cli/start.ts' },
   outdir,
-  splitting: true,
   format: 'esm',
-  chunkNames: 'chunks/[name]-[hash]',
   define: { SWAPX_PROGRAM_CACHE_KEY: JSON.stringify(programKey) },
-  // No helper chunk shared by the start and the loader for the names of a few functions: one file less to load.
+  // No helper for the names of a few functions in the start.
   keepNames: false,
   plugins: [inlineVersion, programCached],
 });
