@@ -36,10 +36,12 @@ function load(): typeof Program {
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
   const program = module.exports;
   if (cachedData === undefined || script.cachedDataRejected === true) {
-    // At exit, so that the cache holds what this run compiled (V8 compiles most functions when first called),
-    // and only if no other run has written one since; written whole or not at all.
+    // At exit, so that the cache holds what this run compiled (V8 compiles most functions when first called): by a
+    // run that sent a request (a cache made by `--help` would leave a lookup compiling undici at every start), and
+    // only if no other run has written one since; written whole or not at all.
     const seen = cachedData === undefined ? undefined : fs.statSync(cacheFile, { throwIfNoEntry: false });
     process.once('exit', () => {
+      if (!program.hasLoadedTransport()) return;
       try {
         const now = fs.statSync(cacheFile, { throwIfNoEntry: false });
         if (now !== undefined && (seen === undefined || now.mtimeMs !== seen.mtimeMs)) return;
