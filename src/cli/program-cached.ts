@@ -29,6 +29,10 @@ function load(): typeof Program {
   } catch {
     cachedData = undefined;
   }
+  // V8 checks a code cache's header, not its content, unless told to: a cache damaged on disk would crash every
+  // start. With this flag (set at every start, as V8 keys a cache by its flags) a cache is written with a checksum
+  // and one that does not match it is rejected and written again.
+  process.getBuiltinModule('node:v8').setFlagsFromString('--verify-snapshot-checksum');
   // As Node's CommonJS loader wraps a module.
   const source = `(function (exports, require, module, __filename, __dirname) { ${fs.readFileSync(file, 'utf8')}\n})`;
   const script = new vm.Script(source, { filename: file, cachedData });

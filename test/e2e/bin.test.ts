@@ -52,5 +52,14 @@ describe('the bundle’s undici', () => {
     expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
     expect(caches()).toHaveLength(1);
     expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
+
+    // A cache damaged on disk (its header intact) is rejected, not run, and written again.
+    const cache = path.join(chunks, caches()[0]!);
+    const bytes = fs.readFileSync(cache);
+    for (let i = bytes.length >> 1; i < (bytes.length >> 1) + 400; i += 1) bytes[i]! ^= 0x5a;
+    fs.writeFileSync(cache, bytes);
+    expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
+    expect(fs.readFileSync(cache).equals(bytes)).toBe(false);
+    expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
   });
 });
