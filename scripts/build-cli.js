@@ -93,6 +93,9 @@ const program = await build({
   entryPoints: ['src/cli/program.ts'],
   outfile: programFile,
   format: 'cjs',
+  // Wrapped as Node's CommonJS loader wraps a module, here rather than by the loader at each start (a copy of 700 kB).
+  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  footer: { js: '})' },
   // A script compiled by node:vm cannot import(): the built-ins loaded lazily (zlib, readline) are required.
   supported: { 'dynamic-import': false },
   plugins: [inlineVersion, standIns([...COMMANDER_STAND_INS, ...UNDICI_STAND_INS])],

@@ -33,9 +33,8 @@ function load(): typeof Program {
   // start. With this flag (set at every start, as V8 keys a cache by its flags) a cache is written with a checksum
   // and one that does not match it is rejected and written again.
   process.getBuiltinModule('node:v8').setFlagsFromString('--verify-snapshot-checksum');
-  // As Node's CommonJS loader wraps a module.
-  const source = `(function (exports, require, module, __filename, __dirname) { ${fs.readFileSync(file, 'utf8')}\n})`;
-  const script = new vm.Script(source, { filename: file, cachedData });
+  // program.cjs is built wrapped as Node's CommonJS loader wraps a module: a function of exports, require, module…
+  const script = new vm.Script(fs.readFileSync(file, 'utf8'), { filename: file, cachedData });
   const module = { exports: {} as typeof Program };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
   const program = module.exports;
