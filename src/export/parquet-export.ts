@@ -12,7 +12,7 @@ import fs from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import type { SwapxClient } from '../api/client.js';
 import type { DateRangeFilter } from '../api/types.js';
-import { ParquetFile, ROW_GROUP_ROWS, toColumns, type ColumnBatch } from '../output/parquet.js';
+import { ColumnCollector, columnTables, ParquetFile, ROW_GROUP_ROWS, type ColumnBatch } from '../output/parquet.js';
 import { writeAll } from '../util/write-all.js';
 import { fetchWindow } from './fetch-window.js';
 import type { ExportEvent, ExportSummary } from './exporter.js';
@@ -93,14 +93,17 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
       await sink.append(bytes, { ...done, parquet: String(groups) });
     };
 
-    // A window waits as columns, not as parsed objects, as the text formats keep theirs encoded.
+    // A window waits as columns (strings as bytes or codes), not as parsed objects, as the text formats keep theirs encoded.
+    const tables = columnTables(job.fields);
     await runWindows<{ batch: ColumnBatch; dropped: number; outside: number }>({
       windows: job.windows.slice(start.windowsDone),
       concurrency: job.concurrency,
       signal: job.signal,
       fetch: async (window, signal) => {
-        const kept = await fetchWindow(job.client, window, job.filter, stats, signal);
-        return { batch: toColumns(job.fields, kept.swaps as unknown as Row[]), dropped: kept.dropped, outside: kept.outside.length };
+        // Each swap goes into the columns as it is parsed, and the window's order picks the rows.
+        const columns = new ColumnCollector(job.fields, tables);
+        const kept = await fetchWindow(job.client, window, job.filter, stats, signal, (swap) => columns.add(swap as unknown as Row));
+        return { batch: columns.batch(kept.swaps), dropped: kept.dropped, outside: kept.outside.length };
       },
       consume: async (window, result) => {
         pending.push(result.batch);

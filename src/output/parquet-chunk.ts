@@ -13,12 +13,14 @@ import type { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeDictionaryPage } from 'hyparquet-writer/src/dictionary.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
+import { bytesStart, type CodedValues, copyBytes, type FastBuffer, type TextValues, textAt, textStart } from './parquet-text.js';
 
 /**
  * A flat column's values. Times are microseconds since the epoch and amounts numbers, NaN for a null
- * (JSON has no NaN); strings are null for a null.
+ * (JSON has no NaN); strings are UTF-8 bytes or codes into a table of distinct strings (parquet-text.ts).
  */
-export type FlatValues = (string | null)[] | Float64Array;
+export type FlatValues = Float64Array | TextValues | CodedValues;
+type Strings = TextValues | CodedValues;
 
 export interface FlatColumn {
   element: SchemaElement;
@@ -32,6 +34,7 @@ export interface FlatColumn {
 /** hyparquet-writer's default page size: a page is cut once its values reach it. */
 const PAGE_SIZE = 1_048_576;
 const TWO_32 = 4_294_967_296;
+const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /** A scratch buffer for page values: compressed (copied) or appended (copied) before it is reused. */
 let scratch = Buffer.allocUnsafe(1 << 16);
@@ -40,30 +43,30 @@ function room(bytes: number): Buffer {
   return scratch;
 }
 
-const isNull = (values: FlatValues, i: number) => (values instanceof Float64Array ? Number.isNaN(values[i]!) : values[i] === null);
+const isCoded = (values: Strings): values is CodedValues => 'table' in values;
 
-/** Strings in UTF-8 byte order (code point order), as the writer orders string statistics. */
-function compareStrings(left: string, right: string): number {
-  if (left === right) return 0;
-  const length = Math.min(left.length, right.length);
-  let i = 0;
-  while (i < length && left.charCodeAt(i) === right.charCodeAt(i)) i++;
-  if (i > 0) {
-    const prev = left.charCodeAt(i - 1);
-    if (prev >= 0xd800 && prev <= 0xdbff) i--;
-  }
-  while (i < left.length && i < right.length) {
-    const a = codePointAt(left, i);
-    const b = codePointAt(right, i);
-    if (a !== b) return a - b;
-    i += a > 0xffff ? 2 : 1;
-  }
-  return left.length - right.length;
+function isNull(values: FlatValues, i: number): boolean {
+  if (values instanceof Float64Array) return Number.isNaN(values[i]!);
+  return isCoded(values) ? values.ids[i]! < 0 : values.units[i]! < 0;
 }
 
-function codePointAt(text: string, i: number): number {
-  const code = text.codePointAt(i) ?? 0xfffd;
-  return code >= 0xd800 && code <= 0xdfff ? 0xfffd : code;
+/** The UTF-8 length of string i (not null). */
+function byteLength(values: Strings, i: number): number {
+  return isCoded(values) ? values.table.utf8[values.ids[i]!]!.length : values.ends[i]! - bytesStart(values, i);
+}
+
+/** Strings i and j (not null) in UTF-8 byte order (code point order), as the writer orders string statistics. */
+function compareStrings(values: Strings, i: number, j: number): number {
+  if (isCoded(values)) {
+    const { ids, table } = values;
+    return ids[i] === ids[j] ? 0 : Buffer.compare(table.utf8[ids[i]!]!, table.utf8[ids[j]!]!);
+  }
+  const { bytes, ends } = values;
+  return bytes.compare(bytes, bytesStart(values, j), ends[j]!, bytesStart(values, i), ends[i]!);
+}
+
+function stringAt(values: Strings, i: number): string {
+  return isCoded(values) ? values.table.strings[values.ids[i]!]! : textAt(values, i)!;
 }
 
 interface Statistics {
@@ -73,85 +76,145 @@ interface Statistics {
   nan_count?: bigint;
 }
 
-function statistics(values: FlatValues | (string | number)[], element: SchemaElement, knownNulls?: number): Statistics {
+/**
+ * Min, max and nulls of the values, or only of those at `positions` (a dictionary's entries, never null:
+ * then `knownNulls` is the column's count).
+ */
+function statistics(values: FlatValues, element: SchemaElement, positions?: readonly number[], knownNulls?: number): Statistics {
   let nulls = knownNulls ?? 0;
+  const count = positions ? positions.length : values.length;
+  let min = -1;
+  let max = -1;
   if (values instanceof Float64Array) {
-    let min: number | undefined;
-    let max: number | undefined;
-    for (let i = 0; i < values.length; i++) {
+    for (let k = 0; k < count; k++) {
+      const i = positions ? positions[k]! : k;
       const v = values[i]!;
-      if (Number.isNaN(v)) nulls += knownNulls === undefined ? 1 : 0;
+      if (Number.isNaN(v)) nulls += 1;
       else {
-        if (min === undefined || v < min) min = v;
-        if (max === undefined || v > max) max = v;
+        if (min < 0 || v < values[min]!) min = i;
+        if (max < 0 || v > values[max]!) max = i;
       }
     }
+    const low = min < 0 ? undefined : values[min]!;
+    const high = max < 0 ? undefined : values[max]!;
     if (element.type === 'INT64') {
-      return { min_value: min === undefined ? undefined : BigInt(min), max_value: max === undefined ? undefined : BigInt(max), null_count: BigInt(nulls) };
+      return { min_value: low === undefined ? undefined : BigInt(low), max_value: high === undefined ? undefined : BigInt(high), null_count: BigInt(nulls) };
     }
     // Signed zero as the spec asks: a min of 0 is -0, a max of -0 is 0.
-    if (min === 0) min = -0;
-    if (max === 0) max = 0;
-    return { min_value: min, max_value: max, null_count: BigInt(nulls), nan_count: 0n };
+    return { min_value: low === 0 ? -0 : low, max_value: high === 0 ? 0 : high, null_count: BigInt(nulls), nan_count: 0n };
   }
-  if (typeof values[0] === 'number') return statistics(Float64Array.from(values as number[]), element, nulls);
-  let min: string | undefined;
-  let max: string | undefined;
-  for (const v of values as (string | null)[]) {
-    if (v === null) nulls += knownNulls === undefined ? 1 : 0;
+  for (let k = 0; k < count; k++) {
+    const i = positions ? positions[k]! : k;
+    if (isNull(values, i)) nulls += 1;
     else {
-      if (min === undefined || compareStrings(v, min) < 0) min = v;
-      if (max === undefined || compareStrings(v, max) > 0) max = v;
+      if (min < 0 || compareStrings(values, i, min) < 0) min = i;
+      if (max < 0 || compareStrings(values, i, max) > 0) max = i;
     }
   }
-  return { min_value: min, max_value: max, null_count: BigInt(nulls) };
+  return { min_value: min < 0 ? undefined : stringAt(values, min), max_value: max < 0 ? undefined : stringAt(values, max), null_count: BigInt(nulls) };
+}
+
+interface Dictionary {
+  /** the position in the column of each entry's first occurrence */
+  dictionary: number[];
+  /** each value's entry, -1 for a null */
+  indexes: Int32Array;
+  nulls: number;
 }
 
 /**
  * The writer's dictionary rule (hyparquet-writer useDictionary, for strings and numbers): rejected when a
  * sample of 1,000 spread over the column is more than 90 % distinct by bytes; else built, and kept only
- * if the dictionary and its indexes at most halve the plain bytes.
+ * if the dictionary and its indexes at most halve the plain bytes. A string's size here is its length in
+ * UTF-16 units, as the writer counts it.
  */
-function dictionaryOf(values: FlatValues): { dictionary: (string | number)[]; indexes: Int32Array; nulls: number } | undefined {
+function dictionaryOf(values: FlatValues): Dictionary | undefined {
+  const n = values.length;
   const strings = !(values instanceof Float64Array);
   const prefix = strings ? 4 : 0;
-  const size = (v: string | number) => (typeof v === 'string' ? v.length : 8);
-  const n = values.length;
+  // Values are told apart by a key: a coded string's number, a string's bytes read as Latin-1 (one JS
+  // character per byte, so equal keys are equal bytes), a number itself.
+  let key: (i: number) => string | number;
+  let size: (i: number) => number;
+  if (values instanceof Float64Array) {
+    key = (i) => values[i]!;
+    size = () => 8;
+  } else if (isCoded(values)) {
+    const { ids, table } = values;
+    key = (i) => ids[i]!;
+    size = (i) => table.units[ids[i]!]!;
+  } else {
+    const text = values;
+    key = (i) => (text.bytes as FastBuffer).latin1Slice(bytesStart(text, i), text.ends[i]!);
+    size = (i) => text.units[i]!;
+  }
   const sampleSize = Math.min(n, 1000);
-  const seen = new Set<string | number>();
+  const sampleAt = (i: number) => (sampleSize === 1 ? 0 : Math.floor((i * (n - 1)) / (sampleSize - 1)));
   let sampleDictionary = 0;
   let sampleTotal = 0;
-  for (let i = 0; i < sampleSize; i++) {
-    const at = sampleSize === 1 ? 0 : Math.floor((i * (n - 1)) / (sampleSize - 1));
-    if (isNull(values, at)) continue;
-    const v = values[at]!;
-    const bytes = size(v) + prefix;
-    if (!seen.has(v)) {
-      seen.add(v);
-      sampleDictionary += bytes;
+  if (values instanceof Float64Array) {
+    // Every number is 8 bytes: the share is distinct values over values, counted in a sorted copy (a Set boxes each number).
+    const sample = new Float64Array(sampleSize);
+    let count = 0;
+    for (let i = 0; i < sampleSize; i++) if (!Number.isNaN(values[sampleAt(i)]!)) sample[count++] = values[sampleAt(i)]!;
+    const sorted = sample.subarray(0, count).sort();
+    for (let i = 0; i < count; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sampleDictionary += 8;
+    sampleTotal = 8 * count;
+  } else {
+    const seen = new Set<string | number>();
+    for (let i = 0; i < sampleSize; i++) {
+      const at = sampleAt(i);
+      if (isNull(values, at)) continue;
+      const v = key(at);
+      const bytes = size(at) + prefix;
+      if (!seen.has(v)) {
+        seen.add(v);
+        sampleDictionary += bytes;
+      }
+      sampleTotal += bytes;
     }
-    sampleTotal += bytes;
   }
   if (!sampleTotal || sampleDictionary / sampleTotal > 0.9) return undefined;
-  const dictionary: (string | number)[] = [];
+  const dictionary: number[] = [];
   const indexes = new Int32Array(n).fill(-1);
-  const index = new Map<string | number, number>();
   let dictionaryBytes = 0;
   let total = 0;
   let nonNull = 0;
-  for (let i = 0; i < n; i++) {
-    if (isNull(values, i)) continue;
-    const v = values[i]!;
-    nonNull++;
-    total += size(v);
-    let at = index.get(v);
-    if (at === undefined) {
-      at = dictionary.length;
-      dictionary.push(v);
-      index.set(v, at);
-      dictionaryBytes += size(v);
+  if (strings && isCoded(values)) {
+    // Renumbering the table's numbers in order of first appearance: no key to build, no map to look up.
+    const { ids, table } = values;
+    const entry = new Int32Array(table.size).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const id = ids[i]!;
+      if (id < 0) continue;
+      nonNull++;
+      const units = table.units[id]!;
+      total += units;
+      let at = entry[id]!;
+      if (at < 0) {
+        at = dictionary.length;
+        entry[id] = at;
+        dictionary.push(i);
+        dictionaryBytes += units;
+      }
+      indexes[i] = at;
     }
-    indexes[i] = at;
+  } else {
+    const index = new Map<string | number, number>();
+    for (let i = 0; i < n; i++) {
+      if (isNull(values, i)) continue;
+      const v = key(i);
+      nonNull++;
+      total += size(i);
+      let at = index.get(v);
+      if (at === undefined) {
+        at = dictionary.length;
+        dictionary.push(i);
+        index.set(v, at);
+        dictionaryBytes += size(i);
+      }
+      indexes[i] = at;
+    }
   }
   const bitWidth = Math.ceil(Math.log2(dictionary.length));
   const indexBytes = Math.ceil((nonNull * bitWidth) / 8);
@@ -159,11 +222,33 @@ function dictionaryOf(values: FlatValues): { dictionary: (string | number)[]; in
   return { dictionary, indexes, nulls: n - nonNull };
 }
 
-/** The plain bytes of values [start, end) (nulls skipped) into `out` from 0; returns the length. */
-function plainValues(values: FlatValues, element: SchemaElement, start: number, end: number, out: Buffer): number {
+/** The plain bytes of numbers or coded strings [start, end) (nulls skipped) into `out` from 0; returns the length. */
+function plainValues(values: Float64Array | CodedValues, element: SchemaElement, start: number, end: number, out: Buffer): number {
   let at = 0;
   if (values instanceof Float64Array) {
     const int64 = element.type === 'INT64';
+    if (LITTLE_ENDIAN && out.byteOffset % 8 === 0) {
+      // Through a typed view of the page, not a Buffer method call per value (the page is little-endian, as is this machine).
+      let k = 0;
+      if (int64) {
+        const words = new Uint32Array(out.buffer, out.byteOffset, out.length >> 2);
+        for (let i = start; i < end; i++) {
+          const v = values[i]!;
+          if (Number.isNaN(v)) continue;
+          const high = Math.floor(v / TWO_32);
+          words[k++] = v - high * TWO_32;
+          // A negative high word (before 1970) is stored as its two's complement, as writeInt32LE would.
+          words[k++] = high;
+        }
+        return 4 * k;
+      }
+      const doubles = new Float64Array(out.buffer, out.byteOffset, out.length >> 3);
+      for (let i = start; i < end; i++) {
+        const v = values[i]!;
+        if (!Number.isNaN(v)) doubles[k++] = v;
+      }
+      return 8 * k;
+    }
     for (let i = start; i < end; i++) {
       const v = values[i]!;
       if (Number.isNaN(v)) continue;
@@ -176,43 +261,52 @@ function plainValues(values: FlatValues, element: SchemaElement, start: number, 
     }
     return at;
   }
+  const { ids, table } = values;
   for (let i = start; i < end; i++) {
-    const v = values[i];
-    if (v === null || v === undefined) continue;
-    const length = out.write(v, at + 4);
-    out.writeUInt32LE(length, at);
-    at += 4 + length;
+    const id = ids[i]!;
+    if (id < 0) continue;
+    const bytes = table.utf8[id]!;
+    out.writeUInt32LE(bytes.length, at);
+    at = copyBytes(bytes, 0, bytes.length, out, at + 4);
   }
   return at;
 }
 
-/** Pages cut as the writer cuts them: once the values' estimated bytes reach PAGE_SIZE, at a row's start. */
+/** The plain page of values [start, end): text is held as one already (parquet-text.ts). */
+function plainPage(values: FlatValues, element: SchemaElement, start: number, end: number): Buffer {
+  if (!(values instanceof Float64Array) && !isCoded(values)) return values.bytes.subarray(textStart(values, start), values.ends[end - 1]!);
+  const out = room(plainSize(values, start, end));
+  return out.subarray(0, plainValues(values, element, start, end, out));
+}
+
+/** The plain bytes of values [start, end): 8 per number, a 4-byte length and the bytes per string (a null none). */
+function plainSize(values: FlatValues, start: number, end: number): number {
+  if (values instanceof Float64Array) return (end - start) * 8;
+  let bytes = 0;
+  for (let i = start; i < end; i++) if (!isNull(values, i)) bytes += 4 + byteLength(values, i);
+  return bytes;
+}
+
+/** Pages cut as the writer cuts them: once the values' bytes (prefixes not counted) reach PAGE_SIZE, at a row's start. */
 function pageBoundaries(values: FlatValues, dictionary: boolean, repetition?: Uint8Array): [number, number][] {
-  // Most chunks are far below a page: no need to measure each string's UTF-8 length.
-  if ((dictionary || values instanceof Float64Array ? 8 * values.length : plainBound(values, 0, values.length)) < PAGE_SIZE) return [[0, values.length]];
+  const size = (i: number) => (isNull(values, i) ? 0 : dictionary ? 4 : values instanceof Float64Array ? 8 : byteLength(values, i));
+  // Most chunks are far below a page.
+  if (dictionary || values instanceof Float64Array ? 8 * values.length < PAGE_SIZE : !isCoded(values) && values.bytes.length < PAGE_SIZE) {
+    return [[0, values.length]];
+  }
   const pages: [number, number][] = [];
   let start = 0;
   let bytes = 0;
   for (let i = 0; i < values.length; i++) {
-    const v = values[i]!;
-    const size = isNull(values, i) ? 0 : dictionary ? 4 : typeof v === 'string' ? Buffer.byteLength(v) : 8;
-    bytes += size;
+    bytes += size(i);
     if (bytes >= PAGE_SIZE && i > start && (!repetition || repetition[i] === 0)) {
       pages.push([start, i]);
       start = i;
-      bytes = size;
+      bytes = size(i);
     }
   }
   if (start < values.length) pages.push([start, values.length]);
   return pages;
-}
-
-/** The largest plain bytes the values [start, end) can take (UTF-8 is at most 3 bytes per UTF-16 unit). */
-function plainBound(values: FlatValues, start: number, end: number): number {
-  if (values instanceof Float64Array) return (end - start) * 8;
-  let bytes = 0;
-  for (let i = start; i < end; i++) bytes += 4 + 3 * (values[i]?.length ?? 0);
-  return bytes;
 }
 
 interface ByteSink {
@@ -268,12 +362,17 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
   let uncompressed = 0;
   const dict = column.encoding === 'PLAIN' ? undefined : dictionaryOf(values);
   // With a dictionary, min and max are those of its (few) distinct values.
-  const stats = column.statistics ? (dict ? statistics(dict.dictionary, element, dict.nulls) : statistics(values, element)) : undefined;
+  const stats = column.statistics ? (dict ? statistics(values, element, dict.dictionary, dict.nulls) : statistics(values, element)) : undefined;
   const encodings: string[] = [];
   let dictionaryPageOffset: bigint | undefined;
   if (dict) {
     dictionaryPageOffset = BigInt(writer.offset);
-    const physical = typeof dict.dictionary[0] === 'string' ? dict.dictionary.map((v) => Buffer.from(v as string)) : dict.dictionary;
+    const physical =
+      values instanceof Float64Array
+        ? dict.dictionary.map((i) => values[i]!)
+        : isCoded(values)
+          ? dict.dictionary.map((i) => values.table.utf8[values.ids[i]!]!)
+          : dict.dictionary.map((i) => values.bytes.subarray(bytesStart(values, i), values.ends[i]!));
     uncompressed += writeDictionaryPage(writer, { columnName: name, element, codec, compressors } as never, physical);
     encodings.push('PLAIN');
   }
@@ -293,8 +392,9 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
       const repetition = levels.repetition.subarray(start, end);
       definition = levels.definition.subarray(start, end);
       rows = 0;
-      for (const r of repetition) if (r === 0) rows++;
-      for (const d of definition) if (d < levels.maxDefinition) nulls++;
+      // Indexed loops: for-of over a typed array allocates a result per value until the loop is optimised.
+      for (let k = 0; k < repetition.length; k++) if (repetition[k] === 0) rows++;
+      for (let k = 0; k < definition.length; k++) if (definition[k]! < levels.maxDefinition) nulls++;
       repetitionBytes = writeRleBitPackedHybrid(levelBytes as never, repetition, 1);
     } else {
       definition = new Uint8Array(end - start);
@@ -306,22 +406,23 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
     const definitionBytes = writeRleBitPackedHybrid(levelBytes as never, definition, definitionWidth);
     let page: Buffer;
     if (dict) {
-      const indexes: number[] = [];
+      const all = new Int32Array(end - start);
+      let count = 0;
       let max = 0;
       for (let i = start; i < end; i++) {
         const at = dict.indexes[i]!;
         if (at < 0) continue;
-        indexes.push(at);
+        all[count++] = at;
         if (at > max) max = at;
       }
+      const indexes = all.subarray(0, count);
       const bitWidth = Math.ceil(Math.log2(max + 1));
       const data = new Bytes();
       data.appendUint8(bitWidth);
       writeRleBitPackedHybrid(data as never, indexes, bitWidth);
       page = data.view();
     } else {
-      const out = room(plainBound(values, start, end));
-      page = out.subarray(0, plainValues(values, element, start, end, out));
+      page = plainPage(values, element, start, end);
     }
     const compressed = compress ? compress(page) : page;
     const headerStart = writer.offset;

@@ -1,12 +1,22 @@
 /**
  * swapx writes its column chunks itself (src/output/parquet-chunk.ts) for speed; they must be the bytes
  * hyparquet-writer's own generic path writes for the same values, schema and options, edge cases included:
- * nulls everywhere, empty lists, null list elements and tags, -0, non-ASCII text, a chunk of several pages.
+ * nulls everywhere, empty lists, null list elements and tags, -0, times before 1970, non-ASCII text, a chunk of several pages.
  */
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, type ColumnSource, ParquetWriter } from 'hyparquet-writer';
 import type { Swap } from '../../src/api/types.js';
-import { apiTimeMicros, encodeParquet, PARQUET_FIELDS, ParquetFile, parquetKind, parquetSchema, toColumns } from '../../src/output/parquet.js';
+import {
+  apiTimeMicros,
+  ColumnCollector,
+  columnTables,
+  encodeParquet,
+  PARQUET_FIELDS,
+  ParquetFile,
+  parquetKind,
+  parquetSchema,
+  toColumns,
+} from '../../src/output/parquet.js';
 import { swapsInWindow } from '../../src/sandbox/index.js';
 import { VERSION } from '../../src/version.js';
 
@@ -69,6 +79,10 @@ function edgeRows(): Row[] {
       case 4:
         Object.assign(row, { tags: undefined, sourceOtherProtocolAddresses: undefined, completedAt: '2026-11-02T01:02:03.1234567Z' });
         break;
+      case 5:
+        // Before 1970: a negative microsecond count, whose high word is negative.
+        Object.assign(row, { depositedAt: '1969-07-20T20:17:40Z', withdrawnAt: '1900-01-01T00:00:00.000001Z' });
+        break;
     }
     return row;
   });
@@ -87,6 +101,27 @@ describe('column chunks written by swapx are the bytes hyparquet-writer writes',
       const windows = [];
       for (let at = start; at < Math.min(start + 250, rows.length); at += 10)
         windows.push(toColumns(PARQUET_FIELDS, rows.slice(at, Math.min(at + 10, start + 250))));
+      parts.push(file.rowGroupOf(windows));
+    }
+    parts.push(file.footer());
+    expect(Buffer.concat(parts).equals(bytes)).toBe(true);
+  });
+
+  it('row groups from windows that code into shared tables and arrive out of order, as an export takes them', () => {
+    const rows = edgeRows();
+    const bytes = reference(rows, PARQUET_FIELDS, 'UNCOMPRESSED', 250);
+    const file = new ParquetFile(PARQUET_FIELDS, { codec: 'UNCOMPRESSED' });
+    const tables = columnTables(PARQUET_FIELDS);
+    const parts = [file.header()];
+    for (let start = 0; start < rows.length; start += 250) {
+      const windows = [];
+      for (let at = start; at < Math.min(start + 250, rows.length); at += 10) {
+        const window = rows.slice(at, Math.min(at + 10, start + 250));
+        // Rows arrive in reverse; the window's order (each row's number from add) puts them back.
+        const collector = new ColumnCollector(PARQUET_FIELDS, tables);
+        const numbers = [...window].reverse().map((row) => collector.add(row));
+        windows.push(collector.batch(numbers.reverse()));
+      }
       parts.push(file.rowGroupOf(windows));
     }
     parts.push(file.footer());
