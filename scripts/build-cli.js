@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The command-line program as a small ES module that starts it (and answers --version) and the program itself as
-// one minified CommonJS file loaded through V8's code cache, so that a start reads three files and compiles
-// almost nothing, instead of resolving, reading and compiling a few hundred modules. The library (dist/index.js)
+// one minified CommonJS file loaded through V8's code cache, so that a start reads the bin, the start, the
+// program and its cache and compiles almost nothing, instead of resolving, reading and compiling a module graph. The library (dist/index.js)
 // stays as tsc writes it: typed, one module per source file.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
