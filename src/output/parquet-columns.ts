@@ -201,7 +201,8 @@ function builderOf(field: string, tables: ColumnTables): Builder {
  */
 export type ColumnTables = ReadonlyMap<string, StringTables>;
 
-export function columnTables(fields: readonly string[]): ColumnTables {
+/** `limit`: distinct values a table takes before the next windows start a new one (tests make it small). */
+export function columnTables(fields: readonly string[], limit?: number): ColumnTables {
   const coded: string[] = [];
   for (const field of fields) {
     const kind = KINDS[field] ?? 'string';
@@ -209,7 +210,7 @@ export function columnTables(fields: readonly string[]): ColumnTables {
     else if (kind === 'strings') coded.push(`${field}.element`);
     else if (kind === 'tags') coded.push(`${field}.type`);
   }
-  return new Map(coded.map((column) => [column, new StringTables()]));
+  return new Map(coded.map((column) => [column, new StringTables(limit)]));
 }
 
 export type ColumnValues = FlatValues | ListValues;

@@ -160,16 +160,19 @@ export interface CodedValues {
 }
 
 /**
- * A table of distinct values grows with them: past this many, a column's next windows start a new table
- * (a column of mostly distinct values would otherwise hold every value of a long export).
+ * A table of distinct values grows with them: past this many, a column's next windows start a new table,
+ * and the old one goes once no waiting window refers to it. Measured: with 65,536, a 10-day export's address
+ * lists (3,600 new addresses a day) held 18 MB more at its end than a day's export; with 4,096 a table lasts
+ * about a day of them, and a row group that mixes two tables is written from bytes (concatCoded), the same bytes.
  */
-const TABLE_LIMIT = 1 << 16;
+const TABLE_LIMIT = 4096;
 
 /** A column's current table, shared by the windows that code into it. */
 export class StringTables {
   private current = new StringTable();
+  constructor(private readonly limit = TABLE_LIMIT) {}
   table(): StringTable {
-    if (this.current.size > TABLE_LIMIT) this.current = new StringTable();
+    if (this.current.size > this.limit) this.current = new StringTable();
     return this.current;
   }
 }

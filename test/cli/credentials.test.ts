@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/fake-io.js';
+import { runSwapx } from '../helpers/run.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -21,7 +21,7 @@ function fresh(extra: Record<string, string> = {}): { env: NodeJS.ProcessEnv; di
 }
 
 async function login(env: NodeJS.ProcessEnv, key = 'demo', profile: string[] = []) {
-  return runInProcess([...profile, 'auth', 'login', '--client-id', 'demo', '--api-key-stdin'], { env, input: key });
+  return runSwapx([...profile, 'auth', 'login', '--client-id', 'demo', '--api-key-stdin'], { env, input: key });
 }
 
 describe('auth login', () => {
@@ -43,7 +43,7 @@ describe('auth login', () => {
         this.rawModes.push(mode);
       },
     });
-    const running = runInProcess(['auth', 'login', '--client-id', 'demo', '--api-key-stdin'], { env, stdin });
+    const running = runSwapx(['auth', 'login', '--client-id', 'demo', '--api-key-stdin'], { env, stdin });
     setTimeout(() => stdin.write('demo\r'), 20);
     const r = await running;
     expect(r.code).toBe(0);
@@ -57,7 +57,7 @@ describe('secrets typed at a terminal', () => {
   it('--token-stdin prompts without echo too', async () => {
     const { env } = fresh();
     const stdin = terminal();
-    const running = runInProcess(['auth', 'login', '--token-stdin'], { env, stdin });
+    const running = runSwapx(['auth', 'login', '--token-stdin'], { env, stdin });
     setTimeout(() => stdin.write('demo-token\r'), 20);
     const r = await running;
     expect(r.code).toBe(0);
@@ -66,9 +66,9 @@ describe('secrets typed at a terminal', () => {
   it('an empty entry is exit 2, nothing stored', async () => {
     const { env, dir } = fresh();
     const stdin = terminal();
-    const running = runInProcess(['auth', 'login', '--client-id', 'demo', '--api-key-stdin'], { env, stdin });
+    const running = runSwapx(['auth', 'login', '--client-id', 'demo', '--api-key-stdin'], { env, stdin });
     setTimeout(() => stdin.write('\r'), 20);
-    expect(await running).toEqual({ code: 2, stdout: '', stderr: 'API key (hidden): \nswapx: error: no API key was entered\n' });
+    expect(await running).toEqual({ code: 2, signal: null, stdout: '', stderr: 'API key (hidden): \nswapx: error: no API key was entered\n' });
     expect(fs.existsSync(dir)).toBe(false);
   });
 });
@@ -76,7 +76,7 @@ describe('secrets typed at a terminal', () => {
 describe('auth status', () => {
   it('credentials from the environment are named as such, not as the default profile', async () => {
     const { env } = fresh({ SWAPX_CLIENT_ID: 'demo', SWAPX_API_KEY: 'demo' });
-    const r = await runInProcess(['auth', 'status'], { env });
+    const r = await runSwapx(['auth', 'status'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
       [
@@ -93,7 +93,7 @@ describe('auth status', () => {
   it('API unreachable: the local facts, then the failed check, exit 1', async () => {
     const { env, dir } = fresh();
     await login(env);
-    const r = await runInProcess(['auth', 'status', '--retries', '0'], { env: { ...env, SWAPX_BASE_URL: 'http://127.0.0.1:1' } });
+    const r = await runSwapx(['auth', 'status', '--retries', '0'], { env: { ...env, SWAPX_BASE_URL: 'http://127.0.0.1:1' } });
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(
@@ -111,7 +111,7 @@ describe('auth status', () => {
   });
   it('--json: the same facts as one object, the exit code of the check', async () => {
     const { env } = fresh({ SWAPX_TOKEN: 'demo-token-which-is-long' });
-    const r = await runInProcess(['auth', 'status', '--json'], { env });
+    const r = await runSwapx(['auth', 'status', '--json'], { env });
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout)).toEqual({
       profile: 'default',
@@ -123,7 +123,7 @@ describe('auth status', () => {
       baseUrlSource: 'env',
       check: { ok: false, message: 'rejected (HTTP 403)' },
     });
-    const ok = await runInProcess(['auth', 'status', '--json'], { env: { ...env, SWAPX_TOKEN: 'demo-token' } });
+    const ok = await runSwapx(['auth', 'status', '--json'], { env: { ...env, SWAPX_TOKEN: 'demo-token' } });
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).check).toEqual({ ok: true, message: 'accepted by the API' });
   });
@@ -134,19 +134,19 @@ describe('profiles', () => {
     const { env, dir } = fresh();
     await login(env);
     await login(env, 'demo', ['--profile', 'work']);
-    expect((await runInProcess(['--profile', 'work', 'config', 'set', 'concurrency', '8'], { env })).code).toBe(0);
-    const before = await runInProcess(['auth', 'list'], { env });
+    expect((await runSwapx(['--profile', 'work', 'config', 'set', 'concurrency', '8'], { env })).code).toBe(0);
+    const before = await runSwapx(['auth', 'list'], { env });
     expect(before.stdout).toBe(
       ['profile    credentials           settings', "* default  Basic, client 'demo'  —", "  work     Basic, client 'demo'  concurrency=8", ''].join('\n'),
     );
-    expect((await runInProcess(['auth', 'logout'], { env })).stderr).toBe("Removed the credentials of profile 'default'\n");
-    expect((await runInProcess(['--profile', 'work', 'auth', 'logout'], { env })).code).toBe(0);
+    expect((await runSwapx(['auth', 'logout'], { env })).stderr).toBe("Removed the credentials of profile 'default'\n");
+    expect((await runSwapx(['--profile', 'work', 'auth', 'logout'], { env })).code).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: { work: { settings: { concurrency: '8' } } } });
-    const after = await runInProcess(['auth', 'list', '--json'], { env });
+    const after = await runSwapx(['auth', 'list', '--json'], { env });
     expect(JSON.parse(after.stdout)).toEqual([{ name: 'work', active: false, credentials: 'none', settings: ['concurrency=8'] }]);
-    await runInProcess(['--profile', 'work', 'config', 'unset', 'concurrency'], { env });
+    await runSwapx(['--profile', 'work', 'config', 'unset', 'concurrency'], { env });
     expect(JSON.parse(fs.readFileSync(path.join(dir, 'config.json'), 'utf8'))).toEqual({ profiles: {} });
-    const none = await runInProcess(['auth', 'list'], { env });
+    const none = await runSwapx(['auth', 'list'], { env });
     expect(none.stdout).toBe('');
     expect(none.stderr).toBe(`No stored profiles in ${path.join(dir, 'config.json')}: 'swapx auth login' (or 'swapx config set') creates one\n`);
   });
@@ -157,31 +157,37 @@ describe('plain http', () => {
     `swapx: error: ${name}: refusing plain http to example.com: the API key would travel in clear text; use https://, or a loopback address, or for a test server set SWAPX_ALLOW_HTTP=1\n`;
   it('config set base-url http://example.com is refused (exit 2) and nothing is stored', async () => {
     const { env, dir } = fresh();
-    const r = await runInProcess(['config', 'set', 'base-url', 'http://example.com'], { env });
+    const r = await runSwapx(['config', 'set', 'base-url', 'http://example.com'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(refusal('base-url'));
     expect(fs.existsSync(dir)).toBe(false);
   });
   it('the same from the environment and the flag, before any request', async () => {
     const { env } = fresh({ SWAPX_CLIENT_ID: 'demo', SWAPX_API_KEY: 'demo' });
-    expect(await runInProcess(['chains'], { env: { ...env, SWAPX_BASE_URL: 'http://example.com' } })).toEqual({
+    expect(await runSwapx(['chains'], { env: { ...env, SWAPX_BASE_URL: 'http://example.com' } })).toEqual({
       code: 2,
+      signal: null,
       stdout: '',
       stderr: refusal('SWAPX_BASE_URL'),
     });
-    expect(await runInProcess(['--base-url', 'http://example.com', 'chains'], { env })).toEqual({ code: 2, stdout: '', stderr: refusal('--base-url') });
+    expect(await runSwapx(['--base-url', 'http://example.com', 'chains'], { env })).toEqual({
+      code: 2,
+      signal: null,
+      stdout: '',
+      stderr: refusal('--base-url'),
+    });
   });
   it('loopback is accepted; SWAPX_ALLOW_HTTP=1 lets a test server through', async () => {
     const { env } = fresh();
-    expect((await runInProcess(['config', 'set', 'base-url', 'http://127.0.0.1:9000'], { env })).code).toBe(0);
-    expect((await runInProcess(['config', 'set', 'base-url', 'http://example.com'], { env: { ...env, SWAPX_ALLOW_HTTP: '1' } })).code).toBe(0);
+    expect((await runSwapx(['config', 'set', 'base-url', 'http://127.0.0.1:9000'], { env })).code).toBe(0);
+    expect((await runSwapx(['config', 'set', 'base-url', 'http://example.com'], { env: { ...env, SWAPX_ALLOW_HTTP: '1' } })).code).toBe(0);
   });
 });
 
 describe('network errors and base paths', () => {
   it('-v and errors say what happened in words, with the base URL path in front', async () => {
     const env = { NO_COLOR: '1', SWAPX_CONFIG_DIR: tempDir(), SWAPX_CLIENT_ID: 'demo', SWAPX_API_KEY: 'demo', SWAPX_BASE_URL: 'http://127.0.0.1:1/prefix' };
-    const r = await runInProcess(['-v', '--retries', '0', 'chains'], { env });
+    const r = await runSwapx(['-v', '--retries', '0', 'chains'], { env });
     expect(r.code).toBe(1);
     expect(r.stderr.replace(/ \d+ms/, ' Nms')).toBe(
       'GET /prefix/v1/external/chains connection refused Nms\nswapx: error: connection to 127.0.0.1:1 failed: connection refused\n',
@@ -189,7 +195,7 @@ describe('network errors and base paths', () => {
   });
   it('an API error names the whole path', async () => {
     const env = { NO_COLOR: '1', SWAPX_CONFIG_DIR: tempDir(), SWAPX_CLIENT_ID: 'demo', SWAPX_API_KEY: 'demo', SWAPX_BASE_URL: `${sandbox.url}/api` };
-    const r = await runInProcess(['chains'], { env });
+    const r = await runSwapx(['chains'], { env });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^swapx: error: not found: .*\(GET \/api\/v1\/external\/chains\)\n$/);
   });
@@ -198,13 +204,14 @@ describe('network errors and base paths', () => {
 describe('auth status without credentials', () => {
   it('shows the profile and the API, then the hint; exit 3; --json too', async () => {
     const { env } = fresh();
-    const r = await runInProcess(['auth', 'status'], { env });
+    const r = await runSwapx(['auth', 'status'], { env });
     expect(r).toEqual({
       code: 3,
+      signal: null,
       stdout: `profile      default\ncredentials  none\nbase URL     ${sandbox.url} (env)\n`,
       stderr: "swapx: error: no credentials: run 'swapx auth login', or set SWAPX_CLIENT_ID and SWAPX_API_KEY (or SWAPX_TOKEN)\n",
     });
-    const json = await runInProcess(['--profile', 'work', 'auth', 'status', '--json'], { env });
+    const json = await runSwapx(['--profile', 'work', 'auth', 'status', '--json'], { env });
     expect(json.code).toBe(3);
     expect(JSON.parse(json.stdout)).toEqual({
       profile: 'work',

@@ -1,6 +1,6 @@
 /** Issue 11.17: `swapx --help` lists the environment and the exit codes; each command's help lists the global options it honours. */
 import { describe, expect, it } from 'vitest';
-import { runInProcess } from '../helpers/fake-io.js';
+import { runSwapx } from '../helpers/run.js';
 
 const section = (text: string, title: string) => {
   const lines = text.split('\n');
@@ -11,7 +11,7 @@ const section = (text: string, title: string) => {
 
 describe('help', () => {
   it('swapx --help names every environment variable and exit code', async () => {
-    const r = await runInProcess(['--help']);
+    const r = await runSwapx(['--help']);
     expect(r.code).toBe(0);
     expect(section(r.stdout, 'Environment:')).toEqual([
       '  SWAPX_CLIENT_ID, SWAPX_API_KEY  Basic credentials; beat the stored profile',
@@ -28,7 +28,7 @@ describe('help', () => {
   it.each([['swaps'], ['sync'], ['swap'], ['tokens'], ['auth', 'status'], ['config', 'set']])(
     'swapx %s --help lists the global options',
     async (...command) => {
-      const r = await runInProcess([...command, '--help']);
+      const r = await runSwapx([...command, '--help']);
       expect(r.code).toBe(0);
       const globals = section(r.stdout, 'Global Options:')
         .filter((line) => /^\s+-/.test(line))
@@ -38,8 +38,8 @@ describe('help', () => {
     },
   );
   it('the sandbox lists only the ones it honours; completion none', async () => {
-    const sandbox = await runInProcess(['sandbox', '--help']);
+    const sandbox = await runSwapx(['sandbox', '--help']);
     expect(section(sandbox.stdout, 'Global Options:').map((line) => line.trim().split(/\s{2,}/)[0])).toEqual(['-v, --verbose', '-q, --quiet', '--no-color']);
-    expect((await runInProcess(['completion', '--help'])).stdout).not.toContain('Global Options:');
+    expect((await runSwapx(['completion', '--help'])).stdout).not.toContain('Global Options:');
   });
 });

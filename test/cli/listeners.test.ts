@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { linkAbort } from '../../src/api/abort.js';
 import { tempDir } from '../helpers/cli.js';
 import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
-import { runInProcess } from '../helpers/fake-io.js';
+import { runSwapx } from '../helpers/run.js';
 
 let warnings: string[] = [];
 const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
@@ -44,14 +44,14 @@ describe('--concurrency 32', () => {
 
   it('swaps prints no MaxListenersExceededWarning', async () => {
     const env = api.env();
-    const r = await runInProcess(['swaps', '--from', '2026-11-01', '--to', '2026-11-02', '--concurrency', '32', '-o', path.join(dir, 'day.jsonl')], { env });
+    const r = await runSwapx(['swaps', '--from', '2026-11-01', '--to', '2026-11-02', '--concurrency', '32', '-o', path.join(dir, 'day.jsonl')], { env });
     await settle();
     expect(r.code).toBe(0);
     expect(warnings).toEqual([]);
   });
   it('sync prints no MaxListenersExceededWarning', async () => {
     const env = api.env();
-    const r = await runInProcess(['sync', '--out', path.join(dir, 'mirror'), '--since', '2026-11-01', '--until', '2026-11-02', '--concurrency', '32', '-q'], {
+    const r = await runSwapx(['sync', '--out', path.join(dir, 'mirror'), '--since', '2026-11-01', '--until', '2026-11-02', '--concurrency', '32', '-q'], {
       env,
     });
     await settle();

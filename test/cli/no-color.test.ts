@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
-import { FakeOut, runInProcess } from '../helpers/fake-io.js';
+import { Capture, runSwapx } from '../helpers/run.js';
 
 /** SGR sequences (colours, bold, dim); cursor moves and line clears are not colour. */
 const COLOUR = /\u001b\[[0-9;]*m/;
@@ -16,9 +16,9 @@ async function onTerminal(argv: string[], extraEnv: Record<string, string>) {
   const env = api.env();
   delete env.NO_COLOR;
   Object.assign(env, extraEnv);
-  const stdout = new FakeOut({ isTTY: true, columns: 100 });
-  const stderr = new FakeOut({ isTTY: true, columns: 100 });
-  const code = (await runInProcess(argv, { env, stdout, stderr })).code;
+  const stdout = new Capture({ isTTY: true, columns: 100 });
+  const stderr = new Capture({ isTTY: true, columns: 100 });
+  const code = (await runSwapx(argv, { env, stdout, stderr })).code;
   return { code, stdout: stdout.text, stderr: stderr.text };
 }
 

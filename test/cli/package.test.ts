@@ -4,9 +4,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 describe('package.json', () => {
-  it('has no script npm runs on install (the build is prepack, and a step of its own)', () => {
+  it('has no script npm runs on install; prepack builds from an empty dist/, so bench and chaos builds are not shipped', () => {
     const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../package.json'), 'utf8')) as { scripts: Record<string, string> };
     expect(Object.keys(pkg.scripts).filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
-    expect(pkg.scripts.prepack).toBe('npm run build');
+    expect(pkg.scripts.prepack).toBe('node -e "fs.rmSync(\'dist\', { recursive: true, force: true })" && npm run build');
   });
 });

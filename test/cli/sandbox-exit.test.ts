@@ -31,19 +31,19 @@ describe('sandbox close', () => {
 
 describe('swapx sandbox --host 0.0.0.0', () => {
   it('prints a URL swapx accepts (loopback), and swapx works with the hint as printed', async () => {
-    const { FakeOut, runInProcess } = await import('../helpers/fake-io.js');
+    const { Capture, runSwapx } = await import('../helpers/run.js');
     const { tempDir } = await import('../helpers/cli.js');
     const stop = new AbortController();
-    const stdout = new FakeOut();
-    const stderr = new FakeOut();
-    const running = runInProcess(['sandbox', '--port', '0', '--host', '0.0.0.0'], { stdout, stderr, signal: stop.signal });
+    const stdout = new Capture();
+    const stderr = new Capture();
+    const running = runSwapx(['sandbox', '--port', '0', '--host', '0.0.0.0'], { stdout, stderr, signal: stop.signal });
     while (!stdout.text.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 10));
     const url = stdout.text.trim();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const hint = stderr.text.split('\n').find((line) => line.includes('try:'))!;
     expect(hint).toBe(`  try: SWAPX_BASE_URL=${url} SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo swapx chains`);
     const env = { SWAPX_BASE_URL: url, SWAPX_CLIENT_ID: 'demo', SWAPX_API_KEY: 'demo', SWAPX_CONFIG_DIR: tempDir(), NO_COLOR: '1' };
-    const chains = await runInProcess(['chains', '--fields', 'blockchainId', '--csv'], { env });
+    const chains = await runSwapx(['chains', '--fields', 'blockchainId', '--csv'], { env });
     expect(chains.code).toBe(0);
     expect(chains.stdout.split('\n')[1]).toBe('ethereum');
     stop.abort();

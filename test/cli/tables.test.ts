@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
-import { FakeOut, runInProcess } from '../helpers/fake-io.js';
+import { Capture, runSwapx } from '../helpers/run.js';
 
 let sandbox: RunningSandbox;
 let env: NodeJS.ProcessEnv;
@@ -18,7 +18,7 @@ const MINUTE = ['--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T00:01:00Z'
 
 /** The first `n` lines a command prints on a terminal `columns` wide. */
 async function head(argv: string[], columns: number | undefined, n = 3, options: { isTTY?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<string[]> {
-  const r = await runInProcess(argv, { env: options.env ?? env, stdout: new FakeOut({ isTTY: options.isTTY ?? true, columns }) });
+  const r = await runSwapx(argv, { env: options.env ?? env, stdout: new Capture({ isTTY: options.isTTY ?? true, columns }) });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   const lines = r.stdout.split('\n');
@@ -56,7 +56,7 @@ describe('swaps table', () => {
   });
   it('the id it shows finds the swap with `swapx swap`', async () => {
     const id = (await head(['swaps', ...MINUTE], 80, 2))[1]!.split(' ')[0]!;
-    const r = await runInProcess(['swap', id, '--json'], { env });
+    const r = await runSwapx(['swap', id, '--json'], { env });
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as { id: string }[])[0]!.id).toBe(id);
   });
@@ -72,7 +72,7 @@ describe('swaps table', () => {
 
 describe('lookup tables', () => {
   it('bridges at 80 columns: the chains list goes first, names are cut; a null swap count is —', async () => {
-    const r = await runInProcess(['bridges'], { env, stdout: new FakeOut({ isTTY: true, columns: 80 }) });
+    const r = await runSwapx(['bridges'], { env, stdout: new Capture({ isTTY: true, columns: 80 }) });
     const lines = r.stdout.split('\n');
     expect(lines.slice(0, 3)).toEqual([
       'name          key        status         volume       swaps  latest swap',
@@ -117,12 +117,12 @@ describe('lookup tables', () => {
 describe('swap card', () => {
   it('on 80 columns the legs stack, hashes whole; on 200 they stand side by side', async () => {
     const id = (await head(['swaps', ...MINUTE], 80, 2))[1]!.split(' ')[0]!;
-    const narrow = await runInProcess(['swap', id], { env, stdout: new FakeOut({ isTTY: true, columns: 80 }) });
+    const narrow = await runSwapx(['swap', id], { env, stdout: new Capture({ isTTY: true, columns: 80 }) });
     const lines = narrow.stdout.split('\n');
     expect(lines.slice(0, 4)).toEqual([`Swap ${id}  Stargate (stargate)`, '', 'source (deposit)', 'chain        ethereum']);
     expect(lines).toContain('destination (withdrawal)');
     expect(lines.find((l) => l.startsWith('transaction'))).toBe('transaction  0x1f33ab1812364c10022ec377833f7dc226d556385655c360cb1b7c3b525d2b55');
-    const wide = await runInProcess(['swap', id], { env, stdout: new FakeOut({ isTTY: true, columns: 200 }) });
+    const wide = await runSwapx(['swap', id], { env, stdout: new Capture({ isTTY: true, columns: 200 }) });
     expect(wide.stdout.split('\n')[2]).toMatch(/^\s+source \(deposit\)\s+destination \(withdrawal\)$/);
   });
 });
@@ -130,7 +130,7 @@ describe('swap card', () => {
 describe('swap card with --fields', () => {
   it('shows exactly those fields, in that order', async () => {
     const id = (await head(['swaps', ...MINUTE], 80, 2))[1]!.split(' ')[0]!;
-    const r = await runInProcess(['swap', id, '-f', 'table', '--fields', 'bridge,id,protocolKey'], { env });
+    const r = await runSwapx(['swap', id, '-f', 'table', '--fields', 'bridge,id,protocolKey'], { env });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`bridge       Stargate\nid           ${id}\nprotocolKey  stargate\n`);
   });

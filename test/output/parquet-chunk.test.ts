@@ -107,11 +107,14 @@ describe('column chunks written by swapx are the bytes hyparquet-writer writes',
     expect(Buffer.concat(parts).equals(bytes)).toBe(true);
   });
 
-  it('row groups from windows that code into shared tables and arrive out of order, as an export takes them', () => {
+  it.each([
+    ['one table per column', undefined],
+    ['tables replaced every few values, so row groups mix them', 5],
+  ])('row groups from windows that code into shared tables and arrive out of order, as an export takes them (%s)', (_, limit) => {
     const rows = edgeRows();
     const bytes = reference(rows, PARQUET_FIELDS, 'UNCOMPRESSED', 250);
     const file = new ParquetFile(PARQUET_FIELDS, { codec: 'UNCOMPRESSED' });
-    const tables = columnTables(PARQUET_FIELDS);
+    const tables = columnTables(PARQUET_FIELDS, limit);
     const parts = [file.header()];
     for (let start = 0; start < rows.length; start += 250) {
       const windows = [];

@@ -17,7 +17,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
-import { FakeOut, runInProcess } from '../helpers/fake-io.js';
+import { Capture, runSwapx } from '../helpers/run.js';
 
 const README = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
 /** Programs other than swapx that README lines run (the project's scripts, readers of its files): listed, not run. */
@@ -147,25 +147,25 @@ async function execute(line: string): Promise<{ code: number; stdout: string; st
     delete env.SWAPX_CLIENT_ID;
     delete env.SWAPX_API_KEY;
   }
-  const stdout = new FakeOut();
-  const stderr = new FakeOut();
+  const stdout = new Capture();
+  const stderr = new Capture();
   let result: { code: number };
   if (command === 'sandbox') {
     const argv = p.argv.filter((w, i, all) => w !== '--port' && all[i - 1] !== '--port');
     const stop = new AbortController();
-    const running = runInProcess([...argv, '--port', '0'], { env, stdout, stderr, signal: stop.signal });
+    const running = runSwapx([...argv, '--port', '0'], { env, stdout, stderr, signal: stop.signal });
     while (!stdout.text.includes('\n') && !stderr.text.includes('error')) await new Promise((resolve) => setTimeout(resolve, 10));
     stop.abort();
     result = await running;
   } else if (p.argv.join(' ') === 'auth login') {
     // The prompts: client id (a line), then the key (hidden, ended by Enter).
     const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => true });
-    const running = runInProcess(p.argv, { env, stdin, stdout, stderr });
+    const running = runSwapx(p.argv, { env, stdin, stdout, stderr });
     setTimeout(() => stdin.write('demo\n'), 20);
     setTimeout(() => stdin.write('demo\r'), 60);
     result = await running;
   } else {
-    result = await runInProcess(p.argv, { env, stdout, stderr, input: p.input });
+    result = await runSwapx(p.argv, { env, stdout, stderr, input: p.input });
   }
   if (p.stdoutFile) fs.writeFileSync(p.stdoutFile, stdout.text);
   if (p.stderrFile) fs.appendFileSync(p.stderrFile, stderr.text);
