@@ -4,9 +4,12 @@
  * resolves src/cli/start.ts's import of '../main.js' to this module (the library, dist/, keeps tsc's modules).
  * Node 20 caches no compiled code for ES modules; with the cache V8 reuses the code an earlier run compiled,
  * instead of compiling the program and resolving a module graph at each start (measured: a lookup ~0.82x the
- * wall time). The cache sits beside the program and is named for its content (V8 checks only its length);
- * where that directory is not writable there is no cache, and nothing else changes.
+ * wall time). The cache is the user's, in their cache directory (~/.cache/swapx on Linux, as env-paths names it):
+ * a global install is rarely writable by its users, and a cache others can write is code they can make us run.
+ * It is named for the program's content and Node's version (V8 checks only a cache's length); where no cache can
+ * be written there is none, and nothing else changes.
  */
+import envPaths from 'env-paths';
 import type * as Program from './program.js';
 
 /** A hash of program.cjs, set by scripts/build-cli.js. */
@@ -20,9 +23,13 @@ const vm = process.getBuiltinModule('node:vm');
 const { createRequire } = process.getBuiltinModule('node:module');
 const { fileURLToPath } = process.getBuiltinModule('node:url');
 
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+
 function load(): typeof Program {
   const file = fileURLToPath(new URL('./chunks/program.cjs', import.meta.url));
-  const cacheFile = path.join(path.dirname(file), `program-${SWAPX_PROGRAM_CACHE_KEY}-${process.version}-${process.arch}.v8cache`);
+  const cacheDir = envPaths('swapx', { suffix: '' }).cache;
+  const cacheName = `program-${SWAPX_PROGRAM_CACHE_KEY}-${process.version}-${process.arch}.v8cache`;
+  const cacheFile = path.join(cacheDir, cacheName);
   let cachedData: Buffer | undefined;
   try {
     cachedData = fs.readFileSync(cacheFile);
@@ -48,7 +55,13 @@ function load(): typeof Program {
       try {
         const now = fs.statSync(cacheFile, { throwIfNoEntry: false });
         if (now !== undefined && (seen === undefined || now.mtimeMs !== seen.mtimeMs)) return;
-        program.writeFileAtomicSync(cacheFile, script.createCachedData(), 0o644);
+        fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        program.writeFileAtomicSync(cacheFile, script.createCachedData(), 0o600);
+        // The caches of other builds (an upgrade, another Node) are half a megabyte each: one left a week is gone.
+        for (const name of fs.readdirSync(cacheDir)) {
+          const other = path.join(cacheDir, name);
+          if (name !== cacheName && /^program-.*\.v8cache$/.test(name) && Date.now() - fs.statSync(other).mtimeMs > WEEK_MS) fs.rmSync(other, { force: true });
+        }
       } catch {
         // Not writable here: no cache.
       }
