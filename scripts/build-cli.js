@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The command-line program as one minified ES module (plus a chunk per lazily loaded part, and undici
-// as a CommonJS file loaded through V8's code cache), so that a start resolves and reads a handful of
-// files instead of a few hundred. The library (dist/index.js) stays as tsc writes it: typed, one module
-// per source file.
+// The command-line program as a small ES module that starts it (and answers --version) and the program itself as
+// one minified CommonJS file loaded through V8's code cache, so that a start reads the bin, the start, the
+// program and its cache and compiles almost nothing, instead of resolving, reading and compiling a module graph. The library (dist/index.js)
+// stays as tsc writes it: typed, one module per source file.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,6 +40,13 @@ const UNDICI_STAND_INS = [
     module: 'node:http2',
     contents: "throw new Error('node:http2 is left out of the swapx bundle: swapx never enables HTTP/2');",
   },
+  {
+    // undici only calls assert(value[, message]) (checked invariants), and loading Node's assert module cost a lookup
+    // ~1.7 ms: it is loaded when an assertion fails, and throws its AssertionError for the same value and message.
+    importer: /[\\/]node_modules[\\/]undici[\\/]lib[\\/]/,
+    module: 'node:assert',
+    contents: "module.exports = function assert(value, message) { if (!value) require('node:assert')(value, message); };",
+  },
 ];
 const standIns = (list) => ({
   name: 'stand-ins',
@@ -76,35 +83,53 @@ const common = {
 
 fs.rmSync(outdir, { recursive: true, force: true });
 
-// undici (src/api/undici.ts) apart, as CommonJS: src/cli/undici-cached.ts compiles it with V8's code cache,
-// which Node 20 offers for scripts, not for ES modules. It shares no module with the rest of the bundle.
-const undiciFile = path.join(outdir, 'chunks/undici.cjs');
-await build({ ...common, entryPoints: ['src/api/undici.ts'], outfile: undiciFile, format: 'cjs', plugins: [standIns(UNDICI_STAND_INS)] });
-const undiciKey = crypto.createHash('sha256').update(fs.readFileSync(undiciFile)).digest('hex').slice(0, 16);
-const undiciCached = {
-  name: 'undici-cached',
+// The program (src/cli/program.ts: src/main.ts, undici and every command) as one CommonJS file:
+// src/cli/program-cached.ts compiles it with V8's code cache, which Node 20 offers for scripts, not for ES modules.
+// What a command loads lazily (import()) stays lazy: esbuild runs such a module's top level only when it is first imported.
+const programFile = path.join(outdir, 'chunks/program.cjs');
+const program = await build({
+  ...common,
+  metafile: true,
+  entryPoints: ['src/cli/program.ts'],
+  outfile: programFile,
+  format: 'cjs',
+  // Wrapped as Node's CommonJS loader wraps a module, here rather than by the loader at each start (a copy of 700 kB).
+  banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
+  footer: { js: '})' },
+  // A script compiled by node:vm cannot import(): the built-ins loaded lazily (zlib, readline) are required.
+  supported: { 'dynamic-import': false },
+  plugins: [inlineVersion, standIns([...COMMANDER_STAND_INS, ...UNDICI_STAND_INS])],
+});
+// The assert stand-in is a function only: a bundled undici module that used a member of Node's assert would fail.
+for (const input of Object.keys(program.metafile.inputs).filter((name) => /^node_modules\/undici\/lib\//.test(name))) {
+  if (/\bassert\.\w/.test(fs.readFileSync(path.join(root, input), 'utf8'))) throw new Error(`build-cli: ${input} uses a member of node:assert`);
+}
+const programKey = crypto.createHash('sha256').update(fs.readFileSync(programFile)).digest('hex').slice(0, 16);
+const programCached = {
+  name: 'program-cached',
   setup(b) {
     let resolved = false;
-    b.onResolve({ filter: /^\.\/undici\.js$/ }, (args) => {
-      if (!/[\\/]src[\\/]api[\\/]http\.ts$/.test(args.importer)) return undefined;
+    b.onResolve({ filter: /^\.\.\/main\.js$/ }, (args) => {
+      if (!/[\\/]src[\\/]cli[\\/]start\.ts$/.test(args.importer)) return undefined;
       resolved = true;
-      return { path: path.join(root, 'src/cli/undici-cached.ts') };
+      return { path: path.join(root, 'src/cli/program-cached.ts') };
     });
     b.onEnd((result) => {
-      if (result.errors.length === 0 && !resolved) throw new Error("build-cli: src/api/http.ts no longer imports './undici.js': undici would be bundled twice");
+      if (result.errors.length === 0 && !resolved)
+        throw new Error("build-cli: src/cli/start.ts no longer imports '../main.js': the program would be bundled twice");
     });
   },
 };
 
+// The start (src/cli/start.ts) as one ES module, the program's loader in it, run only when imported (not for
+// `swapx --version`): one file to read before the program.
 await build({
   ...common,
   entryPoints: { swapx: 'src/cli/start.ts' },
   outdir,
-  splitting: true,
   format: 'esm',
-  chunkNames: 'chunks/[name]-[hash]',
-  // Some dependencies are CommonJS and call require(); give the ES module bundle one.
-  banner: { js: "import { createRequire as __swapxRequire } from 'node:module'; const require = __swapxRequire(import.meta.url);" },
-  define: { SWAPX_UNDICI_CACHE_KEY: JSON.stringify(undiciKey) },
-  plugins: [inlineVersion, standIns(COMMANDER_STAND_INS), undiciCached],
+  define: { SWAPX_PROGRAM_CACHE_KEY: JSON.stringify(programKey) },
+  // No helper for the names of a few functions in the start.
+  keepNames: false,
+  plugins: [inlineVersion, programCached],
 });

@@ -119,7 +119,10 @@ export async function run(argv: readonly string[], io: Partial<Io> = {}): Promis
   const fullIo: Io = {
     stdout: io.stdout ?? process.stdout,
     stderr: io.stderr ?? process.stderr,
-    stdin: io.stdin ?? process.stdin,
+    // Made when first read (only auth reads it): process.stdin builds a stream, a cost at every start.
+    get stdin() {
+      return io.stdin ?? process.stdin;
+    },
     env: io.env ?? process.env,
     signal: io.signal ?? new AbortController().signal,
     now: io.now ?? Date.now,

@@ -180,6 +180,13 @@ function notJsonError(status: number, headers: Record<string, string>, info: Req
   );
 }
 
+let transportLoaded = false;
+
+/** Whether this process has loaded undici (on a first request): the CLI keeps the code cache of such a run. */
+export function hasLoadedTransport(): boolean {
+  return transportLoaded;
+}
+
 export class HttpCore {
   /** The server's clock (its Date header, whole seconds) at the last response, if it sent one. */
   serverDate: number | undefined;
@@ -286,6 +293,7 @@ export class HttpCore {
   /** undici loads on the first request: commands that send none start faster. */
   private async transport(): Promise<{ request: typeof import('./undici.js')['request']; dispatcher: Dispatcher }> {
     this.undici ??= import('./undici.js');
+    transportLoaded = true;
     const undici = await this.undici;
     this.dispatcher ??= new undici.Agent({ connections: this.options.connections ?? 8, keepAliveTimeout: 10_000, pipelining: 1 });
     return { request: undici.request, dispatcher: this.dispatcher };

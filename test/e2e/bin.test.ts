@@ -1,6 +1,6 @@
 /**
- * The installed bin: it answers `--version` before it loads the program (src/cli/start.ts), and its undici
- * comes through V8's code cache (src/cli/undici-cached.ts). Neither may change what swapx answers.
+ * The installed bin: it answers `--version` before it loads the program (src/cli/start.ts), and the program,
+ * undici with it, comes through V8's code cache (src/cli/program-cached.ts). Neither may change what swapx answers.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,7 +27,7 @@ describe('swapx --version', () => {
   });
 });
 
-describe('the bundle’s undici', () => {
+describe('the program’s code cache', () => {
   let sandbox: RunningSandbox;
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, seed: 7 });
@@ -37,17 +37,40 @@ describe('the bundle’s undici', () => {
   });
 
   it('answers a lookup as the program does, without a code cache and with the one the first run made', async () => {
-    const env = sandboxEnv(sandbox.url, path.join(tempDir(), 'config'));
+    // The user's cache directory (env-paths: $XDG_CACHE_HOME/swapx on Linux), here one of this test's own.
+    const cacheHome = tempDir('swapx-cache-');
+    const env = sandboxEnv(sandbox.url, path.join(tempDir(), 'config'), { XDG_CACHE_HOME: cacheHome });
     const listed = await runSwapx(['swaps', '--from', '2026-10-01T00:00:00Z', '--to', '2026-10-01T00:30:00Z', '--jsonl', '-q'], { env });
     const hash = (JSON.parse(listed.stdout.split('\n')[0]!) as { sourceTransaction: string }).sourceTransaction;
     const expected = await runSwapx(['swap', hash, '--json'], { env });
     expect(expected.code).toBe(0);
 
-    const chunks = path.join(root, 'dist/cli-bundle/chunks');
-    const caches = () => fs.readdirSync(chunks).filter((name) => name.endsWith('.v8cache'));
-    for (const name of caches()) fs.rmSync(path.join(chunks, name), { force: true });
+    const dir = path.join(cacheHome, 'swapx');
+    const caches = () => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.endsWith('.v8cache')) : []);
+    // Another build's cache, two weeks old, goes when this one is written; the program's own directory gets none.
+    fs.mkdirSync(dir, { recursive: true });
+    const stale = path.join(dir, 'program-0000000000000000-v20.0.0-x64.v8cache');
+    fs.writeFileSync(stale, 'old');
+    const twoWeeksAgo = new Date(Date.now() - 14 * 24 * 3600 * 1000);
+    fs.utimesSync(stale, twoWeeksAgo, twoWeeksAgo);
+    const bundled = () => fs.readdirSync(path.join(root, 'dist/cli-bundle/chunks')).filter((name) => name.endsWith('.v8cache'));
+    const bundledBefore = bundled();
+    // A run that sends no request leaves no cache: one that holds no undici would slow every lookup after it.
+    expect((await runCli(['--help'], { env })).code).toBe(0);
+    expect(caches()).toEqual([path.basename(stale)]);
     expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
     expect(caches()).toHaveLength(1);
+    expect(caches()[0]).toMatch(new RegExp(`^program-[0-9a-f]{16}-${process.version}-${process.arch}\\.v8cache$`));
+    expect(bundled()).toEqual(bundledBefore);
+    expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
+
+    // A cache damaged on disk (its header intact) is rejected, not run, and written again.
+    const cache = path.join(dir, caches()[0]!);
+    const bytes = fs.readFileSync(cache);
+    for (let i = bytes.length >> 1; i < (bytes.length >> 1) + 400; i += 1) bytes[i]! ^= 0x5a;
+    fs.writeFileSync(cache, bytes);
+    expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
+    expect(fs.readFileSync(cache).equals(bytes)).toBe(false);
     expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
   });
 });

@@ -1,0 +1,73 @@
+/**
+ * The program (src/cli/program.ts: src/main.ts and all it loads, undici included) for the bundled CLI,
+ * compiled with V8's code cache. scripts/build-cli.js builds it as one CommonJS file, chunks/program.cjs, and
+ * resolves src/cli/start.ts's import of '../main.js' to this module (the library, dist/, keeps tsc's modules).
+ * Node 20 caches no compiled code for ES modules; with the cache V8 reuses the code an earlier run compiled,
+ * instead of compiling the program and resolving a module graph at each start (measured: a lookup ~0.82x the
+ * wall time). The cache is the user's, in their cache directory (~/.cache/swapx on Linux, as env-paths names it):
+ * a global install is rarely writable by its users, and a cache others can write is code they can make us run.
+ * It is named for the program's content and Node's version (V8 checks only a cache's length); where no cache can
+ * be written there is none, and nothing else changes.
+ */
+import envPaths from 'env-paths';
+import type * as Program from './program.js';
+
+/** A hash of program.cjs, set by scripts/build-cli.js. */
+declare const SWAPX_PROGRAM_CACHE_KEY: string;
+
+// Taken as they are, not imported: this module is part of the start, and an ES module import of a built-in first
+// copies all its exports (fs has a hundred).
+const fs = process.getBuiltinModule('node:fs');
+const path = process.getBuiltinModule('node:path');
+const vm = process.getBuiltinModule('node:vm');
+const { createRequire } = process.getBuiltinModule('node:module');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
+
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+
+function load(): typeof Program {
+  const file = fileURLToPath(new URL('./chunks/program.cjs', import.meta.url));
+  const cacheDir = envPaths('swapx', { suffix: '' }).cache;
+  const cacheName = `program-${SWAPX_PROGRAM_CACHE_KEY}-${process.version}-${process.arch}.v8cache`;
+  const cacheFile = path.join(cacheDir, cacheName);
+  let cachedData: Buffer | undefined;
+  try {
+    cachedData = fs.readFileSync(cacheFile);
+  } catch {
+    cachedData = undefined;
+  }
+  // V8 checks a code cache's header, not its content, unless told to: a cache damaged on disk would crash every
+  // start. With this flag (set at every start, as V8 keys a cache by its flags) a cache is written with a checksum
+  // and one that does not match it is rejected and written again.
+  process.getBuiltinModule('node:v8').setFlagsFromString('--verify-snapshot-checksum');
+  // program.cjs is built wrapped as Node's CommonJS loader wraps a module: a function of exports, require, module…
+  const script = new vm.Script(fs.readFileSync(file, 'utf8'), { filename: file, cachedData });
+  const module = { exports: {} as typeof Program };
+  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
+  const program = module.exports;
+  if (cachedData === undefined || script.cachedDataRejected === true) {
+    // At exit, so that the cache holds what this run compiled (V8 compiles most functions when first called): by a
+    // run that sent a request (a cache made by `--help` would leave a lookup compiling undici at every start), and
+    // only if no other run has written one since; written whole or not at all.
+    const seen = cachedData === undefined ? undefined : fs.statSync(cacheFile, { throwIfNoEntry: false });
+    process.once('exit', () => {
+      if (!program.hasLoadedTransport()) return;
+      try {
+        const now = fs.statSync(cacheFile, { throwIfNoEntry: false });
+        if (now !== undefined && (seen === undefined || now.mtimeMs !== seen.mtimeMs)) return;
+        fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        program.writeFileAtomicSync(cacheFile, script.createCachedData(), 0o600);
+        // The caches of other builds (an upgrade, another Node) are half a megabyte each: one left a week is gone.
+        for (const name of fs.readdirSync(cacheDir)) {
+          const other = path.join(cacheDir, name);
+          if (name !== cacheName && /^program-.*\.v8cache$/.test(name) && Date.now() - fs.statSync(other).mtimeMs > WEEK_MS) fs.rmSync(other, { force: true });
+        }
+      } catch {
+        // Not writable here: no cache.
+      }
+    });
+  }
+  return program;
+}
+
+export const { run } = load();
