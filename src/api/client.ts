@@ -8,6 +8,7 @@ import { keyCount, splitObjects, utf8Text } from './json-elements.js';
 import { checkObjects, checkSwap, checkSwaps, checkTokenPage } from './shape.js';
 import { PATHS, type Bridge, type Chain, type DateRangeFilter, type Swap, type TokenPage } from './types.js';
 import { freeNow } from '../util/free-now.js';
+import { giveSlab, intoSlab } from '../util/slab-pool.js';
 import { formatUtc } from '../util/time.js';
 
 export type ClientOptions = HttpCoreOptions;
@@ -39,15 +40,16 @@ export type SwapVisitor = (swap: Swap, raw: Buffer | undefined) => void;
 const freeable = new WeakSet<ArrayBufferLike>();
 
 /**
- * Frees, at once, the response bodies that these raws (SwapVisitor's, among other items) are parts of, for a
- * caller done with every raw of those responses: they all read as empty afterwards. A window's body otherwise
- * outlives its use by seconds (see util/free-now.ts).
+ * Frees, at once, the response bodies that these raws (SwapVisitor's, among other items) are parts of, or gives
+ * them back to the pool (util/slab-pool.ts), for a caller done with every raw of those responses: they all read as
+ * empty, or as other bytes, afterwards. A window's body otherwise outlives its use by seconds (see util/free-now.ts).
  */
 export function freeResponseBytes(items: Iterable<unknown>): void {
   let last: ArrayBufferLike | undefined;
   for (const item of items) {
     if (!Buffer.isBuffer(item) || item.buffer === last) continue;
     last = item.buffer;
+    if (giveSlab(last)) continue;
     if (!freeable.delete(last)) continue;
     freeNow(Buffer.from(last));
   }
@@ -90,7 +92,9 @@ export class SwapxClient {
   async forEachSwap(query: SwapWindowQuery, visit: SwapVisitor, options?: CallOptions): Promise<number> {
     const { relative, request } = this.encode(PATHS.swaps, swapsQuery(query));
     const body = await this.http.getJsonBytes(relative, options);
-    const { bytes } = body;
+    // A dense window's body goes into pooled memory at once (one copy, ~0.2 ms for 1.5 MB): its own lives only
+    // through the receive, and the pooled copy through the parse and the caller's use (freeResponseBytes gives it back).
+    const bytes = intoSlab(body.bytes);
     const elements = splitObjects(bytes);
     if (elements === undefined) {
       // Not a plain array of objects (or not JSON at all): read the ordinary way, for the ordinary errors.

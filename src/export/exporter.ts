@@ -11,6 +11,7 @@ import type { Window } from './plan.js';
 import { runWindows } from './run-windows.js';
 import type { ExportSink, Tally } from './sink.js';
 import { freeNow } from '../util/free-now.js';
+import { giveSlab, takeSlab } from '../util/slab-pool.js';
 
 export interface ExportJob {
   client: SwapxClient;
@@ -71,7 +72,7 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
       // Each swap becomes its encoded piece as it arrives (for most, a part of the response body); the window is
       // joined once it is sorted, and then the body is of no more use.
       const kept = await fetchWindow(job.client, window, job.filter, stats, signal, encoder.item);
-      const bytes = encoder.join(kept.swaps, true);
+      const bytes = encoder.join(kept.swaps, true, takeSlab);
       freeResponseBytes(kept.swaps);
       return { bytes, swaps: kept.swaps.length, dropped: kept.dropped, outside: kept.outside.length };
     },
@@ -80,10 +81,10 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
       const before = (window.index === 0 ? encoder.header() : '') + joiner;
       const text = before === '' ? encoded.bytes : Buffer.concat([Buffer.from(before), encoded.bytes]);
       const done: Tally = { windowsDone: window.index + 1, swaps: tally.swaps + encoded.swaps, dropped: tally.dropped + encoded.dropped };
-      if (text !== encoded.bytes) freeNow(encoded.bytes);
+      if (text !== encoded.bytes && !giveSlab(encoded.bytes)) freeNow(encoded.bytes);
       await sink.append(text, done);
       // Written, and nothing else holds them.
-      if (sink.writesThrough) freeNow(text);
+      if (sink.writesThrough && !giveSlab(text)) freeNow(text);
       tally = done;
       outside += encoded.outside;
       job.onEvent?.({ type: 'window', windowsTotal, ...done });

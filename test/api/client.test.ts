@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MOCK_BASE, useMockAgent } from '../helpers/mock-agent.js';
 import { createClient, freeResponseBytes } from '../../src/api/client.js';
 import type { Swap } from '../../src/api/types.js';
+import { takeSlab } from '../../src/util/slab-pool.js';
 
 const BASE = MOCK_BASE;
 const WINDOW = { from: '2026-11-01T00:00:00Z', to: '2026-11-01T00:30:00Z' };
@@ -88,6 +89,16 @@ describe('freeResponseBytes', () => {
     expect(other.toString('utf8')).toBe(body);
     // Freed once: a second call finds nothing to do.
     freeResponseBytes(kept);
+  });
+
+  it('gives the body of a dense window, moved into pooled memory as it came, back to the pool', async () => {
+    const { body, kept, texts } = await raws(1200);
+    expect(body.length).toBeGreaterThan(256 * 1024);
+    expect(texts).toEqual(JSON.parse(body).map((swap: unknown) => JSON.stringify(swap)));
+    const memory = kept[0]!.buffer;
+    expect(kept.every((raw) => raw.buffer === memory)).toBe(true);
+    freeResponseBytes(kept);
+    expect(takeSlab(body.length).buffer).toBe(memory);
   });
 
   it('leaves a small body alone: it lies in memory shared with other buffers', async () => {
