@@ -9,6 +9,11 @@ import { freeNow } from './free-now.js';
 
 /** Buffers below this (sparse windows, lookups) are allocated as usual. */
 const MIN_POOLED = 256 * 1024;
+/**
+ * And above this: a window this large is rare (it is ~20,000 swaps an hour), and keeping it would hold that much
+ * more (a copy of the body, the free buffers kept) for the rest of the export.
+ */
+const MAX_POOLED = 4 * 1024 * 1024;
 /** Pooled memory comes in multiples of this, so that a buffer a little larger than the last still fits. */
 const STEP = 256 * 1024;
 /** Free buffers kept at most; the others are freed (keeping more only raised the peak). */
@@ -19,7 +24,7 @@ const pooled = new WeakSet<ArrayBuffer>();
 
 /** `size` bytes, not zeroed: from the pool when the size is worth it (give them back with giveSlab). */
 export function takeSlab(size: number): Buffer {
-  if (size < MIN_POOLED) return Buffer.allocUnsafe(size);
+  if (size < MIN_POOLED || size > MAX_POOLED) return Buffer.allocUnsafe(size);
   let best = -1;
   for (let i = 0; i < free.length; i++) {
     const length = free[i]!.byteLength;
@@ -42,7 +47,7 @@ export function takeSlab(size: number): Buffer {
  * `bytes` as they are. For buffers allocated elsewhere (a response body): their own memory then lives only until here.
  */
 export function intoSlab(bytes: Buffer): Buffer {
-  if (bytes.length < MIN_POOLED || bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) return bytes;
+  if (bytes.length < MIN_POOLED || bytes.length > MAX_POOLED || bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) return bytes;
   const copy = takeSlab(bytes.length);
   copy.set(bytes);
   freeNow(bytes);

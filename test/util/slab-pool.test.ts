@@ -4,10 +4,13 @@ import { giveSlab, intoSlab, takeSlab } from '../../src/util/slab-pool.js';
 const KIB = 1024;
 
 describe('slab pool', () => {
-  it('allocates small buffers as usual and takes none of them back', () => {
+  it('allocates small and very large buffers as usual and takes none of them back', () => {
     const small = takeSlab(100 * KIB);
-    expect(small.length).toBe(100 * KIB);
-    expect(giveSlab(small)).toBe(false);
+    const huge = takeSlab(5 * KIB * KIB);
+    expect([small.length, huge.length]).toEqual([100 * KIB, 5 * KIB * KIB]);
+    expect([giveSlab(small), giveSlab(huge)]).toEqual([false, false]);
+    const body = Buffer.alloc(5 * KIB * KIB);
+    expect(intoSlab(body)).toBe(body);
     expect(giveSlab(Buffer.alloc(300 * KIB))).toBe(false);
   });
 
