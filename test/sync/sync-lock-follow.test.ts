@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { collect, spawnCli, tempDir } from '../helpers/cli.js';
+import { type CliResult, collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
 import { deadPid, expectTidy, expectedIds, readState, sorted, stepLines, syncEnv, until, writtenIds } from './helpers.js';
 
@@ -59,16 +59,22 @@ describe.concurrent('the lock', () => {
   });
 });
 
+/** A `sync --follow` at this interval, SIGTERM once it has reported `steps` steps; when the signal went, and the result. */
+async function followUntil(interval: string, steps: number): Promise<{ dir: string; stopAt: number; r: CliResult }> {
+  const dir = path.join(tempDir('swapx-follow-'), 'out');
+  const child = spawnCli(['sync', '--out', dir, '--since', '40m', '--follow', '--interval', interval, '--summary-json'], { env: syncEnv(live) });
+  const done = collect(child);
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer | string) => (stderr += chunk.toString()));
+  await until(() => (stderr.match(/"event":"sync-step"/g) ?? []).length >= steps, 15_000);
+  const stopAt = Date.now();
+  child.kill('SIGTERM');
+  return { dir, stopAt, r: await done };
+}
+
 describe.concurrent('--follow', () => {
   it('steps every --interval until SIGTERM, then saves the state and exits 0', async () => {
-    const dir = path.join(tempDir('swapx-follow-'), 'out');
-    const child = spawnCli(['sync', '--out', dir, '--since', '40m', '--follow', '--interval', '1s', '--summary-json'], { env: syncEnv(live) });
-    const done = collect(child);
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer | string) => (stderr += chunk.toString()));
-    await until(() => (stderr.match(/"event":"sync-step"/g) ?? []).length >= 2, 15_000);
-    child.kill('SIGTERM');
-    const r = await done;
+    const { dir, r } = await followUntil('1s', 2);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     const steps = stepLines(r);
@@ -83,15 +89,7 @@ describe.concurrent('--follow', () => {
   });
 
   it('asleep for an hour between steps, SIGTERM wakes it at once', async () => {
-    const dir = path.join(tempDir('swapx-follow-'), 'out');
-    const child = spawnCli(['sync', '--out', dir, '--since', '40m', '--follow', '--interval', '1h', '--summary-json'], { env: syncEnv(live) });
-    const done = collect(child);
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer | string) => (stderr += chunk.toString()));
-    await until(() => stderr.includes('"event":"sync-step"'), 15_000);
-    const stopAt = Date.now();
-    child.kill('SIGTERM');
-    const r = await done;
+    const { dir, stopAt, r } = await followUntil('1h', 1);
     // A sync that slept on would exit an hour later; 10 s is for a loaded machine, not for the sleep.
     expect(Date.now() - stopAt).toBeLessThan(10_000);
     expect(r.code).toBe(0);
