@@ -19,56 +19,67 @@ const STEP = 256 * 1024;
 /** Free buffers kept at most; the others are freed (keeping more only raised the peak). */
 const KEEP = 2;
 
-const free: ArrayBuffer[] = [];
-const pooled = new WeakSet<ArrayBuffer>();
+/** A pool: the process has one (takeSlab, intoSlab, giveSlab); tests make their own. */
+export class SlabPool {
+  private readonly free: ArrayBuffer[] = [];
+  private readonly pooled = new WeakSet<ArrayBuffer>();
 
-/** `size` bytes, not zeroed: from the pool when the size is worth it (give them back with giveSlab). */
-export function takeSlab(size: number): Buffer {
-  if (size < MIN_POOLED || size > MAX_POOLED) return Buffer.allocUnsafe(size);
-  let best = -1;
-  for (let i = 0; i < free.length; i++) {
-    const length = free[i]!.byteLength;
-    if (length >= size && (best < 0 || length < free[best]!.byteLength)) best = i;
+  /** `size` bytes, not zeroed: from the pool when the size is worth it (give them back with give). */
+  take(size: number): Buffer {
+    if (size < MIN_POOLED || size > MAX_POOLED) return Buffer.allocUnsafe(size);
+    const { free } = this;
+    let best = -1;
+    for (let i = 0; i < free.length; i++) {
+      const length = free[i]!.byteLength;
+      if (length >= size && (best < 0 || length < free[best]!.byteLength)) best = i;
+    }
+    if (best >= 0) return Buffer.from(free.splice(best, 1)[0]!, 0, size);
+    // None fits: the largest free one is the nearest in size, and gives way to one that does.
+    if (free.length > 0) {
+      let largest = 0;
+      for (let i = 1; i < free.length; i++) if (free[i]!.byteLength > free[largest]!.byteLength) largest = i;
+      this.release(free.splice(largest, 1)[0]!);
+    }
+    const memory = Buffer.allocUnsafeSlow(Math.ceil(size / STEP) * STEP).buffer as ArrayBuffer;
+    this.pooled.add(memory);
+    return Buffer.from(memory, 0, size);
   }
-  if (best >= 0) return Buffer.from(free.splice(best, 1)[0]!, 0, size);
-  // None fits: the largest free one is the nearest in size, and gives way to one that does.
-  if (free.length > 0) {
-    let largest = 0;
-    for (let i = 1; i < free.length; i++) if (free[i]!.byteLength > free[largest]!.byteLength) largest = i;
-    release(free.splice(largest, 1)[0]!);
+
+  /**
+   * `bytes` moved into pooled memory when they are large enough and all of their memory (which is freed at once);
+   * else `bytes` as they are. For buffers allocated elsewhere (a response body): their own memory then lives only
+   * until here.
+   */
+  into(bytes: Buffer): Buffer {
+    if (bytes.length < MIN_POOLED || bytes.length > MAX_POOLED || bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) return bytes;
+    const copy = this.take(bytes.length);
+    copy.set(bytes);
+    freeNow(bytes);
+    return copy;
   }
-  const memory = Buffer.allocUnsafeSlow(Math.ceil(size / STEP) * STEP).buffer as ArrayBuffer;
-  pooled.add(memory);
-  return Buffer.from(memory, 0, size);
-}
 
-/**
- * `bytes` moved into pooled memory when they are large enough and all of their memory (which is freed at once); else
- * `bytes` as they are. For buffers allocated elsewhere (a response body): their own memory then lives only until here.
- */
-export function intoSlab(bytes: Buffer): Buffer {
-  if (bytes.length < MIN_POOLED || bytes.length > MAX_POOLED || bytes.byteOffset !== 0 || bytes.byteLength !== bytes.buffer.byteLength) return bytes;
-  const copy = takeSlab(bytes.length);
-  copy.set(bytes);
-  freeNow(bytes);
-  return copy;
-}
-
-/**
- * Takes back the memory of a buffer takeSlab gave, once nothing reads any view of it any more; whether it was the
- * pool's (other memory is left alone).
- */
-export function giveSlab(bytes: Buffer | ArrayBufferLike): boolean {
-  const memory = Buffer.isBuffer(bytes) ? bytes.buffer : bytes;
-  if (!(memory instanceof ArrayBuffer) || !pooled.has(memory)) return false;
-  if (!free.includes(memory)) {
-    if (free.length < KEEP) free.push(memory);
-    else release(memory);
+  /**
+   * Takes back the memory of a buffer take gave, once nothing reads any view of it any more; whether it was this
+   * pool's (other memory is left alone).
+   */
+  give(bytes: Buffer | ArrayBufferLike): boolean {
+    const memory = Buffer.isBuffer(bytes) ? bytes.buffer : bytes;
+    if (!(memory instanceof ArrayBuffer) || !this.pooled.has(memory)) return false;
+    if (!this.free.includes(memory)) {
+      if (this.free.length < KEEP) this.free.push(memory);
+      else this.release(memory);
+    }
+    return true;
   }
-  return true;
+
+  private release(memory: ArrayBuffer): void {
+    this.pooled.delete(memory);
+    freeNow(Buffer.from(memory));
+  }
 }
 
-function release(memory: ArrayBuffer): void {
-  pooled.delete(memory);
-  freeNow(Buffer.from(memory));
-}
+const shared = new SlabPool();
+
+export const takeSlab = (size: number): Buffer => shared.take(size);
+export const intoSlab = (bytes: Buffer): Buffer => shared.into(bytes);
+export const giveSlab = (bytes: Buffer | ArrayBufferLike): boolean => shared.give(bytes);
