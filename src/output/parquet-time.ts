@@ -1,19 +1,8 @@
 /** API date-times as the microseconds a Parquet TIMESTAMP(MICROS) holds. */
+import { digits, parseApiTime } from '../util/time.js';
 
 const FRACTION_RE = /T\d\d:\d\d:\d\d\.(\d+)/;
-const ZONE_RE = /(Z|[+-]\d\d:?\d\d)$/i;
 const POWERS = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
-
-/** The digits of value[from, to) as a number, or -1 if any is not a digit. */
-function digits(value: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = from; i < to; i += 1) {
-    const d = value.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return -1;
-    n = n * 10 + d;
-  }
-  return n;
-}
 
 /**
  * Days from 1970-01-01 to year-month-1, plus day - 1 (a day past the month's end runs on into the
@@ -36,19 +25,19 @@ function fastUtcMicros(value: string): number | undefined {
   if (n < 20 || value.charCodeAt(n - 1) !== 90 /* Z */ || value.charCodeAt(10) !== 84 /* T */) return undefined;
   if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) return undefined;
   const year = digits(value, 0, 4);
-  const month = digits(value, 5, 7);
-  const day = digits(value, 8, 10);
+  const month = digits(value, 5, 2);
+  const day = digits(value, 8, 2);
   if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
-  const hour = digits(value, 11, 13);
-  const minute = digits(value, 14, 16);
-  const second = digits(value, 17, 19);
+  const hour = digits(value, 11, 2);
+  const minute = digits(value, 14, 2);
+  const second = digits(value, 17, 2);
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
   let micros = 0;
   if (n > 20) {
     if (value.charCodeAt(19) !== 46 /* . */ || n > 30) return undefined;
     const end = Math.min(n - 1, 26);
-    const fraction = digits(value, 20, end);
-    if (fraction < 0 || (n - 1 > 26 && digits(value, 26, n - 1) < 0)) return undefined;
+    const fraction = digits(value, 20, end - 20);
+    if (fraction < 0 || (n - 1 > 26 && digits(value, 26, n - 27) < 0)) return undefined;
     micros = fraction * POWERS[6 - (end - 20)]!;
   }
   return (epochDay(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + micros;
@@ -66,7 +55,8 @@ export function apiTimeMicros(value: string): bigint {
 export function timeMicros(value: string): number {
   const fast = fastUtcMicros(value);
   if (fast !== undefined) return fast;
-  const ms = Date.parse(value.includes('T') && !ZONE_RE.test(value) ? `${value}Z` : value);
+  // Any other form reads as everywhere in swapx; only the digits past the millisecond are read here.
+  const ms = parseApiTime(value);
   if (Number.isNaN(ms)) throw new RangeError(`not a date-time: '${value}'`);
   const fraction = FRACTION_RE.exec(value)?.[1] ?? '';
   const micros = fraction.length > 3 ? Number(fraction.slice(3, 6).padEnd(3, '0')) : 0;

@@ -110,7 +110,7 @@ export function parseApiTime(value: string): number {
 }
 
 /** Digits at value[start, start + count) as a number, or -1 when one is not a digit. */
-function digits(value: string, start: number, count: number): number {
+export function digits(value: string, start: number, count: number): number {
   let n = 0;
   for (let i = start; i < start + count; i++) {
     const d = value.charCodeAt(i) - 48;
