@@ -7,7 +7,7 @@
  */
 import type { FlatValues } from './parquet-chunk.js';
 import { HASHES, KINDS } from './parquet-schema.js';
-import { CodedBuilder, type CodedValues, concatCoded, concatText, StringTables, TextBuilder, type TextValues } from './parquet-text.js';
+import { CodedBuilder, type CodedValues, concatCoded, concatText, grown, StringTables, TextBuilder, type TextValues } from './parquet-text.js';
 import { timeMicros } from './parquet-time.js';
 
 type Row = Record<string, unknown>;
@@ -20,11 +20,7 @@ class NumberBuilder {
   constructor(private readonly read: (value: unknown) => number) {}
 
   push(value: unknown): void {
-    if (this.count === this.values.length) {
-      const bigger = new Float64Array(2 * this.count);
-      bigger.set(this.values);
-      this.values = bigger;
-    }
+    this.values = grown(this.values, this.count + 1);
     this.values[this.count++] = value === null || value === undefined ? Number.NaN : this.read(value);
   }
 
@@ -79,13 +75,6 @@ export interface ListValues {
   leaves: ListLeaf[];
 }
 
-function growBytes(array: Uint8Array, need: number): Uint8Array {
-  if (need <= array.length) return array;
-  const bigger = new Uint8Array(Math.max(need, 2 * array.length));
-  bigger.set(array);
-  return bigger;
-}
-
 class ListBuilder {
   private readonly names: readonly string[];
   private readonly values: (TextBuilder | CodedBuilder)[];
@@ -110,18 +99,14 @@ class ListBuilder {
 
   private slot(repetition: number): number {
     const at = this.slots++;
-    this.repetition = growBytes(this.repetition, this.slots);
+    this.repetition = grown(this.repetition, this.slots);
     this.repetition[at] = repetition;
-    for (let k = 0; k < this.definitions.length; k++) this.definitions[k] = growBytes(this.definitions[k]!, this.slots);
+    for (let k = 0; k < this.definitions.length; k++) this.definitions[k] = grown(this.definitions[k]!, this.slots);
     return at;
   }
 
   push(value: unknown): void {
-    if (this.rows === this.starts.length) {
-      const bigger = new Int32Array(2 * this.rows);
-      bigger.set(this.starts);
-      this.starts = bigger;
-    }
+    this.starts = grown(this.starts, this.rows + 1);
     this.starts[this.rows++] = this.slots;
     const { names, values, definitions, maxDefinition, tags } = this;
     const list = Array.isArray(value) ? value : undefined;

@@ -45,8 +45,8 @@ export class TextBuilder {
 
   push(value: string | null): void {
     if (this.count === this.ends.length) {
-      this.ends = grow(this.ends);
-      this.units = grow(this.units);
+      this.ends = grown(this.ends, this.count + 1);
+      this.units = grown(this.units, this.count + 1);
     }
     if (value !== null) {
       // UTF-8 takes at most 3 bytes per UTF-16 unit.
@@ -97,8 +97,12 @@ export function copyBytes(source: Buffer, from: number, to: number, out: Buffer,
   return j;
 }
 
-function grow(array: Int32Array): Int32Array {
-  const bigger = new Int32Array(2 * array.length);
+type Growable = Float64Array | Int32Array | Uint8Array;
+
+/** `array` while `need` values fit in it, else a copy at least twice as long: the builders append one value at a time. */
+export function grown<T extends Growable>(array: T, need: number): T {
+  if (need <= array.length) return array;
+  const bigger = new (array.constructor as new (length: number) => T)(Math.max(need, 2 * array.length));
   bigger.set(array);
   return bigger;
 }
@@ -184,7 +188,7 @@ export class CodedBuilder {
   constructor(private readonly table: StringTable) {}
 
   push(value: string | null): void {
-    if (this.count === this.ids.length) this.ids = grow(this.ids);
+    this.ids = grown(this.ids, this.count + 1);
     this.ids[this.count++] = value === null ? -1 : this.table.code(value);
   }
 
