@@ -34,7 +34,6 @@ export interface FlatColumn {
 /** hyparquet-writer's default page size: a page is cut once its values reach it. */
 const PAGE_SIZE = 1_048_576;
 const TWO_32 = 4_294_967_296;
-const LITTLE_ENDIAN = new Uint8Array(Uint32Array.of(1).buffer)[0] === 1;
 
 /** A scratch buffer for page values: compressed (copied) or appended (copied) before it is reused. */
 let scratch = Buffer.allocUnsafe(1 << 16);
@@ -226,37 +225,18 @@ function dictionaryOf(values: FlatValues): Dictionary | undefined {
 function plainValues(values: Float64Array | CodedValues, element: SchemaElement, start: number, end: number, out: Buffer): number {
   let at = 0;
   if (values instanceof Float64Array) {
+    // Through a DataView of the page (little-endian, whatever this machine is), not a Buffer method call per value.
+    const view = new DataView(out.buffer, out.byteOffset, out.length);
     const int64 = element.type === 'INT64';
-    if (LITTLE_ENDIAN && out.byteOffset % 8 === 0) {
-      // Through a typed view of the page, not a Buffer method call per value (the page is little-endian, as is this machine).
-      let k = 0;
-      if (int64) {
-        const words = new Uint32Array(out.buffer, out.byteOffset, out.length >> 2);
-        for (let i = start; i < end; i++) {
-          const v = values[i]!;
-          if (Number.isNaN(v)) continue;
-          const high = Math.floor(v / TWO_32);
-          words[k++] = v - high * TWO_32;
-          // A negative high word (before 1970) is stored as its two's complement, as writeInt32LE would.
-          words[k++] = high;
-        }
-        return 4 * k;
-      }
-      const doubles = new Float64Array(out.buffer, out.byteOffset, out.length >> 3);
-      for (let i = start; i < end; i++) {
-        const v = values[i]!;
-        if (!Number.isNaN(v)) doubles[k++] = v;
-      }
-      return 8 * k;
-    }
     for (let i = start; i < end; i++) {
       const v = values[i]!;
       if (Number.isNaN(v)) continue;
       if (int64) {
         const high = Math.floor(v / TWO_32);
-        out.writeUInt32LE(v - high * TWO_32, at);
-        out.writeInt32LE(high, at + 4);
-      } else out.writeDoubleLE(v, at);
+        view.setUint32(at, v - high * TWO_32, true);
+        // A negative high word (before 1970) is stored as its two's complement.
+        view.setInt32(at + 4, high, true);
+      } else view.setFloat64(at, v, true);
       at += 8;
     }
     return at;
