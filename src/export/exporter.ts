@@ -10,8 +10,7 @@ import { fetchWindow } from './fetch-window.js';
 import type { Window } from './plan.js';
 import { runWindows } from './run-windows.js';
 import type { ExportSink, Tally } from './sink.js';
-import { freeNow } from '../util/free-now.js';
-import { giveSlab, takeSlab } from '../util/slab-pool.js';
+import { discard, takeSlab } from '../util/slab-pool.js';
 
 export interface ExportJob {
   client: SwapxClient;
@@ -81,10 +80,10 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
       const before = (window.index === 0 ? encoder.header() : '') + joiner;
       const text = before === '' ? encoded.bytes : Buffer.concat([Buffer.from(before), encoded.bytes]);
       const done: Tally = { windowsDone: window.index + 1, swaps: tally.swaps + encoded.swaps, dropped: tally.dropped + encoded.dropped };
-      if (text !== encoded.bytes && !giveSlab(encoded.bytes)) freeNow(encoded.bytes);
+      if (text !== encoded.bytes) discard(encoded.bytes);
       await sink.append(text, done);
       // Written, and nothing else holds them.
-      if (sink.writesThrough && !giveSlab(text)) freeNow(text);
+      if (sink.writesThrough) discard(text);
       tally = done;
       outside += encoded.outside;
       job.onEvent?.({ type: 'window', windowsTotal, ...done });

@@ -83,3 +83,8 @@ const shared = new SlabPool();
 export const takeSlab = (size: number): Buffer => shared.take(size);
 export const intoSlab = (bytes: Buffer): Buffer => shared.into(bytes);
 export const giveSlab = (bytes: Buffer | ArrayBufferLike): boolean => shared.give(bytes);
+
+/** Bytes nobody reads any more: back to the pool if they came from it, else freed now (when they are all of their memory). */
+export function discard(bytes: Buffer): void {
+  if (!shared.give(bytes)) freeNow(bytes);
+}
