@@ -80,10 +80,3 @@ export class WindowKeeper<T> {
     return { swaps: this.keyed.map((k) => k.value), dropped: this.dropped, outside: this.outside };
   }
 }
-
-/** Keeps the swaps whose filter time lies in [from, to), once each by id, sorted. */
-export function keepWindow(swaps: readonly Swap[], from: number, to: number, filter: DateRangeFilter | undefined): Kept {
-  const keeper = new WindowKeeper<Swap>(from, to, filter, (swap) => swap);
-  for (const swap of swaps) keeper.offer(swap);
-  return keeper.result();
-}

@@ -1,6 +1,13 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { Swap } from '../../src/api/types.js';
-import { keepWindow } from '../../src/export/order.js';
+import type { DateRangeFilter, Swap } from '../../src/api/types.js';
+import { type Kept, WindowKeeper } from '../../src/export/order.js';
+
+/** A whole list offered to a WindowKeeper, as fetchWindow offers a window's swaps one at a time. */
+function keepWindow(swaps: readonly Swap[], from: number, to: number, filter: DateRangeFilter | undefined): Kept {
+  const keeper = new WindowKeeper<Swap>(from, to, filter, (swap) => swap);
+  for (const swap of swaps) keeper.offer(swap);
+  return keeper.result();
+}
 
 const swap = (id: string, withdrawnAt: string, completedAt = withdrawnAt) => ({ id, withdrawnAt, completedAt }) as unknown as Swap;
 const from = Date.parse('2026-11-01T00:00:00Z');
