@@ -9,7 +9,7 @@
  * taken on purpose, with the byte-identity test (test/output/parquet-chunk.test.ts).
  */
 import type { ColumnChunk, SchemaElement } from 'hyparquet';
-import type { ByteWriter, ParquetWriter } from 'hyparquet-writer';
+import { ByteWriter, type ParquetWriter } from 'hyparquet-writer';
 import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeDictionaryPage } from 'hyparquet-writer/src/dictionary.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
@@ -289,37 +289,6 @@ function pageBoundaries(values: FlatValues, dictionary: boolean, repetition?: Ui
   return pages;
 }
 
-interface ByteSink {
-  offset: number;
-  appendUint8(value: number): void;
-  appendVarInt(value: number): void;
-}
-
-/** A minimal growable writer for levels and indexes (what writeRleBitPackedHybrid appends to). */
-class Bytes implements ByteSink {
-  offset = 0;
-  bytes = Buffer.allocUnsafe(256);
-  appendUint8(value: number): void {
-    if (this.offset === this.bytes.length) {
-      const bigger = Buffer.allocUnsafe(this.bytes.length * 2);
-      this.bytes.copy(bigger);
-      this.bytes = bigger;
-    }
-    this.bytes[this.offset++] = value;
-  }
-  appendVarInt(value: number): void {
-    let v = value;
-    while (v & ~0x7f) {
-      this.appendUint8((v & 0x7f) | 0x80);
-      v >>>= 7;
-    }
-    this.appendUint8(v);
-  }
-  view(): Buffer {
-    return this.bytes.subarray(0, this.offset);
-  }
-}
-
 /**
  * A leaf of a list column as Dremel levels: a definition and a repetition level per slot, and the
  * slot's value (null below the maximum definition level).
@@ -363,7 +332,7 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
   const definitionWidth = levels ? Math.ceil(Math.log2(levels.maxDefinition + 1)) : 1;
   const compress = compressors[codec];
   for (const [start, end] of pages) {
-    const levelBytes = new Bytes();
+    const levelBytes = new ByteWriter(256);
     let nulls = 0;
     let rows = end - start;
     let repetitionBytes = 0;
@@ -375,7 +344,7 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
       // Indexed loops: for-of over a typed array allocates a result per value until the loop is optimised.
       for (let k = 0; k < repetition.length; k++) if (repetition[k] === 0) rows++;
       for (let k = 0; k < definition.length; k++) if (definition[k]! < levels.maxDefinition) nulls++;
-      repetitionBytes = writeRleBitPackedHybrid(levelBytes as never, repetition, 1);
+      repetitionBytes = writeRleBitPackedHybrid(levelBytes, repetition, 1);
     } else {
       definition = new Uint8Array(end - start);
       for (let i = start; i < end; i++) {
@@ -383,8 +352,8 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
         else definition[i - start] = 1;
       }
     }
-    const definitionBytes = writeRleBitPackedHybrid(levelBytes as never, definition, definitionWidth);
-    let page: Buffer;
+    const definitionBytes = writeRleBitPackedHybrid(levelBytes, definition, definitionWidth);
+    let page: Uint8Array;
     if (dict) {
       const all = new Int32Array(end - start);
       let count = 0;
@@ -397,10 +366,10 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
       }
       const indexes = all.subarray(0, count);
       const bitWidth = Math.ceil(Math.log2(max + 1));
-      const data = new Bytes();
+      const data = new ByteWriter(256);
       data.appendUint8(bitWidth);
-      writeRleBitPackedHybrid(data as never, indexes, bitWidth);
-      page = data.view();
+      writeRleBitPackedHybrid(data, indexes, bitWidth);
+      page = data.getBytes();
     } else {
       page = plainPage(values, element, start, end);
     }
@@ -421,7 +390,7 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
       },
     } as never);
     const headerSize = writer.offset - headerStart;
-    writer.appendBytes(levelBytes.view());
+    writer.appendBytes(levelBytes.getBytes());
     writer.appendBytes(compressed);
     uncompressed += headerSize + levelBytes.offset + page.length;
   }
