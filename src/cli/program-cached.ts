@@ -7,8 +7,11 @@
  * wall time). The cache is the user's, in their cache directory (~/.cache/swapx on Linux, as env-paths names it):
  * a global install is rarely writable by its users, and a cache others can write is code they can make us run.
  * It is named for the program's content and Node's version (V8 checks only a cache's length); where no cache can
- * be written there is none, and nothing else changes.
+ * be written there is none, and nothing else changes. A cache is code: it is read and written only in a directory,
+ * and from a file, that this user owns and no one else can write (else `XDG_CACHE_HOME=/tmp`, a relative one, or
+ * `sudo -E` with a user's HOME would run what someone else put there).
  */
+import type { Stats } from 'node:fs';
 import envPaths from 'env-paths';
 import type * as Program from './program.js';
 
@@ -25,17 +28,37 @@ const { fileURLToPath } = process.getBuiltinModule('node:url');
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
+/** Whether only this user can change what `stats` describe: owned by them, writable by no group or other (POSIX; Windows has no uid). */
+function ownedAlone(stats: Stats): boolean {
+  const uid = process.getuid?.();
+  return uid === undefined || (stats.uid === uid && (stats.mode & 0o022) === 0);
+}
+
+/** The cache in `file`, if it and its directory are the user's alone (a symbolic link at `file` is not followed). */
+function readCache(dir: string, file: string): Buffer | undefined {
+  try {
+    if (!ownedAlone(fs.statSync(dir))) return undefined;
+    const fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    try {
+      const stats = fs.fstatSync(fd);
+      return stats.isFile() && ownedAlone(stats) ? fs.readFileSync(fd) : undefined;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return undefined;
+  }
+}
+
 function load(): typeof Program {
   const file = fileURLToPath(new URL('./chunks/program.cjs', import.meta.url));
+  // The XDG spec makes a relative XDG_CACHE_HOME invalid; env-paths keeps it, which would read caches from whatever
+  // directory swapx runs in. Then there is no cache.
   const cacheDir = envPaths('swapx', { suffix: '' }).cache;
+  const trusted = path.isAbsolute(cacheDir);
   const cacheName = `program-${SWAPX_PROGRAM_CACHE_KEY}-${process.version}-${process.arch}.v8cache`;
   const cacheFile = path.join(cacheDir, cacheName);
-  let cachedData: Buffer | undefined;
-  try {
-    cachedData = fs.readFileSync(cacheFile);
-  } catch {
-    cachedData = undefined;
-  }
+  const cachedData = trusted ? readCache(cacheDir, cacheFile) : undefined;
   // V8 checks a code cache's header, not its content, unless told to: a cache damaged on disk would crash every
   // start. With this flag (set at every start, as V8 keys a cache by its flags) a cache is written with a checksum
   // and one that does not match it is rejected and written again.
@@ -45,7 +68,7 @@ function load(): typeof Program {
   const module = { exports: {} as typeof Program };
   (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, createRequire(file), module, file, path.dirname(file));
   const program = module.exports;
-  if (cachedData === undefined || script.cachedDataRejected === true) {
+  if (trusted && (cachedData === undefined || script.cachedDataRejected === true)) {
     // At exit, so that the cache holds what this run compiled (V8 compiles most functions when first called): by a
     // run that sent a request (a cache made by `--help` would leave a lookup compiling undici at every start), and
     // only if no other run has written one since; written whole or not at all.
@@ -56,6 +79,8 @@ function load(): typeof Program {
         const now = fs.statSync(cacheFile, { throwIfNoEntry: false });
         if (now !== undefined && (seen === undefined || now.mtimeMs !== seen.mtimeMs)) return;
         fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        // A directory others can write (made by them first, or opened up since) gets no cache: none would be read.
+        if (!ownedAlone(fs.statSync(cacheDir))) return;
         program.writeFileAtomicSync(cacheFile, script.createCachedData(), 0o600);
         // The caches of other builds (an upgrade, another Node) are half a megabyte each: one left a week is gone.
         for (const name of fs.readdirSync(cacheDir)) {
