@@ -64,16 +64,17 @@ export function swapDetail(swap: Swap, c: ChalkInstance, width = Number.POSITIVE
 
   let balances = '';
   if (swap.balanceChanges?.length) {
+    // The account and the amount stay whole (to be copied); on a narrow terminal the others are cut, then dropped.
     balances = `\n${c.bold('Balance changes')}\n${renderTable(
       [
-        { header: 'account', value: (b) => b.account },
-        { header: 'chain', value: (b) => b.chain },
-        { header: 'token', value: (b) => b.token },
-        { header: 'direction', value: (b) => b.direction },
-        { header: 'amount', value: (b) => b.amount, align: 'right' },
+        { header: 'account', value: (b) => b.account, truncate: 'never', required: true },
+        { header: 'chain', value: (b) => b.chain, priority: 3 },
+        { header: 'token', value: (b) => b.token, priority: 2 },
+        { header: 'direction', value: (b) => b.direction, priority: 1 },
+        { header: 'amount', value: (b) => b.amount, align: 'right', truncate: 'never', required: true },
       ],
       swap.balanceChanges,
-      { header: c.bold },
+      { header: c.bold, maxWidth: width },
     )}`;
   }
   return `${head}\n${legTable}\n${details}${balances}`;

@@ -125,6 +125,41 @@ describe('swap card', () => {
     const wide = await runSwapx(['swap', id], { env, stdout: new Capture({ isTTY: true, columns: 200 }) });
     expect(wide.stdout.split('\n')[2]).toMatch(/^\s+source \(deposit\)\s+destination \(withdrawal\)$/);
   });
+
+  it('balance changes fit the terminal: the account and the amount whole, the other columns cut, then dropped', async () => {
+    const id = (await head(['swaps', ...MINUTE], 80, 2))[1]!.split(' ')[0]!;
+    // Below 80 the card's hashes, whole, are wider than the terminal; the balance changes still fit.
+    const balances = async (columns: number) => {
+      const r = await runSwapx(['swap', id], { env, stdout: new Capture({ isTTY: true, columns }) });
+      expect(r.code).toBe(0);
+      const lines = r.stdout.trimEnd().split('\n');
+      const table = lines.slice(lines.indexOf('Balance changes') + 1);
+      for (const line of columns >= 80 ? lines : table) expect([...line].length).toBeLessThanOrEqual(columns);
+      return table;
+    };
+    expect(await balances(200)).toEqual([
+      'account                                     chain     token  direction         amount',
+      '0x462f0d5d9c706c28bd3a7e7fd27de1bbf09a1a49  ethereum  USDC   out        -15978.928452',
+      '0xfa2732857f121bdcd362aa77d537614084dc89a0  ethereum  USDC   in          15978.928452',
+      '0x2055287a4b583919707cdaa2179394ef4dad3da1  polygon   USDC   out        -15956.427849',
+      '0x61cf3687738a09487d3eea58908af600a56c01d6  polygon   USDC   in          15956.427849',
+    ]);
+    // On 80 the amount's sign still says which way: the direction goes first.
+    expect(await balances(80)).toEqual([
+      'account                                     chain     token         amount',
+      '0x462f0d5d9c706c28bd3a7e7fd27de1bbf09a1a49  ethereum  USDC   -15978.928452',
+      '0xfa2732857f121bdcd362aa77d537614084dc89a0  ethereum  USDC    15978.928452',
+      '0x2055287a4b583919707cdaa2179394ef4dad3da1  polygon   USDC   -15956.427849',
+      '0x61cf3687738a09487d3eea58908af600a56c01d6  polygon   USDC    15956.427849',
+    ]);
+    expect(await balances(60)).toEqual([
+      'account                                            amount',
+      '0x462f0d5d9c706c28bd3a7e7fd27de1bbf09a1a49  -15978.928452',
+      '0xfa2732857f121bdcd362aa77d537614084dc89a0   15978.928452',
+      '0x2055287a4b583919707cdaa2179394ef4dad3da1  -15956.427849',
+      '0x61cf3687738a09487d3eea58908af600a56c01d6   15956.427849',
+    ]);
+  });
 });
 
 describe('swap card with --fields', () => {
