@@ -21,7 +21,7 @@ export const register: Register = (program, run) => {
       "jsonl, csv (.gz or --gzip to compress) or parquet (default: jsonl); set by the dir's first run: later runs may omit it, a different one is refused",
     )
     .option('--gzip', 'gzip the parts (.jsonl.gz, .csv.gz; not with parquet, which is compressed already)')
-    .option('--fields <list>', 'only these fields (must include id and completedAt)')
+    .option('--fields <list>', 'only these fields (must include id, completedAt and updatedAt)')
     .option('--lag <duration>', 're-scan this far behind the cursor for late arrivals; 0 turns it off (default: 48h)')
     .option('--rescan-every <duration>', 're-scan at most this often; 0: every run (default: 0, or 15m with --follow)')
     .option('--follow', 'keep going, a step every --interval, until Ctrl-C or SIGTERM (then exit 0)')

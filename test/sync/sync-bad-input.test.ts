@@ -156,6 +156,14 @@ describe.concurrent('swapx sync: bad input exits 2 before any request, the dir u
   });
 });
 
+describe('sync --help', () => {
+  it('names every field --fields must include, as the check above asks for them', async () => {
+    const r = await runSwapx(['sync', '--help'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/--fields <list> +only these fields \(must include id,\s+completedAt\s+and\s+updatedAt\)\n/);
+  });
+});
+
 describe('credentials', () => {
   it('a bad key exits 3 before creating the directory or its state: nothing is left behind', async () => {
     const own = await startSandbox({ port: 0 });
