@@ -8,6 +8,7 @@ import { planOutput, type OutputFlags } from '../cli/output.js';
 import { shellQuote } from '../cli/shell-quote.js';
 import { exportSwaps, type ExportSummary } from '../export/exporter.js';
 import { queryOf } from '../export/manifest.js';
+import { parquetStatePath } from '../export/parquet-state.js';
 import { PartialFile, partialPaths } from '../export/partial-file.js';
 import { describePlan, futureNote, planFromFlags, resumeArgs, windowsOf, type ExportPlan } from '../export/plan.js';
 import { decideTarget } from '../export/target.js';
@@ -142,7 +143,7 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     const job = { client, filter: plan.filter, windows, concurrency: plan.concurrency, sink, signal: ctx.io.signal, onEvent: progress.onEvent };
     if (plan.output.format === 'parquet' && file) {
       // Loaded only here: the Parquet writer is a chunk of its own, not parsed at every start.
-      const { exportSwapsParquet, parquetStatePath } = await import('../export/parquet-export.js');
+      const { exportSwapsParquet } = await import('../export/parquet-export.js');
       summary = await exportSwapsParquet({ ...job, fields: plan.output.fields, stateFile: parquetStatePath(partialPaths(file.target).partial) });
     } else summary = await exportSwaps({ ...job, encoder: encoderFor(ctx, plan) });
   } catch (error) {

@@ -9,12 +9,12 @@
  * those lines and ends with the same bytes as a run never stopped.
  */
 import fs from 'node:fs/promises';
-import { UsageError } from '../api/errors.js';
 import type { SwapxClient } from '../api/client.js';
 import type { DateRangeFilter } from '../api/types.js';
 import { ColumnCollector, columnTables, ParquetFile, ROW_GROUP_ROWS, type ColumnBatch } from '../output/parquet.js';
 import { writeAll } from '../util/write-all.js';
 import { fetchWindow } from './fetch-window.js';
+import { savedRowGroups } from './parquet-state.js';
 import type { ExportEvent, ExportSummary } from './exporter.js';
 import type { Window } from './plan.js';
 import { runWindows } from './run-windows.js';
@@ -39,20 +39,10 @@ export interface ParquetExportJob {
 
 type Row = Record<string, unknown>;
 
-export function parquetStatePath(partial: string): string {
-  return `${partial}.rowgroups`;
-}
-
 /** The saved metadata lines of the first `count` row groups; the file is cut to them. */
 async function openState(file: string, count: number): Promise<{ handle: fs.FileHandle; lines: string[]; bytes: number }> {
   if (count === 0) return { handle: await fs.open(file, 'w', 0o644), lines: [], bytes: 0 };
-  const text = await fs.readFile(file, 'utf8').catch(() => '');
-  const lines = text.split('\n').slice(0, count);
-  if (lines.length < count || lines.some((line) => !line.startsWith('{'))) {
-    throw new UsageError(
-      `${file} does not hold the metadata of the ${count} row group(s) the manifest counts, so the export cannot be resumed; add --force to start over`,
-    );
-  }
+  const lines = await savedRowGroups(file, count);
   const bytes = Buffer.byteLength(lines.join('\n')) + 1;
   const handle = await fs.open(file, 'r+');
   // What lies past the checkpoint belongs to row groups the resume writes again.

@@ -6,6 +6,7 @@
  */
 import { exists } from '../util/fs.js';
 import { type Manifest, describeDifference, onlyRangeDiffers, planOfQuery, queryOf, readManifest } from './manifest.js';
+import { parquetStatePath, savedRowGroups } from './parquet-state.js';
 import { partialPaths } from './partial-file.js';
 import type { ExportPlan } from './plan.js';
 
@@ -36,6 +37,10 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
   if (difference !== '' && !ownRange) return { action: 'refuse', reason: 'different', saved, manifest, difference };
   // A manifest without its partial file has nothing to continue.
   if (!(await exists(paths.partial))) return { action: 'start', plan: ownRange ? saved : plan };
+  // A Parquet file's footer is rebuilt from its row groups' metadata: without it there is nothing to resume (said
+  // before the run claims to be resuming).
+  const rowGroups = Number(manifest.parquet ?? 0);
+  if (rowGroups > 0) await savedRowGroups(parquetStatePath(paths.partial), rowGroups);
   const baseUrlWas = manifest.query.baseUrl !== baseUrl ? manifest.query.baseUrl : undefined;
   return { action: 'resume', plan: ownRange ? saved : plan, manifest, ownRange, baseUrlWas };
 }

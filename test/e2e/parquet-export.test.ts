@@ -133,7 +133,8 @@ describe('swapx swaps -o FILE.parquet', () => {
     const rowGroups = `${file}.partial.rowgroups`;
     const kept = fs.readFileSync(rowGroups);
     fs.writeFileSync(rowGroups, '');
-    const refused = await swapx(['swaps', ...range, '-o', file, '--resume', '-q'], { baseUrl: slow.url });
+    // Not quiet: the refusal comes before any 'Resuming' line.
+    const refused = await swapx(['swaps', ...range, '-o', file, '--resume'], { baseUrl: slow.url });
     expect(refused).toEqual({
       code: 2,
       stdout: '',

@@ -1,0 +1,23 @@
+/**
+ * The metadata of a Parquet export's row groups, one JSON line per group, kept beside its partial file
+ * (parquet-export.ts): a resume rebuilds the file's footer from it. Apart from the writer, so that deciding
+ * whether an export can be resumed (target.ts) does not load the Parquet writer.
+ */
+import fs from 'node:fs/promises';
+import { UsageError } from '../api/errors.js';
+
+export function parquetStatePath(partial: string): string {
+  return `${partial}.rowgroups`;
+}
+
+/** The saved metadata lines of the first `count` row groups; a usage error (nothing changed) when they are not all there. */
+export async function savedRowGroups(file: string, count: number): Promise<string[]> {
+  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  const lines = text.split('\n').slice(0, count);
+  if (lines.length < count || lines.some((line) => !line.startsWith('{'))) {
+    throw new UsageError(
+      `${file} does not hold the metadata of the ${count} row group(s) the manifest counts, so the export cannot be resumed; add --force to start over`,
+    );
+  }
+  return lines;
+}
