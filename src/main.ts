@@ -32,8 +32,10 @@ Environment:
   SWAPX_TOKEN                     Bearer token (JWT), when no Basic pair is set
   SWAPX_PROFILE                   the profile to use (like --profile)
   SWAPX_BASE_URL                  the API base address (like --base-url)
-  SWAPX_CONFIG_DIR                where profiles are stored (default: the OS config folder)
-  SWAPX_ALLOW_HTTP=1              send credentials over plain http to a test server beyond loopback
+  SWAPX_CONFIG_DIR                where profiles are stored
+                                  (default: the OS config folder)
+  SWAPX_ALLOW_HTTP=1              send credentials over plain http to a test
+                                  server beyond loopback
   NO_COLOR                        any value turns colour off (like --no-color)
   Precedence: flag > environment > profile > default.
 

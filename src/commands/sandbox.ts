@@ -33,8 +33,11 @@ export const register: Register = (program, run) => {
         'Examples:',
         '  swapx sandbox',
         '  swapx sandbox --port 9000 --latency 50 --fault-rate 0.1',
-        '  swapx sandbox --fault-rate 0.3 --fault-kinds 429,slow --slow-ms 3000   # then: swapx --timeout 1s ...',
-        '  SWAPX_BASE_URL=http://127.0.0.1:8787 SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo swapx chains',
+        '  # slow answers, to try: swapx --timeout 1s ...',
+        '  swapx sandbox --fault-rate 0.3 --fault-kinds 429,slow --slow-ms 3000',
+        '  # then, from another terminal:',
+        '  SWAPX_BASE_URL=http://127.0.0.1:8787 SWAPX_CLIENT_ID=demo \\',
+        '    SWAPX_API_KEY=demo swapx chains',
       ].join('\n'),
     )
     .action((flags: SandboxFlags) => run(async (ctx) => (await import('./sandbox-run.js')).sandbox(ctx, flags)));

@@ -18,8 +18,10 @@ describe('help', () => {
       '  SWAPX_TOKEN                     Bearer token (JWT), when no Basic pair is set',
       '  SWAPX_PROFILE                   the profile to use (like --profile)',
       '  SWAPX_BASE_URL                  the API base address (like --base-url)',
-      '  SWAPX_CONFIG_DIR                where profiles are stored (default: the OS config folder)',
-      '  SWAPX_ALLOW_HTTP=1              send credentials over plain http to a test server beyond loopback',
+      '  SWAPX_CONFIG_DIR                where profiles are stored',
+      '                                  (default: the OS config folder)',
+      '  SWAPX_ALLOW_HTTP=1              send credentials over plain http to a test',
+      '                                  server beyond loopback',
       '  NO_COLOR                        any value turns colour off (like --no-color)',
       '  Precedence: flag > environment > profile > default.',
     ]);
@@ -37,6 +39,26 @@ describe('help', () => {
       expect(r.stdout).not.toContain('SWAPX_CONFIG_DIR  ');
     },
   );
+  it.each([
+    [],
+    ['swaps'],
+    ['swap'],
+    ['sync'],
+    ['chains'],
+    ['tokens'],
+    ['bridges'],
+    ['sandbox'],
+    ['auth'],
+    ['auth', 'login'],
+    ['auth', 'status'],
+    ['config'],
+    ['config', 'set'],
+    ['completion'],
+  ])('swapx %s --help fits 80 columns', async (...command) => {
+    const r = await runSwapx([...command, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter((line) => [...line].length > 80)).toEqual([]);
+  });
   it('the sandbox lists only the ones it honours; completion none', async () => {
     const sandbox = await runSwapx(['sandbox', '--help']);
     expect(section(sandbox.stdout, 'Global Options:').map((line) => line.trim().split(/\s{2,}/)[0])).toEqual(['-v, --verbose', '-q, --quiet', '--no-color']);
