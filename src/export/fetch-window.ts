@@ -42,18 +42,24 @@ export async function fetchWindow<T>(
   signal?: AbortSignal,
   make: (swap: Swap, raw: Buffer | undefined) => T = (swap) => swap as T,
 ): Promise<Kept<T>> {
+  // One keeper for the window, whatever its requests: a split's parts are de-duplicated and sorted together (a swap
+  // without a readable filter time comes back from each part, and sorts last in the window, not in each part).
   const keeper = new WindowKeeper(window.from, window.to, filter, make);
-  try {
-    await client.forEachSwap({ from: window.from, to: window.to, filter }, keeper.offer, { signal });
-  } catch (error) {
-    const span = window.to - window.from;
-    if (!(error instanceof TimeoutError) || span < 2 * WINDOW_MS.min) throw error;
-    stats.splits += 1;
-    // Halves on whole seconds, so the sub-windows' edges stay exact in the query.
-    const mid = window.from + Math.max(WINDOW_MS.min, Math.floor(span / 2 / 1000) * 1000);
-    const first = await fetchWindow(client, { from: window.from, to: mid }, filter, stats, signal, make);
-    const second = await fetchWindow(client, { from: mid, to: window.to }, filter, stats, signal, make);
-    return { swaps: [...first.swaps, ...second.swaps], dropped: first.dropped + second.dropped, outside: [...first.outside, ...second.outside] };
-  }
+  const fetchPart = async (from: number, to: number): Promise<void> => {
+    keeper.part(from, to);
+    try {
+      await client.forEachSwap({ from, to, filter }, keeper.offer, { signal });
+    } catch (error) {
+      // A timeout comes before the first swap is visited (the body is read whole first): the part has added nothing.
+      const span = to - from;
+      if (!(error instanceof TimeoutError) || span < 2 * WINDOW_MS.min) throw error;
+      stats.splits += 1;
+      // Halves on whole seconds, so the sub-windows' edges stay exact in the query.
+      const mid = from + Math.max(WINDOW_MS.min, Math.floor(span / 2 / 1000) * 1000);
+      await fetchPart(from, mid);
+      await fetchPart(mid, to);
+    }
+  };
+  await fetchPart(window.from, window.to);
   return keeper.result();
 }

@@ -44,12 +44,22 @@ export class WindowKeeper<T> {
   private readonly outside: Swap[] = [];
 
   constructor(
-    private readonly from: number,
-    private readonly to: number,
+    private from: number,
+    private to: number,
     filter: DateRangeFilter | undefined,
     private readonly make: (swap: Swap, raw: Buffer | undefined) => T,
   ) {
     this.field = FILTER_TIME_FIELD[filter ?? DEFAULT_FILTER];
+  }
+
+  /**
+   * The part of the window the next swaps answer (a window split after timeouts is asked for in parts): its edges
+   * decide what is an edge duplicate or outside, as for a window of its own; the ids seen and the order stay the
+   * window's, so a swap that comes back from two parts is kept once.
+   */
+  part(from: number, to: number): void {
+    this.from = from;
+    this.to = to;
   }
 
   /** A swap as the client visits it (SwapVisitor). */
