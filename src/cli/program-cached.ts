@@ -50,13 +50,26 @@ function readCache(dir: string, file: string): Buffer | undefined {
   }
 }
 
+/**
+ * A tag for the flags Node was started with (NODE_OPTIONS, node's own arguments), '' without any: V8 rejects a cache
+ * made under other flags, so a cron job and a shell with different ones would each rewrite the other's at every start.
+ */
+function flagsTag(): string {
+  const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].join(' ').trim();
+  if (flags === '') return '';
+  // FNV-1a: a name, not a secret.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < flags.length; i++) hash = Math.imul(hash ^ flags.charCodeAt(i), 0x01000193);
+  return `-${(hash >>> 0).toString(16).padStart(8, '0')}`;
+}
+
 function load(): typeof Program {
   const file = fileURLToPath(new URL('./chunks/program.cjs', import.meta.url));
   // The XDG spec makes a relative XDG_CACHE_HOME invalid; env-paths keeps it, which would read caches from whatever
   // directory swapx runs in. Then there is no cache.
   const cacheDir = envPaths('swapx', { suffix: '' }).cache;
   const trusted = path.isAbsolute(cacheDir);
-  const cacheName = `program-${SWAPX_PROGRAM_CACHE_KEY}-${process.version}-${process.arch}.v8cache`;
+  const cacheName = `program-${SWAPX_PROGRAM_CACHE_KEY}-${process.version}-${process.arch}${flagsTag()}.v8cache`;
   const cacheFile = path.join(cacheDir, cacheName);
   const cachedData = trusted ? readCache(cacheDir, cacheFile) : undefined;
   // V8 checks a code cache's header, not its content, unless told to: a cache damaged on disk would crash every

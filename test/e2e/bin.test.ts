@@ -72,5 +72,19 @@ describe('the program’s code cache', () => {
     expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
     expect(fs.readFileSync(cache).equals(bytes)).toBe(false);
     expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
+
+    // Started with other flags (V8 rejects a cache made under other flags), a run has a cache of its own: the two
+    // kinds of run do not rewrite each other's at every start.
+    const flagged = { ...env, NODE_OPTIONS: '--max-old-space-size=4096' };
+    expect(await runCli(['swap', hash, '--json'], { env: flagged })).toEqual(expected);
+    const plain = path.basename(cache);
+    const other = caches().filter((name) => name !== plain);
+    expect(other).toHaveLength(1);
+    expect(other[0]).toMatch(new RegExp(`^program-[0-9a-f]{16}-${process.version}-${process.arch}-[0-9a-f]{8}\\.v8cache$`));
+    const written = () => [plain, other[0]!].map((name) => fs.statSync(path.join(dir, name)).mtimeMs);
+    const before = written();
+    expect(await runCli(['swap', hash, '--json'], { env })).toEqual(expected);
+    expect(await runCli(['swap', hash, '--json'], { env: flagged })).toEqual(expected);
+    expect(written()).toEqual(before);
   });
 });
