@@ -30,6 +30,8 @@ const FS_MESSAGES: Record<string, string> = {
   EISDIR: 'is a directory',
   EEXIST: 'file already exists',
   EDQUOT: 'disk quota exceeded',
+  // swapx opens the files it makes beside FILE without following a symbolic link (util/fs.ts).
+  ELOOP: 'a symbolic link where swapx makes its own file, not followed',
 };
 
 /** "no space left on device" for a file-system error, without the file; undefined for anything else. */

@@ -121,9 +121,11 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     try {
       opened = await openTarget(ctx, plan, flags);
     } catch (error) {
-      // The user named FILE, not FILE.partial: say what cannot be written in their words (as messageFor words a file error).
+      // The user named FILE, not FILE.partial: say what cannot be written in their words (as messageFor words a file
+      // error), unless it is the .partial itself that is wrong (a symbolic link, not followed: util/fs.ts).
       const reason = fsReason(error);
-      if (reason) throw new WrappedError(`${reason}: ${plan.output.file}`, { cause: error });
+      const named = (error as { code?: unknown }).code === 'ELOOP' ? (error as { path?: string }).path : undefined;
+      if (reason) throw new WrappedError(`${reason}: ${named ?? plan.output.file}`, { cause: error });
       throw error;
     }
     if (!opened) return 0;

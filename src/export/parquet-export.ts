@@ -12,6 +12,7 @@ import fs from 'node:fs/promises';
 import type { SwapxClient } from '../api/client.js';
 import type { DateRangeFilter } from '../api/types.js';
 import { ColumnCollector, columnTables, ParquetFile, ROW_GROUP_ROWS, type ColumnBatch } from '../output/parquet.js';
+import { OPEN_EXISTING, OPEN_NEW } from '../util/fs.js';
 import { writeAll } from '../util/write-all.js';
 import { fetchWindow } from './fetch-window.js';
 import { savedRowGroups } from './parquet-state.js';
@@ -41,10 +42,10 @@ type Row = Record<string, unknown>;
 
 /** The saved metadata lines of the first `count` row groups; the file is cut to them. */
 async function openState(file: string, count: number): Promise<{ handle: fs.FileHandle; lines: string[]; bytes: number }> {
-  if (count === 0) return { handle: await fs.open(file, 'w', 0o644), lines: [], bytes: 0 };
+  if (count === 0) return { handle: await fs.open(file, OPEN_NEW, 0o644), lines: [], bytes: 0 };
   const lines = await savedRowGroups(file, count);
   const bytes = Buffer.byteLength(lines.join('\n')) + 1;
-  const handle = await fs.open(file, 'r+');
+  const handle = await fs.open(file, OPEN_EXISTING);
   // What lies past the checkpoint belongs to row groups the resume writes again.
   await handle.truncate(bytes);
   return { handle, lines, bytes };

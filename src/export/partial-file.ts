@@ -10,6 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { syncDirectory } from '../output/atomic-file.js';
+import { OPEN_EXISTING, OPEN_NEW } from '../util/fs.js';
 import { freeNow } from '../util/free-now.js';
 import { writeAll } from '../util/write-all.js';
 import { queryFingerprint, writeManifest, type ExportQuery, type Manifest } from './manifest.js';
@@ -66,7 +67,7 @@ export class PartialFile {
       updatedAt: new Date().toISOString(),
     };
     const paths = partialPaths(target);
-    const handle = await fs.open(paths.partial, 'w', 0o644);
+    const handle = await fs.open(paths.partial, OPEN_NEW, 0o644);
     try {
       await writeManifest(paths.manifest, manifest);
     } catch (error) {
@@ -80,7 +81,7 @@ export class PartialFile {
   /** Continues from the manifest's checkpoint (decideTarget checked it is this export's); `baseUrl` is where the rest comes from. */
   static async resume(target: string, saved: Manifest, baseUrl: string): Promise<PartialFile> {
     const paths = partialPaths(target);
-    const handle = await fs.open(paths.partial, 'r+');
+    const handle = await fs.open(paths.partial, OPEN_EXISTING);
     // What lies past the last checkpoint was written by a run that died before recording it.
     await handle.truncate(saved.bytes);
     return new PartialFile(target, handle, { ...saved, query: { ...saved.query, baseUrl } }, paths);

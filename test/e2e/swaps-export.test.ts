@@ -205,6 +205,18 @@ describe('swapx swaps: files, resume and signals', () => {
     expect(r.stderr).toBe(`swapx: error: no such file or directory: ${file}\n`);
   });
 
+  it('a symbolic link planted at FILE.partial is not written through: exit 1, the file it names untouched', async () => {
+    const victim = path.join(dir, 'victim.txt');
+    fs.writeFileSync(victim, 'keep me\n');
+    const file = path.join(dir, 'linked.csv');
+    fs.symlinkSync(victim, `${file}.partial`);
+    const r = await runSwapx(['swaps', ...range, '-o', file], { env: envFor(plain) });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`swapx: error: a symbolic link where swapx makes its own file, not followed: ${file}.partial\n`);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('keep me\n');
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
   it('--resume of a finished export is a success that keeps the file', async () => {
     const file = path.join(dir, 'finished.jsonl');
     expect((await runSwapx(['swaps', ...range, '-o', file, '-q'], { env: envFor(plain) })).code).toBe(0);
