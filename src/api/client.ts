@@ -2,6 +2,7 @@
  * The typed client: one method per API operation, over the shared HTTP core.
  * This is what the package exports for library use.
  */
+import { isUtf8 } from 'node:buffer';
 import type { RequestInfo } from './errors.js';
 import { HttpCore, type HttpCoreOptions, type Query } from './http.js';
 import { keyCount, splitObjects, utf8Text } from './json-elements.js';
@@ -95,6 +96,8 @@ export class SwapxClient {
     // A dense window's body goes into pooled memory at once (one copy, ~0.2 ms for 1.5 MB): its own lives only
     // through the receive, and the pooled copy through the parse and the caller's use (freeResponseBytes gives it back).
     const bytes = intoSlab(body.bytes);
+    // JSON between systems is UTF-8 (RFC 8259): other bytes would be read as U+FFFD and written so, silently.
+    if (!isUtf8(bytes)) throw body.notJson();
     const elements = splitObjects(bytes);
     if (elements === undefined) {
       // Not a plain array of objects (or not JSON at all): read the ordinary way, for the ordinary errors.

@@ -4,9 +4,10 @@
  */
 import { TIMEOUT_MS } from './bounds.js';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isUtf8 } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { linkAbort } from './abort.js';
-import { authorizationHeader, type Credentials } from './credentials.js';
+import { authorizationHeader, secretsOf, type Credentials } from './credentials.js';
 import {
   AbortedError,
   ApiError,
@@ -155,6 +156,8 @@ function mediaType(headers: Record<string, string>): string {
 
 function parseJson(body: Buffer, contentType: string): { ok: true; value: unknown } | { ok: false } {
   if (contentType && !JSON_TYPE_RE.test(contentType)) return { ok: false };
+  // JSON between systems is UTF-8 (RFC 8259); decoding other bytes would put U+FFFD in their place, silently.
+  if (!isUtf8(body)) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(body.toString('utf8')) };
   } catch {
@@ -195,6 +198,8 @@ export class HttpCore {
   private dispatcher: Dispatcher | undefined;
   private undici: Promise<typeof import('./undici.js')> | undefined;
   private readonly headers: Record<string, string>;
+  /** the credentials' secrets, blanked out of what the server sends back (redact) */
+  private readonly secrets: readonly string[];
   private readonly policy: RetryPolicy;
   private readonly timeoutMs: number;
   private readonly maxBodyBytes: number;
@@ -206,6 +211,7 @@ export class HttpCore {
     this.dispatcher = options.dispatcher;
     this.headers = { accept: 'application/json', 'user-agent': `swapx/${VERSION}` };
     if (options.credentials) this.headers.authorization = authorizationHeader(options.credentials);
+    this.secrets = options.credentials ? secretsOf(options.credentials).filter((secret) => secret !== '') : [];
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy, ...(options.retries === undefined ? {} : { retries: options.retries }) };
     this.timeoutMs = options.timeoutMs ?? TIMEOUT_MS.default;
     this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -385,7 +391,7 @@ export class HttpCore {
       return parsed.value as T;
     }
     if (status >= 300 && status < 400) {
-      const where = headers.location ? ` to ${headers.location}` : '';
+      const where = headers.location ? ` to ${this.redact(headers.location)}` : '';
       throw new ResponseFormatError(
         `the API answered with a redirect (HTTP ${status}${where}); swapx does not follow redirects: set --base-url to the final address`,
         status,
@@ -396,7 +402,22 @@ export class HttpCore {
     }
     const problem =
       parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? (parsed.value as ProblemDetails) : undefined;
-    throw apiErrorFromResponse(status, headers, problem, info, parseRetryAfter(headers['retry-after']));
+    throw apiErrorFromResponse(status, headers, this.redact(problem), info, parseRetryAfter(headers['retry-after']));
+  }
+
+  /**
+   * What the server sent back with the credentials' secrets blanked out (a server that quotes the request in its
+   * error body): an error's message goes to stderr and cron logs, and its body to library callers.
+   */
+  private redact<T>(value: T): T {
+    if (this.secrets.length === 0) return value;
+    const walk = (v: unknown): unknown => {
+      if (typeof v === 'string') return this.secrets.reduce((text, secret) => text.split(secret).join('[REDACTED]'), v);
+      if (Array.isArray(v)) return v.map(walk);
+      if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([key, inner]) => [key, walk(inner)]));
+      return v;
+    };
+    return walk(value) as T;
   }
 
   async close(): Promise<void> {
