@@ -11,6 +11,7 @@
  * the parsed value: see `keyCount`.
  */
 import { isUtf8 } from 'node:buffer';
+import { MAX_NESTING } from './shape.js';
 
 export interface Elements {
   /** start and end (exclusive) byte offsets, one pair per element */
@@ -117,8 +118,10 @@ export function splitObjects(bytes: Buffer): Elements | undefined {
         i = close + 1;
         continue;
       }
-      if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+        // Too deep to walk safely: the ordinary path (checkSwaps) says so.
+        if (++depth > MAX_NESTING) return undefined;
+      } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
         depth--;
         if (depth === 0) {
           i++;

@@ -89,8 +89,25 @@ function wrongShape(message: string, request: RequestInfo): ResponseFormatError 
 
 export function checkSwaps(body: unknown, request: RequestInfo): Swap[] {
   if (!Array.isArray(body)) throw wrongShape(`expected an array of swaps, got ${typeName(body)}`, request);
-  for (let i = 0; i < body.length; i++) checkSwap(body[i], i, request);
+  for (let i = 0; i < body.length; i++) {
+    checkSwap(body[i], i, request);
+    if (deeperThan(body[i], MAX_NESTING)) throw wrongShape(`swap ${i} is nested more than ${MAX_NESTING} levels deep`, request);
+  }
   return body as Swap[];
+}
+
+/**
+ * Levels of arrays and objects a swap may hold (it has 3: tags, then a tag): deeper, writing it (JSON.stringify,
+ * walks of our own) would overflow the stack instead of saying what is wrong. json-elements.ts checks it on bytes.
+ */
+export const MAX_NESTING = 64;
+
+/** Whether `value` has arrays or objects more than `levels` deep (a swap itself is one level). */
+function deeperThan(value: unknown, levels: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (levels === 0) return true;
+  for (const inner of Array.isArray(value) ? value : Object.values(value)) if (deeperThan(inner, levels - 1)) return true;
+  return false;
 }
 
 /** The shape as a list, read once per swap in a tight loop: an export checks every field of every swap. */

@@ -106,8 +106,20 @@ const ZONE_RE = /(?:Z|[+-]\d{2}:?\d{2})$/i;
  * such a value is read as UTC, never as the machine's local time.
  */
 export function parseApiTime(value: string): number {
-  return fastUtc(value) ?? Date.parse(value.includes('T') && !ZONE_RE.test(value) ? `${value}Z` : value);
+  const fast = fastUtc(value);
+  if (fast !== undefined) return fast;
+  // ISO 8601 (RFC 3339) only, and a real calendar date: Date.parse alone also reads '1' (2001), 'Nov 1 2026' (local
+  // time) and 30 February (as 2 March), which would put a swap on the wrong day rather than be refused.
+  const m = API_TIME_RE.exec(value);
+  if (!m) return Number.NaN;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > daysIn(year, month) || hour > 23 || minute > 59 || second > 59) return Number.NaN;
+  const text = value.toUpperCase();
+  return Date.parse(ZONE_RE.test(text) ? text : `${text}Z`);
 }
+
+/** A date and time, a fraction of a second (ASP.NET writes up to seven digits), a zone or none (read as UTC). */
+const API_TIME_RE = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(?:[Zz]|[+-]\d{2}:?\d{2})?$/;
 
 /** Digits at value[start, start + count) as a number, or -1 when one is not a digit. */
 export function digits(value: string, start: number, count: number): number {

@@ -57,19 +57,24 @@ describe('parseApiTime', () => {
   });
 
   // The API's own form is read without Date.parse: the two must agree on every text of that shape, odd ones included.
-  it('reads YYYY-MM-DDTHH:MM:SS[.mmm]Z as Date.parse does, valid or not', () => {
+  it('reads YYYY-MM-DDTHH:MM:SS[.mmm]Z as Date.parse does when it is a real date and time, else NaN (no rolling over)', () => {
     const two = fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, '0'));
     const text = fc
       .tuple(fc.integer({ min: 0, max: 9999 }), two, two, two, two, two, fc.option(fc.integer({ min: 0, max: 999 })))
       .map(([y, mo, d, h, mi, s, ms]) => `${String(y).padStart(4, '0')}-${mo}-${d}T${h}:${mi}:${s}${ms === null ? '' : `.${String(ms).padStart(3, '0')}`}Z`);
     fc.assert(
       fc.property(text, (value) => {
-        expect(parseApiTime(value)).toBe(Date.parse(value));
+        const parsed = Date.parse(value);
+        // Real: Date.parse reads it back to the same fields (30 February would come back as 2 March).
+        const real = !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 19) === value.slice(0, 19);
+        expect(parseApiTime(value)).toBe(real ? parsed : Number.NaN);
       }),
       { numRuns: 2000 },
     );
-    for (const odd of ['2026-02-30T00:00:00Z', '2026-10-01T24:00:00Z', '2026-10-01T23:59:60Z', '0099-01-01T00:00:00Z', '2026-10-01T00:00:00.1234Z']) {
-      expect(parseApiTime(odd)).toBe(Date.parse(odd));
+    for (const odd of ['2026-02-30T00:00:00Z', '2026-10-01T24:00:00Z', '2026-10-01T23:59:60Z']) expect(parseApiTime(odd)).toBeNaN();
+    for (const fine of ['0099-01-01T00:00:00Z', '2026-10-01T00:00:00.1234Z', '2026-10-01T00:00:00.1234567', '2026-10-01T02:00:00+02:00']) {
+      expect(parseApiTime(fine)).toBe(Date.parse(fine.includes('+') || fine.endsWith('Z') ? fine : `${fine}Z`));
     }
+    for (const loose of ['1', 'a 1', 'Nov 1 2026', 'Sun Nov 01 2026 00:02:00', '2026-11-01', '2026-11-01 00:00:00Z']) expect(parseApiTime(loose)).toBeNaN();
   });
 });
