@@ -9,6 +9,7 @@ import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../
 import { displayValue } from '../output/display.js';
 import { renderPairs } from '../output/table.js';
 import { tableWidth } from './columns.js';
+import { chainsOrWrongBaseUrl } from './not-found.js';
 import { swapDetail } from './swap-view.js';
 
 export const register: Register = (program, run) => {
@@ -21,13 +22,15 @@ export const register: Register = (program, run) => {
 export async function swap(ctx: Context, identifierArg: string, flags: OutputFlags): Promise<number> {
   const identifier = checkPathIdentifier(identifierArg, 'identifier');
   const plan = planOutput(ctx, flags, SWAP_FIELDS);
+  const client = ctx.client();
   let swaps: Swap[];
   try {
-    swaps = await ctx.client().getSwaps(identifier);
+    swaps = await client.getSwaps(identifier);
   } catch (error) {
-    // The spec answers [] for no match; a 404 would say the same.
-    if (error instanceof NotFoundError) swaps = [];
-    else throw error;
+    // The spec answers [] for no match; a 404 says the same, unless the API is not where swapx asks.
+    if (!(error instanceof NotFoundError)) throw error;
+    await chainsOrWrongBaseUrl(client, error);
+    swaps = [];
   }
   if (swaps.length === 0) {
     throw new NoMatchError(`no swap matches '${identifier}' (looked up as a transaction hash and as a swap id)`);

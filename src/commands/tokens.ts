@@ -1,7 +1,7 @@
 /** `swapx tokens <blockchainId> [--take] [--offset] [--all]`: GET /v1/external/chains/{id}/tokens */
 import { NotFoundError, UsageError } from '../api/errors.js';
 import { NoMatchError } from '../cli/errors.js';
-import { OFFSET_MAX, TAKE_MAX, TOKEN_FIELDS, type Token, type TokenPage } from '../api/types.js';
+import { type Chain, OFFSET_MAX, TAKE_MAX, TOKEN_FIELDS, type Token, type TokenPage } from '../api/types.js';
 import { parseIntInRange } from '../api/bounds.js';
 import { checkPathIdentifier } from '../cli/args.js';
 import { closest } from '../util/suggest.js';
@@ -10,6 +10,7 @@ import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';
 import { renderTable } from '../output/table.js';
 import { fieldColumns, tableWidth } from './columns.js';
+import { chainsOrWrongBaseUrl } from './not-found.js';
 import type { SwapxClient } from '../api/client.js';
 
 interface TokensFlags extends OutputFlags {
@@ -47,7 +48,7 @@ export async function tokens(ctx: Context, blockchainIdArg: string, flags: Token
       items = page.items ?? [];
     }
   } catch (error) {
-    if (error instanceof NotFoundError) throw new NoMatchError(await unknownChain(client, blockchainId), { cause: error });
+    if (error instanceof NotFoundError) throw new NoMatchError(unknownChain(await chainsOrWrongBaseUrl(client, error), blockchainId), { cause: error });
     throw error;
   }
   if (!flags.all && page && items.length < page.totalCount - (offset ?? 0)) {
@@ -87,13 +88,8 @@ async function allTokens(ctx: Context, client: SwapxClient, blockchainId: string
 }
 
 /** "unknown chain 'etherum'; did you mean ethereum?": the ids come from the API, as `swapx chains` shows them. */
-async function unknownChain(client: SwapxClient, blockchainId: string): Promise<string> {
-  let ids: string[] = [];
-  try {
-    ids = (await client.listChains()).flatMap((chain) => (chain.blockchainId ? [chain.blockchainId] : []));
-  } catch {
-    // The hint is a courtesy: without the list, the error still names the problem.
-  }
+function unknownChain(chains: readonly Chain[] | undefined, blockchainId: string): string {
+  const ids = (chains ?? []).flatMap((chain) => (typeof chain.blockchainId === 'string' ? [chain.blockchainId] : []));
   const near = closest(blockchainId, ids);
   const hint = near.length ? `; did you mean ${near.join(' or ')}?` : '';
   return `unknown chain '${blockchainId}'${hint} ('swapx chains' lists the ids)`;
