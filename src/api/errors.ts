@@ -145,6 +145,9 @@ export function apiErrorFromResponse(
     const wait = retryAfterMs === undefined ? '' : `; the server asks to wait ${Math.ceil(retryAfterMs / 1000)}s`;
     return new RateLimitError(`rate limited (HTTP 429)${wait}`, status, headers, body, request, retryAfterMs);
   }
+  // Another 4xx (the spec documents none) is the request refused, not the server failing.
+  if (status >= 400 && status < 500)
+    return new ApiError(`the API refused the request (HTTP ${status}) on ${where}: ${described}`, status, headers, body, request);
   const unexpected = body as UnexpectedProblemDetails | undefined;
   const trace = [
     typeof unexpected?.traceId === 'string' ? `traceId ${unexpected.traceId}` : '',

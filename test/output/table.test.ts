@@ -9,6 +9,8 @@ describe('stripControl', () => {
     expect(stripControl('bell\u0007 back\bspace \u009b31mC1')).toBe('bell backspace C1');
     expect(stripControl('two\nlines\tand tab')).toBe('two lines and tab');
     expect(stripControl('plain ✓ ünïcode')).toBe('plain ✓ ünïcode');
+    expect(stripControl('paid \u202edesu\u202c \u2066x\u2069')).toBe('paid desu x');
+    expect(stripControl('line\u2028sep\u2029para')).toBe('line sep para');
   });
 });
 
