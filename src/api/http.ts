@@ -19,7 +19,7 @@ import {
   apiErrorFromResponse,
   type RequestInfo,
 } from './errors.js';
-import { DEFAULT_RETRY_POLICY, decideRetry, errorCode, parseRetryAfter, type RetryPolicy } from './retry.js';
+import { DEFAULT_RETRY_POLICY, decideRetry, errorCode, parseRetryAfter, serverNow, type RetryPolicy } from './retry.js';
 import { Throttle } from './throttle.js';
 import type { ProblemDetails } from './types.js';
 import { VERSION } from '../version.js';
@@ -402,7 +402,7 @@ export class HttpCore {
     }
     const problem =
       parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? (parsed.value as ProblemDetails) : undefined;
-    throw apiErrorFromResponse(status, headers, this.redact(problem), info, parseRetryAfter(headers['retry-after']));
+    throw apiErrorFromResponse(status, headers, this.redact(problem), info, parseRetryAfter(headers['retry-after'], serverNow(headers)));
   }
 
   /**

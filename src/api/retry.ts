@@ -73,10 +73,23 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   if (value === undefined) return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
-  if (!/[a-z]/i.test(text)) return undefined;
+  // An HTTP date is IMF-fixdate (RFC 9110): Date.parse alone also reads 'abc 3000' as the year 3000.
+  if (!IMF_FIXDATE.test(text)) return undefined;
   const date = Date.parse(text);
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
+}
+
+const IMF_FIXDATE = /^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/;
+
+/**
+ * The server's clock as its Date header gives it, else ours: a Retry-After date is a wait on the server's clock,
+ * and a server 5 minutes ahead asking for 2 s must not make us wait 302 s.
+ */
+export function serverNow(headers: Record<string, string | undefined>): number {
+  const text = headers.date?.trim();
+  const date = text !== undefined && IMF_FIXDATE.test(text) ? Date.parse(text) : Number.NaN;
+  return Number.isNaN(date) ? Date.now() : date;
 }
 
 /** Capped exponential backoff with full jitter. `attempt` is 0 for the first retry. */
@@ -93,7 +106,7 @@ export type RetryDecision = { retry: true; delayMs: number } | { retry: false; e
  */
 export function decideRetry(error: unknown, retriesDone: number, policy: RetryPolicy, random: () => number = Math.random): RetryDecision {
   if (!isRetryableError(error)) return { retry: false, error };
-  const retryAfterMs = error instanceof ApiError ? parseRetryAfter(error.headers['retry-after']) : undefined;
+  const retryAfterMs = error instanceof ApiError ? parseRetryAfter(error.headers['retry-after'], serverNow(error.headers)) : undefined;
   if (retryAfterMs !== undefined && retryAfterMs > policy.maxRetryAfterMs) {
     const seconds = Math.ceil(retryAfterMs / 1000);
     const base = error as ApiError;

@@ -19,6 +19,8 @@ describe('parseRetryAfter', () => {
   it('ignores absent or unreadable values', () => {
     expect(parseRetryAfter(undefined)).toBeUndefined();
     expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter('abc 3000')).toBeUndefined();
+    expect(parseRetryAfter('2026-11-21T10:00:30Z')).toBeUndefined();
     expect(parseRetryAfter('-5')).toBeUndefined();
     expect(parseRetryAfter('1.5')).toBeUndefined();
   });
