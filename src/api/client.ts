@@ -6,7 +6,7 @@ import { isUtf8 } from 'node:buffer';
 import type { RequestInfo } from './errors.js';
 import { HttpCore, type HttpCoreOptions, type Query } from './http.js';
 import { keyCount, splitObjects, utf8Text } from './json-elements.js';
-import { checkObjects, checkSwap, checkSwaps, checkTokenPage } from './shape.js';
+import { BRIDGE_SHAPE, CHAIN_SHAPE, checkObjects, checkSwap, checkSwaps, checkTokenPage } from './shape.js';
 import { PATHS, type Bridge, type Chain, type DateRangeFilter, type Swap, type TokenPage } from './types.js';
 import { freeNow } from '../util/free-now.js';
 import { giveSlab, intoSlab } from '../util/slab-pool.js';
@@ -138,7 +138,7 @@ export class SwapxClient {
 
   /** GET /v1/external/chains */
   listChains(): Promise<Chain[]> {
-    return this.get(PATHS.chains, undefined, (body, request) => checkObjects<Chain>(body, 'chains', request));
+    return this.get(PATHS.chains, undefined, (body, request) => checkObjects<Chain>(body, 'chains', request, CHAIN_SHAPE));
   }
 
   /** GET /v1/external/chains/{blockchainId}/tokens: one page (Take 0..1000, Offset 0..100000). */
@@ -149,7 +149,7 @@ export class SwapxClient {
   /** GET /v1/external/bridges, sorted by volume. */
   listBridges(options: { includeDelisted?: boolean } = {}): Promise<Bridge[]> {
     return this.get(PATHS.bridges, { includeDelisted: options.includeDelisted ? true : undefined }, (body, request) =>
-      checkObjects<Bridge>(body, 'bridges', request),
+      checkObjects<Bridge>(body, 'bridges', request, BRIDGE_SHAPE),
     );
   }
 

@@ -8,7 +8,7 @@ import { ResponseFormatError, type RequestInfo } from './errors.js';
 import type { Swap, TokenPage } from './types.js';
 import { parseApiTime } from '../util/time.js';
 
-type Kind = 'string' | 'string?' | 'date' | 'number?' | 'strings?' | 'tags?' | 'changes!';
+type Kind = 'string' | 'string?' | 'date' | 'date?' | 'number' | 'number?' | 'boolean' | 'strings?' | 'tags?' | 'changes!';
 
 const SWAP_SHAPE: Record<string, Kind> = {
   id: 'string?',
@@ -52,6 +52,9 @@ const EXPECTED: Record<Kind, string> = {
   string: 'a string',
   'string?': 'a string or null',
   date: 'an ISO 8601 date-time string',
+  'date?': 'an ISO 8601 date-time string or null',
+  number: 'a finite number',
+  boolean: 'true or false',
   'number?': 'a number or null',
   'strings?': 'an array of strings or null',
   'tags?': 'an array of {type, value} or null',
@@ -60,6 +63,8 @@ const EXPECTED: Record<Kind, string> = {
 
 function typeName(value: unknown): string {
   if (value === null) return 'null';
+  // 1e400 parses as Infinity: a number, but not one a double holds.
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number out of range';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
@@ -72,6 +77,12 @@ function fits(kind: Kind, value: unknown): boolean {
       return value === null || typeof value === 'string';
     case 'date':
       return typeof value === 'string' && !Number.isNaN(parseApiTime(value));
+    case 'date?':
+      return value === null || (typeof value === 'string' && !Number.isNaN(parseApiTime(value)));
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
     case 'number?':
       return value === null || (typeof value === 'number' && Number.isFinite(value));
     case 'strings?':
@@ -132,11 +143,37 @@ export function checkSwap(swap: unknown, i: number, request: RequestInfo): Swap 
   return swap as Swap;
 }
 
-/** Chains and bridges: an array of objects. */
-export function checkObjects<T>(body: unknown, what: string, request: RequestInfo): T[] {
+/**
+ * The lookups' records, field by field as for swaps: a field left out reads as null (a serializer that leaves
+ * nulls out), a field of the wrong type is an error, never a cell with {"a":1} in it or a crash further on.
+ */
+export const CHAIN_SHAPE: Record<string, Kind> = { blockchainId: 'string?', name: 'string?', explorerUrl: 'string?' };
+export const TOKEN_SHAPE: Record<string, Kind> = { symbol: 'string?', name: 'string?', contract: 'string?', url: 'string?' };
+export const BRIDGE_SHAPE: Record<string, Kind> = {
+  earliestSwapTimestamp: 'date?',
+  latestSwapTimestamp: 'date?',
+  allTimeSwapsCount: 'number?',
+  supportedChains: 'strings?',
+  url: 'string?',
+  icon: 'string?',
+  key: 'string?',
+  name: 'string?',
+  allTimeSwapsVolume: 'number',
+  status: 'string',
+  delisted: 'boolean',
+};
+
+/** Chains, tokens and bridges: an array of objects whose fields have the spec's types. */
+export function checkObjects<T>(body: unknown, what: string, request: RequestInfo, shape: Record<string, Kind>): T[] {
   if (!Array.isArray(body)) throw wrongShape(`expected an array of ${what}, got ${typeName(body)}`, request);
-  const bad = body.findIndex((item) => item === null || typeof item !== 'object' || Array.isArray(item));
-  if (bad >= 0) throw wrongShape(`${what} ${bad} is ${typeName(body[bad])}, not an object`, request);
+  for (let i = 0; i < body.length; i++) {
+    const item: unknown = body[i];
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) throw wrongShape(`${what} ${i} is ${typeName(item)}, not an object`, request);
+    for (const [field, kind] of Object.entries(shape)) {
+      const value = (item as Record<string, unknown>)[field];
+      if (value !== undefined && !fits(kind, value)) throw wrongShape(`${what} ${i} ${field} is ${typeName(value)}, expected ${EXPECTED[kind]}`, request);
+    }
+  }
   return body as T[];
 }
 
@@ -145,6 +182,6 @@ export function checkTokenPage(body: unknown, request: RequestInfo): TokenPage {
   const page = body as Record<string, unknown>;
   if (typeof page.totalCount !== 'number' || !Number.isInteger(page.totalCount))
     throw wrongShape(`totalCount is ${typeName(page.totalCount)}, expected an integer`, request);
-  if (page.items !== null) checkObjects(page.items, 'tokens', request);
+  if (page.items !== null) checkObjects(page.items, 'tokens', request, TOKEN_SHAPE);
   return body as TokenPage;
 }

@@ -35,7 +35,7 @@ export async function bridges(ctx: Context, flags: BridgesFlags): Promise<number
           // null is "not known", which is not 0 swaps
           allTimeSwapsCount: {
             header: 'swaps',
-            value: (b) => (b.allTimeSwapsCount === null ? '—' : b.allTimeSwapsCount.toLocaleString('en-US')),
+            value: (b) => (typeof b.allTimeSwapsCount === 'number' ? b.allTimeSwapsCount.toLocaleString('en-US') : '—'),
             align: 'right',
             truncate: 'never',
           },
