@@ -66,13 +66,17 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 /** Far above any real window (a dense 30 minutes is a few MB), far below what would hurt the machine. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Where credentials may go over plain http. Not *.localhost: RFC 6761 reserves it for loopback, but where the
+ * resolver does not know that (hosts: files dns) it is asked of the DNS server, which may answer anything.
+ */
 export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname) || hostname.endsWith('.localhost');
+  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 }
 
-/** A URL as it may be shown: credentials in it are never echoed. */
+/** A URL as it may be shown: credentials in it are never echoed (up to the last @ of the authority, with or without a scheme). */
 export function redactUrl(text: string): string {
-  return text.replace(/\/\/[^/@\s]*@/, '//[REDACTED]@');
+  return text.replace(/^([a-z][a-z\d+.-]*:\/\/)?[^/?#\s]*@/i, '$1[REDACTED]@');
 }
 
 /** The environment variable that lets credentials go over plain http to a test server beyond loopback. */
@@ -91,6 +95,8 @@ export function checkBaseUrl(baseUrl: string, sendsCredentials: boolean, name = 
   }
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`${name} is not an http(s) URL: '${redactUrl(baseUrl)}'`);
   if (url.username || url.password) throw new UsageError(`${name} must not contain credentials; use 'swapx auth login' or SWAPX_CLIENT_ID/SWAPX_API_KEY`);
+  // Each request's path and query are swapx's own: a query here would be dropped from every one of them, silently.
+  if (url.search || url.hash) throw new UsageError(`${name} must not have a query or fragment: '${redactUrl(baseUrl)}'`);
   if (url.protocol === 'http:' && sendsCredentials && !allowPlainHttp && !isLoopbackHost(url.hostname)) {
     throw new UsageError(
       `${name}: refusing plain http to ${url.host}: the API key would travel in clear text; use https://, or a loopback address, or for a test server set ${ALLOW_HTTP_ENV}=1`,
