@@ -99,7 +99,7 @@ export class Context {
         timeout: this.globals.timeout,
         retries: this.globals.retries,
       };
-      this.resolvedSettings = resolveSettings({ flags, env: this.io.env, profile: this.store.profile(this.profile).settings ?? {} });
+      this.resolvedSettings = resolveSettings({ flags, env: this.io.env, profile: this.store.settings(this.profile) });
     }
     return this.resolvedSettings;
   }

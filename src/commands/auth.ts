@@ -5,7 +5,7 @@ import { maskSecret, type Credentials } from '../api/credentials.js';
 import type { Register, Run } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { promptHidden, promptVisible, readAllStdin } from '../cli/prompt.js';
-import { loginHint } from '../config/credentials.js';
+import { loginHint, unsendableCredentials } from '../config/credentials.js';
 import { renderPairs, renderTable } from '../output/table.js';
 import { exitCodeFor, messageFor } from '../cli/exit-codes.js';
 
@@ -57,7 +57,13 @@ async function readCredentials(ctx: Context, flags: LoginFlags): Promise<Credent
     if (value === '') throw new UsageError(`no ${what} was entered`);
     return value;
   };
-  if (flags.tokenStdin) return { kind: 'bearer', token: await secret('token') };
+  if (flags.tokenStdin) {
+    const token: Credentials = { kind: 'bearer', token: await secret('token') };
+    // Stored, it would fail every later run; checked, it would fail as a 'connection' error.
+    const unsendable = unsendableCredentials(token);
+    if (unsendable) throw new UsageError(`the token ${unsendable.why}`);
+    return token;
+  }
   if (flags.apiKeyStdin) {
     if (!flags.clientId) throw new UsageError('--api-key-stdin needs --client-id <id>');
     return { kind: 'basic', clientId: checkClientId(flags.clientId), apiKey: await secret('API key') };

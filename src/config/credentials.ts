@@ -19,6 +19,17 @@ function fromEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
 }
 
 export function resolveCredentials(env: NodeJS.ProcessEnv, store: ConfigStore, profile: string): ResolvedCredentials | undefined {
+  const resolved = resolve(env, store, profile);
+  const unsendable = resolved && unsendableCredentials(resolved.credentials);
+  if (unsendable) {
+    const name =
+      resolved.source === 'env' ? (unsendable.field === 'token' ? 'SWAPX_TOKEN' : 'SWAPX_CLIENT_ID') : `the ${unsendable.field} of profile '${profile}'`;
+    throw new AuthError(`${name} ${unsendable.why}`);
+  }
+  return resolved;
+}
+
+function resolve(env: NodeJS.ProcessEnv, store: ConfigStore, profile: string): ResolvedCredentials | undefined {
   const clientId = fromEnv(env, 'SWAPX_CLIENT_ID');
   const apiKey = fromEnv(env, 'SWAPX_API_KEY');
   if (clientId && apiKey)
@@ -31,6 +42,20 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, store: ConfigStore, p
   if (token) return { credentials: { kind: 'bearer', token }, source: 'env', origin: 'the environment (SWAPX_TOKEN)' };
   const stored = store.storedCredentials(profile);
   if (stored) return { credentials: stored, source: 'profile', origin: `profile '${profile}' (${store.file})` };
+  return undefined;
+}
+
+/**
+ * Why these credentials cannot go in an Authorization header, naming where they are set (never their value); undefined
+ * when they can. A Bearer token is visible ASCII (RFC 6750); Basic's user id cannot hold ':' (RFC 7617). Without this
+ * check the header is refused by the HTTP library and the run fails as a 'connection' error, or sends a wrong id.
+ */
+export function unsendableCredentials(credentials: Credentials): { field: 'token' | 'client id'; why: string } | undefined {
+  if (credentials.kind === 'bearer') {
+    if (/^[\x21-\x7e]+$/.test(credentials.token)) return undefined;
+    return { field: 'token', why: 'holds a character no HTTP header can carry: a token is visible ASCII, with no spaces' };
+  }
+  if (credentials.clientId.includes(':')) return { field: 'client id', why: "holds a ':', which Basic authentication cannot carry (RFC 7617)" };
   return undefined;
 }
 

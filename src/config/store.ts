@@ -128,7 +128,20 @@ export class ConfigStore {
   }
 
   setting(name: string, key: string): string | undefined {
-    return this.profile(name).settings?.[key];
+    return this.settings(name)[key];
+  }
+
+  /** A profile's settings; a usage error naming one that is not text (swapx writes every setting as text; a hand edit may not). */
+  settings(name: string): Record<string, string> {
+    const settings = this.profile(name).settings ?? {};
+    for (const [key, value] of Object.entries(settings as Record<string, unknown>)) {
+      if (typeof value !== 'string') {
+        throw new UsageError(
+          `the setting ${key} of profile '${name}' in ${this.file} is ${JSON.stringify(value)}, not text: set it with 'swapx config set ${key} <value>'`,
+        );
+      }
+    }
+    return settings;
   }
 
   setSetting(name: string, key: string, value: string): void {
