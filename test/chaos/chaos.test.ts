@@ -103,7 +103,8 @@ describe.concurrent('chaos, reduced: every case ends identical to a clean run', 
     async () => {
       const row = await chaos.fullDisk({ name: 'export, full disk', query: EXPORT, sizeShare: 0.4 });
       expectClean(row);
-      expect(row.notes.join('\n')).toMatch(/^exit 1: swapx: error: writing \S+x\.jsonl: no space left on device; \d+\/\d+ windows saved in /m);
+      // Nothing is saved when the disk fills before the first checkpoint (250 ms; a fast run): the case then checks nothing is left.
+      expect(row.notes.join('\n')).toMatch(/^exit 1: swapx: error: writing \S+x\.jsonl: no space left on device(; \d+\/\d+ windows saved in |$)/m);
     },
     CASE_MS,
   );
