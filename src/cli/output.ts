@@ -8,6 +8,7 @@ import { UsageError, WrappedError } from '../api/errors.js';
 import { encodeAll, type MachineFormat } from '../output/encode.js';
 import { writeFileAtomic } from '../output/atomic-file.js';
 import { selectFields } from '../output/fields.js';
+import { terminalSafe } from '../output/sanitize.js';
 import { resolveFormat, STDOUT_NAME, type Format, type FormatFlags } from '../output/format.js';
 import type { Context } from './context.js';
 import { fsReason } from './exit-codes.js';
@@ -61,7 +62,9 @@ export async function writeResult<T extends object>(
   if (plan.format === 'table') text = table(records, plan.fields);
   else text = encodeAll(plan.format as MachineFormat, records, { fields: plan.fields, allFields, excelSafe: plan.excelSafe });
   if (!plan.output) {
-    ctx.io.stdout.write(text);
+    // A table is made terminal-safe cell by cell (and coloured); machine formats keep every byte unless shown.
+    const shown = plan.format !== 'table' && (ctx.io.stdout as { isTTY?: boolean }).isTTY === true;
+    ctx.io.stdout.write(shown ? terminalSafe(text) : text);
     return;
   }
   try {

@@ -9,6 +9,7 @@ import { shellQuote } from '../cli/shell-quote.js';
 import { exportSwaps, type ExportSummary } from '../export/exporter.js';
 import { queryOf } from '../export/manifest.js';
 import { parquetStatePath } from '../export/parquet-state.js';
+import { terminalSafe } from '../output/sanitize.js';
 import { PartialFile, partialPaths } from '../export/partial-file.js';
 import { describePlan, futureNote, planFromFlags, resumeArgs, windowsOf, type ExportPlan } from '../export/plan.js';
 import { decideTarget } from '../export/target.js';
@@ -131,7 +132,11 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     if (!opened) return 0;
     ({ file, plan } = opened);
     sink = new FileSink(file);
-  } else sink = new StdoutSink(ctx.io.stdout);
+  } else {
+    // JSON and JSON Lines escape controls themselves; CSV shown on a terminal must not let a server's escapes through.
+    const shown = plan.output.format === 'csv' && (ctx.io.stdout as { isTTY?: boolean }).isTTY === true;
+    sink = new StdoutSink(ctx.io.stdout, shown ? terminalSafe : undefined);
+  }
 
   const windows = windowsOf(plan);
   const progress = new Progress(

@@ -26,9 +26,14 @@ export interface ExportSink {
 export class StdoutSink implements ExportSink {
   readonly state: PartialState = { windowsDone: 0, swaps: 0, dropped: 0, bytes: 0 };
 
-  constructor(private readonly stream: OutStream) {}
+  /** `show`: the stream is a terminal showing machine output (terminalSafe); else every byte goes out as made. */
+  constructor(
+    private readonly stream: OutStream,
+    private readonly show?: (text: string) => string,
+  ) {}
 
-  private write(text: string | Buffer): Promise<void> {
+  private write(made: string | Buffer): Promise<void> {
+    const text = this.show && made.length > 0 ? this.show(made.toString()) : made;
     if (text.length === 0 || this.stream.write(text)) return Promise.resolve();
     return new Promise((resolve) => this.stream.once('drain', resolve));
   }

@@ -16,3 +16,14 @@ export function stripControl(text: string): string {
       .replace(/[\n\t\u2028\u2029]/g, ' ')
   );
 }
+
+// What terminalSafe removes: the controls above but line breaks and tabs (CSV keeps a newline inside a quoted cell).
+const DISPLAY_CONTROL_RE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * Machine output shown on a terminal (CSV; JSON escapes controls itself): a server's escape sequences must not
+ * retitle or clear it. Written to a file or a pipe, the same output keeps every byte.
+ */
+export function terminalSafe(text: string): string {
+  return text.replace(ESCAPE_RE, '').replace(DISPLAY_CONTROL_RE, '');
+}
