@@ -132,7 +132,7 @@ export class SwapxClient {
   }
 
   /** GET /v1/external/swaps/{identifier}: by tx hash (either side) or swap id; [] when nothing matches. */
-  getSwaps(identifier: string, options?: CallOptions): Promise<Swap[]> {
+  async getSwaps(identifier: string, options?: CallOptions): Promise<Swap[]> {
     return this.get(PATHS.swap(identifier), undefined, checkSwaps, options);
   }
 
@@ -142,7 +142,7 @@ export class SwapxClient {
   }
 
   /** GET /v1/external/chains/{blockchainId}/tokens: one page (Take 0..1000, Offset 0..100000). */
-  listTokens(blockchainId: string, page: { take?: number; offset?: number } = {}): Promise<TokenPage> {
+  async listTokens(blockchainId: string, page: { take?: number; offset?: number } = {}): Promise<TokenPage> {
     return this.get(PATHS.tokens(blockchainId), { Take: page.take, Offset: page.offset }, checkTokenPage);
   }
 
