@@ -110,6 +110,15 @@ export interface StepPlan {
   first: boolean;
 }
 
+/**
+ * Where the Updated pass ends: the present, and a second past it. The present comes from the server's Date header,
+ * which names its second while its clock may be up to a second on; an update made in that second must come in this
+ * run, as the completion cursor the run sets passes the swap. (Without a present past `end`, `end`.)
+ */
+function updatesTo(end: number, present: number): number {
+  return present > end ? present + 1000 : end;
+}
+
 /** Plans the step's windows, indexed in order. */
 export function planStep(state: SyncState, until: number, end: number, lagMs: number, rescan: boolean, present = end): StepPlan {
   const first = state.cursor === state.since && state.updatedCursor === state.since;
@@ -120,7 +129,7 @@ export function planStep(state: SyncState, until: number, end: number, lagMs: nu
     // Planned from the cursor, so the cursor is a window edge.
     ...planWindows(rescanFrom, state.cursor, MAX_WINDOW_MS).map(tag('Completed')),
     ...planWindows(state.cursor, forwardTo, MAX_WINDOW_MS).map(tag('Completed')),
-    ...(first ? [] : planWindows(state.updatedCursor, Math.max(end, present), MAX_WINDOW_MS).map(tag('Updated'))),
+    ...(first ? [] : planWindows(state.updatedCursor, updatesTo(end, present), MAX_WINDOW_MS).map(tag('Updated'))),
   ].map((w, index) => ({ ...w, index }));
   return { windows, rescanFrom: rescanFrom < state.cursor ? rescanFrom : undefined, first };
 }
