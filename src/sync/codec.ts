@@ -66,14 +66,18 @@ export function textCodec(format: Exclude<SyncFormat, 'parquet'>, gzip: boolean,
             })
       : (text: string): StoredRow[] => {
           const rows: StoredRow[] = [];
-          let columns: { id: number; completedAt: number; updatedAt: number } | undefined;
+          let columns: { id: number; completedAt: number; updatedAt: number; count: number } | undefined;
+          // swapx ends every record with a newline: a file that does not was cut short inside one, which would
+          // otherwise read as a row of its own (its id cut) and be written back, the rows after it lost.
+          if (text !== '' && !text.endsWith('\n')) throw new Error('it ends inside a record (cut short?)');
           readCsvRecords(text, (record, raw) => {
             if (!columns) {
               if (!record.includes('id')) throw new Error('no id column');
-              columns = { id: record.indexOf('id'), completedAt: record.indexOf('completedAt'), updatedAt: record.indexOf('updatedAt') };
+              columns = { id: record.indexOf('id'), completedAt: record.indexOf('completedAt'), updatedAt: record.indexOf('updatedAt'), count: record.length };
               return;
             }
-            const { id, completedAt, updatedAt } = columns;
+            const { id, completedAt, updatedAt, count } = columns;
+            if (record.length !== count) throw new Error(`row ${rows.length + 1} has ${record.length} fields, the header ${count}`);
             rows.push({ key: keyOf(record[id], raw), completedMs: timeOf(record[completedAt]), updatedMs: timeOf(record[updatedAt]), payload: raw });
           });
           return rows;

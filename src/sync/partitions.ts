@@ -12,6 +12,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { WrappedError } from '../api/errors.js';
 import { tempPathFor } from '../output/atomic-file.js';
 import { writeAll } from '../util/write-all.js';
 import type { PartitionCodec, StoredRow } from './codec.js';
@@ -93,7 +94,22 @@ export async function readPartitionFile(file: string, codec: PartitionCodec): Pr
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
   }
-  return codec.read(bytes);
+  return readable(file, () => codec.read(bytes));
+}
+
+/**
+ * What a partition's bytes read as; a file that cannot be what swapx wrote (cut short, edited by hand) fails
+ * naming itself, and is left as it is: the run merges nothing into it.
+ */
+async function readable<T>(file: string, read: () => T | Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new WrappedError(`the partition ${file} cannot be read (${why}); it was left as it is: restore it, or remove it and sync its date again`, {
+      cause: error,
+    });
+  }
 }
 
 /** A partition's index through a codec's `readIndex`, or an empty one when the file does not exist. */
@@ -105,7 +121,7 @@ export async function readPartitionIndex(file: string, readIndex: (bytes: Buffer
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
     throw error;
   }
-  return readIndex(bytes);
+  return readable(file, () => readIndex(bytes));
 }
 
 /** Replaces `file` with `rows` (sorted here), atomically and durably. */
