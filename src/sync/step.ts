@@ -176,18 +176,21 @@ export async function runStep(options: StepOptions): Promise<StepOutcome> {
     for (const file of flushed.files) if (!result.parts.includes(file)) result.parts.push(file);
     // The Updated pass covers completions from the updates cursor on: they are held when it reached past them.
     const reached = plan.first || updatedTo === undefined ? completedTo : Math.max(completedTo, Math.min(until, updatedTo));
-    state.cursor = Math.max(state.cursor, complete ? until : reached);
-    if (updatedTo !== undefined && !Number.isNaN(maxUpdated)) state.updatedCursor = Math.max(state.updatedCursor, Math.min(updatedTo, maxUpdated));
+    // The next state, taken on only once it is on disk: a failed write must leave `state` what the disk holds,
+    // which is what the error message says is synced.
+    const next: SyncState = { ...state, cursor: Math.max(state.cursor, complete ? until : reached) };
+    if (updatedTo !== undefined && !Number.isNaN(maxUpdated)) next.updatedCursor = Math.max(state.updatedCursor, Math.min(updatedTo, maxUpdated));
     if (complete && options.rescan) {
-      state.rescanBase = state.cursor;
-      state.rescannedAt = startedAt;
+      next.rescanBase = next.cursor;
+      next.rescannedAt = startedAt;
     }
-    result.cursor = state.cursor;
-    result.updatedCursor = state.updatedCursor;
-    if (options.unsaved?.value && result.windows === 0 && flushed.files.length === 0) return;
-    await writeState(options.dir, state);
-    if (options.unsaved) options.unsaved.value = false;
-    result.updatedCursor = state.updatedCursor;
+    result.cursor = next.cursor;
+    result.updatedCursor = next.updatedCursor;
+    if (!(options.unsaved?.value && result.windows === 0 && flushed.files.length === 0)) {
+      await writeState(options.dir, next);
+      if (options.unsaved) options.unsaved.value = false;
+    }
+    Object.assign(state, next);
   };
 
   const place = async (window: SyncWindow, swap: Swap) => {
