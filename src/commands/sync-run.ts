@@ -108,6 +108,7 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
           rescan,
           concurrency: options.concurrency ?? ctx.settings().concurrency.value,
           codec,
+          stillLocked: lock.check,
           // Tests make a short run commit often, so a kill can fall between commits.
           commitWindows: Number(ctx.io.env.SWAPX_SYNC_COMMIT_WINDOWS) || undefined,
           signal: options.follow ? undefined : ctx.io.signal,

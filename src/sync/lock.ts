@@ -31,6 +31,11 @@ export class SyncLockedError extends SwapxError {
 
 export interface HeldLock {
   file: string;
+  /**
+   * Throws SyncLockedError when the lock is no longer this sync's (another host took it over, say after a stall
+   * past STALE_MS on a shared directory): checked before each write, so two syncs never write one directory.
+   */
+  check(): Promise<void>;
   release(): Promise<void>;
 }
 
@@ -142,13 +147,25 @@ async function createWhole(temp: string, file: string, text: string): Promise<vo
 
 /** Keeps the lock fresh while it is held, so another host can tell a live holder from a dead one. */
 function holdLock(file: string, text: string): HeldLock {
+  const ours = async () => (await readText(file).catch(() => undefined)) === text;
   const heartbeat = setInterval(() => {
     const now = new Date();
-    fs.utimes(file, now, now).catch(() => {});
+    // Only while it is ours: touching a lock taken over would keep it looking alive for its new holder's sake.
+    void ours()
+      .then((still) => (still ? fs.utimes(file, now, now) : undefined))
+      .catch(() => {});
   }, HEARTBEAT_MS);
   heartbeat.unref();
   return {
     file,
+    check: async () => {
+      if (await ours()) return;
+      const holder = parseLock((await readText(file).catch(() => undefined)) ?? '');
+      const by = holder ? ` by pid ${holder.pid} on ${holder.host}` : '';
+      throw new SyncLockedError(
+        `the lock on ${path.dirname(file)} was taken over${by} while this sync ran; it stopped before writing more: run it again once that one ends`,
+      );
+    },
     release: async () => {
       clearInterval(heartbeat);
       await releaseLock(file, text);

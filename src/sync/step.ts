@@ -62,6 +62,8 @@ export interface StepOptions {
   rescan: boolean;
   concurrency: number;
   codec: PartitionCodec;
+  /** throws when the directory's lock is no longer this sync's (HeldLock.check): called before each commit writes */
+  stillLocked?: () => Promise<void>;
   /** aborts fetching (not given in --follow: a step there always finishes) */
   signal?: AbortSignal;
   /** HTTP requests so far, retries included, counted by the client */
@@ -169,6 +171,7 @@ export async function runStep(options: StepOptions): Promise<StepOutcome> {
   let broken: unknown;
 
   const commit = async (complete: boolean) => {
+    await options.stillLocked?.();
     const flushed = await pending.flush(oldCursor);
     result.newSwaps += flushed.newSwaps;
     result.lateSwaps += flushed.lateSwaps;
