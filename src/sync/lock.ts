@@ -8,6 +8,7 @@
  * STALE_MS. Otherwise the second sync is refused (exit 1).
  */
 import { randomBytes } from 'node:crypto';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,20 @@ export interface LockInfo {
   pid: number;
   host: string;
   startedAt: string;
+  /** the holder's pid namespace (Linux): a pid means something only inside it */
+  pidNamespace?: string;
+}
+
+/**
+ * This process's pid namespace, or undefined where there is none to read. Two containers of one hostname sharing a
+ * volume are two namespaces: a pid alive in one is not seen in the other.
+ */
+function pidNamespace(): string | undefined {
+  try {
+    return fsSync.readlinkSync('/proc/self/ns/pid');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Another sync holds the directory (exit 1: the work could not be done now). */
@@ -54,7 +69,8 @@ function parseLock(text: string): LockInfo | undefined {
   try {
     const info = JSON.parse(text) as Partial<LockInfo>;
     if (typeof info.pid === 'number' && Number.isSafeInteger(info.pid) && info.pid > 0 && typeof info.host === 'string') {
-      return { pid: info.pid, host: info.host, startedAt: String(info.startedAt ?? '?') };
+      const pidNamespace = typeof info.pidNamespace === 'string' ? info.pidNamespace : undefined;
+      return { pid: info.pid, host: info.host, startedAt: String(info.startedAt ?? '?'), ...(pidNamespace ? { pidNamespace } : {}) };
     }
   } catch {
     // unreadable: treated as stale below
@@ -79,7 +95,9 @@ async function ageMs(file: string): Promise<number> {
 /** Why a held lock is stale, or undefined while its holder may be running. */
 function staleReason(info: LockInfo | undefined, age: number): string | undefined {
   if (!info) return 'an unreadable lock';
-  if (info.host !== os.hostname()) {
+  // Another host, or another pid namespace of this one: the pid cannot be asked about, only the heartbeat.
+  const namespace = pidNamespace();
+  if (info.host !== os.hostname() || (info.pidNamespace !== undefined && namespace !== undefined && info.pidNamespace !== namespace)) {
     return age > STALE_MS ? `a lock of pid ${info.pid} on host ${info.host}, not refreshed for ${Math.round(age / 60_000)} min` : undefined;
   }
   // Our own pid in someone else's lock: a container restarted with the same pid.
@@ -89,7 +107,8 @@ function staleReason(info: LockInfo | undefined, age: number): string | undefine
 
 export async function acquireLock(dir: string, options: { onTakeOver?: (reason: string) => void } = {}): Promise<HeldLock> {
   const file = path.join(dir, LOCK_FILE);
-  const mine: LockInfo = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() };
+  const namespace = pidNamespace();
+  const mine: LockInfo = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), ...(namespace ? { pidNamespace: namespace } : {}) };
   const text = `${JSON.stringify(mine)}\n`;
   const temp = path.join(dir, `${LOCK_FILE}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   await fs.writeFile(temp, text, { mode: 0o644, flag: 'wx' });
