@@ -4,6 +4,7 @@
  * rewrites only the partitions that changed; the caller writes the state
  * after, so the state never describes data that is not durable.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { PartitionCodec, StoredRow } from './codec.js';
 import { mergeRow, partitionFile, readPartitionFile, readPartitionIndex, writePartitionFile } from './partitions.js';
@@ -21,13 +22,38 @@ export interface FlushResult {
   maxUpdatedMs: number;
 }
 
+/**
+ * A partition's index: each id's updatedAt, and for text formats a fingerprint of its row, which tells a
+ * version with another content but the same millisecond of updatedAt (the API's times have seven fractional
+ * digits) from the same version again. (Parquet's index reads two columns only: there, the same millisecond
+ * is the same version.)
+ */
+interface HeldIndex {
+  updated: Map<string, number>;
+  prints?: Map<string, string>;
+}
+
+/** Whether `row` differs from the version the index holds at the same updatedAt. */
+function otherContent(index: HeldIndex, row: StoredRow): boolean {
+  const held = index.prints?.get(row.key);
+  return held !== undefined && held !== fingerprint(row.payload);
+}
+
+/** A row's text as a short digest (72 bits): the index keeps days of rows, not their text. */
+function fingerprint(payload: StoredRow['payload']): string {
+  return createHash('sha1')
+    .update(typeof payload === 'string' ? payload : JSON.stringify(payload))
+    .digest('base64')
+    .slice(0, 12);
+}
+
 /** Partitions whose index (id → updatedAt) is kept between adds: a few days' worth, about 5 MB each. */
 const INDEXES_KEPT = 8;
 
 export class PendingPartitions {
   private readonly byDate = new Map<string, Map<string, StoredRow>>();
   /** what each partition holds on disk, id → updatedAt, read on its first row */
-  private readonly held = new Map<string, Map<string, number>>();
+  private readonly held = new Map<string, HeldIndex>();
   private count = 0;
 
   constructor(
@@ -45,8 +71,9 @@ export class PendingPartitions {
    * service last changed it: the same version). A re-scan then costs no memory and no rewrite.
    */
   async add(date: string, row: StoredRow): Promise<void> {
-    const heldAt = (await this.index(date)).get(row.key);
-    if (heldAt !== undefined && row.updatedMs <= heldAt) return;
+    const index = await this.index(date);
+    const heldAt = index.updated.get(row.key);
+    if (heldAt !== undefined && (row.updatedMs < heldAt || (row.updatedMs === heldAt && !otherContent(index, row)))) return;
     let rows = this.byDate.get(date);
     if (!rows) this.byDate.set(date, (rows = new Map()));
     const before = rows.size;
@@ -55,13 +82,19 @@ export class PendingPartitions {
     this.count += rows.size - before;
   }
 
-  private async index(date: string): Promise<Map<string, number>> {
+  /** The index of a partition's rows (fingerprints for the formats whose index is read from whole rows). */
+  private indexOf(rows: readonly StoredRow[]): HeldIndex {
+    const updated = new Map(rows.map((row) => [row.key, row.updatedMs]));
+    return this.codec.readIndex ? { updated } : { updated, prints: new Map(rows.map((row) => [row.key, fingerprint(row.payload)])) };
+  }
+
+  private async index(date: string): Promise<HeldIndex> {
     let index = this.held.get(date);
     if (!index) {
       const file = path.join(this.dir, partitionFile(date, this.codec));
       index = this.codec.readIndex
-        ? await readPartitionIndex(file, this.codec.readIndex)
-        : new Map((await readPartitionFile(file, this.codec)).map((row) => [row.key, row.updatedMs]));
+        ? { updated: await readPartitionIndex(file, this.codec.readIndex) }
+        : this.indexOf(await readPartitionFile(file, this.codec));
       if (this.held.size >= INDEXES_KEPT) this.held.delete(this.held.keys().next().value!);
       this.held.set(date, index);
     }
@@ -90,7 +123,7 @@ export class PendingPartitions {
       if (changed) {
         await writePartitionFile(file, [...rows.values()], this.codec);
         result.files.push(relative);
-        if (this.held.has(date)) this.held.set(date, new Map([...rows.values()].map((row) => [row.key, row.updatedMs])));
+        if (this.held.has(date)) this.held.set(date, this.indexOf([...rows.values()]));
       }
       this.byDate.delete(date);
       this.count -= pending.size;
