@@ -23,6 +23,8 @@ export interface StoredRow {
   completedMs: number;
   /** epoch ms; NaN when unreadable */
   updatedMs: number;
+  /** updatedAt's digits past the millisecond, in ns (0 to 999,999): the API's times have seven fractional digits */
+  updatedSubMs?: number;
   /** what the codec writes for this row (encoded text for text formats) */
   payload: string | Record<string, unknown>;
 }
@@ -46,6 +48,12 @@ function timeOf(value: unknown): number {
   return typeof value === 'string' ? parseApiTime(value) : Number.NaN;
 }
 
+/** updatedAt as a row keeps it: its millisecond, and the digits past it (a later tick in the same millisecond is a newer version). */
+function updated(value: unknown): { updatedMs: number; updatedSubMs: number } {
+  const sub = typeof value === 'string' ? /\.\d{3}(\d{1,6})/.exec(value)?.[1] : undefined;
+  return { updatedMs: timeOf(value), updatedSubMs: sub === undefined ? 0 : Number(sub.padEnd(6, '0')) };
+}
+
 function keyOf(id: unknown, payload: string): string {
   return typeof id === 'string' && id !== '' ? id : `\u0000${payload}`;
 }
@@ -62,7 +70,7 @@ export function textCodec(format: Exclude<SyncFormat, 'parquet'>, gzip: boolean,
             .map((line) => {
               const record = JSON.parse(line) as Record<string, unknown>;
               const payload = `${line}\n`;
-              return { key: keyOf(record.id, payload), completedMs: timeOf(record.completedAt), updatedMs: timeOf(record.updatedAt), payload };
+              return { key: keyOf(record.id, payload), completedMs: timeOf(record.completedAt), ...updated(record.updatedAt), payload };
             })
       : (text: string): StoredRow[] => {
           const rows: StoredRow[] = [];
@@ -78,7 +86,7 @@ export function textCodec(format: Exclude<SyncFormat, 'parquet'>, gzip: boolean,
             }
             const { id, completedAt, updatedAt, count } = columns;
             if (record.length !== count) throw new Error(`row ${rows.length + 1} has ${record.length} fields, the header ${count}`);
-            rows.push({ key: keyOf(record[id], raw), completedMs: timeOf(record[completedAt]), updatedMs: timeOf(record[updatedAt]), payload: raw });
+            rows.push({ key: keyOf(record[id], raw), completedMs: timeOf(record[completedAt]), ...updated(record[updatedAt]), payload: raw });
           });
           return rows;
         };
@@ -86,7 +94,7 @@ export function textCodec(format: Exclude<SyncFormat, 'parquet'>, gzip: boolean,
     extension: `.${format}${gzip ? '.gz' : ''}`,
     row(swap) {
       const payload = encoder.batch([swap as unknown as Record<string, unknown>], true);
-      return { key: keyOf(swap.id, payload), completedMs: timeOf(swap.completedAt), updatedMs: timeOf(swap.updatedAt), payload };
+      return { key: keyOf(swap.id, payload), completedMs: timeOf(swap.completedAt), ...updated(swap.updatedAt), payload };
     },
     read: (bytes) => read(decode(bytes)),
     encode(rows) {

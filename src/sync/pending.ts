@@ -4,7 +4,6 @@
  * rewrites only the partitions that changed; the caller writes the state
  * after, so the state never describes data that is not durable.
  */
-import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { PartitionCodec, StoredRow } from './codec.js';
 import { mergeRow, partitionFile, readPartitionFile, readPartitionIndex, writePartitionFile } from './partitions.js';
@@ -23,28 +22,20 @@ export interface FlushResult {
 }
 
 /**
- * A partition's index: each id's updatedAt, and for text formats a fingerprint of its row, which tells a
- * version with another content but the same millisecond of updatedAt (the API's times have seven fractional
- * digits) from the same version again. (Parquet's index reads two columns only: there, the same millisecond
- * is the same version.)
+ * A partition's index: each id's updatedAt, and for text formats the digits of updatedAt past the millisecond
+ * (the API's times have seven fractional digits): a later tick in the same millisecond is a newer version.
+ * (Parquet's index reads two columns, and keeps microseconds at most: there, the same millisecond is the same
+ * version.)
  */
 interface HeldIndex {
   updated: Map<string, number>;
-  prints?: Map<string, string>;
+  subMs?: Map<string, number>;
 }
 
-/** Whether `row` differs from the version the index holds at the same updatedAt. */
-function otherContent(index: HeldIndex, row: StoredRow): boolean {
-  const held = index.prints?.get(row.key);
-  return held !== undefined && held !== fingerprint(row.payload);
-}
-
-/** A row's text as a short digest (72 bits): the index keeps days of rows, not their text. */
-function fingerprint(payload: StoredRow['payload']): string {
-  return createHash('sha1')
-    .update(typeof payload === 'string' ? payload : JSON.stringify(payload))
-    .digest('base64')
-    .slice(0, 12);
+/** Whether `row` is later than what the index holds, within the same millisecond of updatedAt. */
+function laterTick(index: HeldIndex, row: StoredRow): boolean {
+  const held = index.subMs?.get(row.key);
+  return held !== undefined && (row.updatedSubMs ?? 0) > held;
 }
 
 /** Partitions whose index (id → updatedAt) is kept between adds: a few days' worth, about 5 MB each. */
@@ -73,7 +64,7 @@ export class PendingPartitions {
   async add(date: string, row: StoredRow): Promise<void> {
     const index = await this.index(date);
     const heldAt = index.updated.get(row.key);
-    if (heldAt !== undefined && (row.updatedMs < heldAt || (row.updatedMs === heldAt && !otherContent(index, row)))) return;
+    if (heldAt !== undefined && (row.updatedMs < heldAt || (row.updatedMs === heldAt && !laterTick(index, row)))) return;
     let rows = this.byDate.get(date);
     if (!rows) this.byDate.set(date, (rows = new Map()));
     const before = rows.size;
@@ -82,10 +73,10 @@ export class PendingPartitions {
     this.count += rows.size - before;
   }
 
-  /** The index of a partition's rows (fingerprints for the formats whose index is read from whole rows). */
+  /** The index of a partition's rows (with the digits past the millisecond for the formats whose index is read from whole rows). */
   private indexOf(rows: readonly StoredRow[]): HeldIndex {
     const updated = new Map(rows.map((row) => [row.key, row.updatedMs]));
-    return this.codec.readIndex ? { updated } : { updated, prints: new Map(rows.map((row) => [row.key, fingerprint(row.payload)])) };
+    return this.codec.readIndex ? { updated } : { updated, subMs: new Map(rows.map((row) => [row.key, row.updatedSubMs ?? 0])) };
   }
 
   private async index(date: string): Promise<HeldIndex> {
