@@ -19,6 +19,7 @@ import {
   apiErrorFromResponse,
   type RequestInfo,
 } from './errors.js';
+import { MAX_NESTING } from './shape.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, errorCode, parseRetryAfter, serverNow, type RetryPolicy } from './retry.js';
 import { Throttle } from './throttle.js';
 import type { ProblemDetails } from './types.js';
@@ -417,13 +418,15 @@ export class HttpCore {
    */
   private redact<T>(value: T): T {
     if (this.secrets.length === 0) return value;
-    const walk = (v: unknown): unknown => {
+    // Bounded: a hostile body nested thousands deep is cut, not walked into a stack overflow.
+    const walk = (v: unknown, depth: number): unknown => {
       if (typeof v === 'string') return this.secrets.reduce((text, secret) => text.split(secret).join('[REDACTED]'), v);
-      if (Array.isArray(v)) return v.map(walk);
-      if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([key, inner]) => [key, walk(inner)]));
-      return v;
+      if (v === null || typeof v !== 'object') return v;
+      if (depth === MAX_NESTING) return '[nested too deep]';
+      if (Array.isArray(v)) return v.map((inner) => walk(inner, depth + 1));
+      return Object.fromEntries(Object.entries(v).map(([key, inner]) => [key, walk(inner, depth + 1)]));
     };
-    return walk(value) as T;
+    return walk(value, 0) as T;
   }
 
   async close(): Promise<void> {

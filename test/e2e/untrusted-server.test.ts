@@ -65,6 +65,10 @@ const ROUTES: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
     res.writeHead(200, { 'content-type': 'application/json' }).end(`[${body.slice(1, -2)},"extra":${'['.repeat(20_000)}${']'.repeat(20_000)}}]`),
   '/deep-spaced': (_q, res) =>
     res.writeHead(200, { 'content-type': 'application/json' }).end(`[${body.slice(1, -2)}, "extra":${'['.repeat(20_000)}${']'.repeat(20_000)}}]`),
+  '/deep-error': (_q, res) =>
+    res
+      .writeHead(500, { 'content-type': 'application/problem+json' })
+      .end(`{"title":"boom","detail":"deep","extra":${'['.repeat(20_000)}${']'.repeat(20_000)}}`),
   '/unprocessable': (_q, res) => res.writeHead(422, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'Unprocessable Entity' })),
   '/bidi': (_q, res) =>
     res.writeHead(500, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ title: 'boom', detail: 'abc\u202edcba\u2028next\u2029line' })),
@@ -167,6 +171,12 @@ describe('a hostile body', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).not.toMatch(/Maximum call stack/);
     expect(r.stderr.trimEnd()).toMatch(new RegExp(`^swapx: error: .*\\(GET ${route}/v1/external/${where}\\)$`));
+  });
+
+  it('an error body nested deeper than the client walks is still a one-line error, not a stack overflow', async () => {
+    const r = await run('/deep-error', ['chains', '--retries', '0']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('swapx: error: server error HTTP 500 on GET /deep-error/v1/external/chains: boom: deep\n');
   });
 
   it('a 4xx other than the documented ones is not called a server error', async () => {
