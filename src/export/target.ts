@@ -4,6 +4,8 @@
  * against the clock), or stop because the file is complete. Refusals carry
  * the saved plan, so the shell can print the command that resumes it.
  */
+import fs from 'node:fs/promises';
+import { UsageError } from '../api/errors.js';
 import { exists } from '../util/fs.js';
 import { type Manifest, describeDifference, onlyRangeDiffers, planOfQuery, queryOf, readManifest } from './manifest.js';
 import { parquetStatePath, savedRowGroups } from './parquet-state.js';
@@ -37,6 +39,14 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
   if (difference !== '' && !ownRange) return { action: 'refuse', reason: 'different', saved, manifest, difference };
   // A manifest without its partial file has nothing to continue.
   if (!(await exists(paths.partial))) return { action: 'start', plan: ownRange ? saved : plan };
+  // Bytes the manifest counts that are gone (a restored backup, a disk that lost unsynced pages) cannot be resumed
+  // from: extending the file back would fill them with zeros.
+  const size = (await fs.stat(paths.partial)).size;
+  if (size < manifest.bytes) {
+    throw new UsageError(
+      `${paths.partial} holds ${size} bytes, fewer than the ${manifest.bytes} its manifest counts, so the export cannot be resumed; add --force to start over`,
+    );
+  }
   // A Parquet file's footer is rebuilt from its row groups' metadata: without it there is nothing to resume (said
   // before the run claims to be resuming).
   const rowGroups = Number(manifest.parquet ?? 0);
