@@ -25,6 +25,12 @@ export type TargetDecision =
 export async function decideTarget(plan: ExportPlan, baseUrl: string, options: { resume: boolean; force: boolean }): Promise<TargetDecision> {
   const target = plan.output.file!;
   const paths = partialPaths(target);
+  // An export is written beside FILE and renamed onto it: onto a directory that fails after the whole export,
+  // and onto a device, a FIFO or a socket it replaces the thing itself (as root, -o /dev/null --force would).
+  const kind = await fileKind(target);
+  if (kind !== undefined && kind !== 'file') {
+    throw new UsageError(`-o ${target} is ${kind}, not a file: swapx writes an export beside it and renames it into place (to stream, use -o - and redirect)`);
+  }
   if (options.force) return { action: 'start', plan };
   const manifest = await readManifest(paths.manifest);
   if (!manifest) {
@@ -53,4 +59,13 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
   if (rowGroups > 0) await savedRowGroups(parquetStatePath(paths.partial), rowGroups);
   const baseUrlWas = manifest.query.baseUrl !== baseUrl ? manifest.query.baseUrl : undefined;
   return { action: 'resume', plan: ownRange ? saved : plan, manifest, ownRange, baseUrlWas };
+}
+
+/** What is at `file` (following a symbolic link), or undefined when nothing is. */
+async function fileKind(file: string): Promise<string | undefined> {
+  const stat = await fs.stat(file).catch(() => undefined);
+  if (!stat) return undefined;
+  if (stat.isFile()) return 'file';
+  if (stat.isDirectory()) return 'a directory';
+  return stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device';
 }

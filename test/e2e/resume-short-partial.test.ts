@@ -1,4 +1,4 @@
-/** Review findings on `swapx swaps --resume`: what is on disk between runs must never turn into wrong bytes. */
+/** `swapx swaps --resume`: what is on disk between runs must never turn into wrong bytes. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
