@@ -146,6 +146,7 @@ export function parseRange(flags: RangeFlags, now: number): { from: number; to: 
     if (flags.from !== undefined || flags.to !== undefined) throw new UsageError('--last covers the range ending now: give either --last or --from/--to');
     const ms = parseDurationOption('--last', flags.last);
     if (ms <= 0) throw new UsageError(`--last must be longer than 0, not '${flags.last}'`);
+    checkSpan(now - ms, now);
     return { from: now - ms, to: now, relative: true };
   }
   if (flags.from === undefined) {
@@ -155,9 +156,30 @@ export function parseRange(flags: RangeFlags, now: number): { from: number; to: 
   }
   const from = parseTimeOption('--from', flags.from, now);
   const to = flags.to === undefined ? now : parseTimeOption('--to', flags.to, now);
+  for (const [name, ms, text] of [
+    ['--from', from, flags.from],
+    ['--to', to, flags.to],
+  ] as const) {
+    if (!(Math.abs(ms) <= MAX_TIME_MS)) throw new UsageError(`${name} '${text}' is beyond the dates a time can hold`);
+  }
   if (from > now) throw new UsageError(`--from ${formatUtc(from)} is in the future`);
   if (to <= from) throw new UsageError(`--to (${formatUtc(to)}) must be after --from (${formatUtc(from)})`);
+  checkSpan(from, to);
   return { from, to, relative: flags.to === undefined || isRelativeTime(flags.from) || isRelativeTime(flags.to) };
+}
+
+/** The largest time a Date holds (±100,000,000 days from 1970). */
+const MAX_TIME_MS = 8.64e15;
+/** One run's range at most: ten years is 175,200 windows of 30 minutes; millions would not fit in memory to plan. */
+const MAX_RANGE_DAYS = 3653;
+
+function checkSpan(from: number, to: number): void {
+  const days = (to - from) / 86_400_000;
+  if (days > MAX_RANGE_DAYS) {
+    throw new UsageError(
+      `the range spans ${Math.round(days).toLocaleString('en-US')} days; one run exports at most ${MAX_RANGE_DAYS.toLocaleString('en-US')} (ten years): split it`,
+    );
+  }
 }
 
 export interface ExportFlags extends RangeFlags {

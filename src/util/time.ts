@@ -49,6 +49,13 @@ function validParts(y: number, mo: number, d: number, h = 0, mi = 0, s = 0): boo
 }
 
 /** Parses a `<time>`. Returns epoch ms, or undefined when the text is none of the accepted forms. */
+/** Date.UTC for any year: Date.UTC itself reads years 0 to 99 as 1900 to 1999. */
+function utc(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
+  const date = new Date(Date.UTC(2000, month - 1, day, hour, minute, second));
+  date.setUTCFullYear(year);
+  return date.getTime();
+}
+
 export function parseTime(input: string, now: number = Date.now()): number | undefined {
   const text = input.trim();
   const lower = text.toLowerCase();
@@ -61,7 +68,7 @@ export function parseTime(input: string, now: number = Date.now()): number | und
   const dateOnly = DATE_ONLY_RE.exec(text);
   if (dateOnly) {
     const [y, mo, d] = [Number(dateOnly[1]), Number(dateOnly[2]), Number(dateOnly[3])];
-    return validParts(y, mo, d) ? Date.UTC(y, mo - 1, d) : undefined;
+    return validParts(y, mo, d) ? utc(y, mo, d, 0, 0, 0) : undefined;
   }
   const dt = DATE_TIME_RE.exec(text);
   if (!dt) return undefined;
@@ -69,7 +76,7 @@ export function parseTime(input: string, now: number = Date.now()): number | und
   const s = dt[6] === undefined ? 0 : Number(dt[6]);
   if (!validParts(y, mo, d, h, mi, s)) return undefined;
   const fraction = dt[7] ? Math.round(Number(dt[7]) * 1000) : 0;
-  let ms = Date.UTC(y, mo - 1, d, h, mi, s) + fraction;
+  let ms = utc(y, mo, d, h, mi, s) + fraction;
   const zone = dt[8];
   if (zone && zone.toUpperCase() !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1;
