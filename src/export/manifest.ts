@@ -80,10 +80,31 @@ export async function readManifest(file: string): Promise<Manifest | undefined> 
   } catch {
     throw new UsageError(`${file} is not a readable export manifest; delete it and the partial file beside it to start over`);
   }
-  if (manifest.version !== 1 || typeof manifest.bytes !== 'number' || typeof manifest.windowsDone !== 'number' || typeof manifest.query?.from !== 'string') {
+  if (!isManifest(manifest)) {
     throw new UsageError(`${file} is not an export manifest swapx can read; delete it and the partial file beside it to start over`);
   }
   return manifest;
+}
+
+/** The fields a resume reads, of their types: a manifest written by hand or by another program is refused whole. */
+function isManifest(value: unknown): value is Manifest {
+  if (value === null || typeof value !== 'object') return false;
+  const m = value as Partial<Manifest>;
+  const q = m.query as Partial<ExportQuery> | undefined;
+  return (
+    m.version === 1 &&
+    typeof m.bytes === 'number' &&
+    typeof m.windowsDone === 'number' &&
+    typeof m.windowsTotal === 'number' &&
+    q !== null &&
+    typeof q === 'object' &&
+    typeof q.from === 'string' &&
+    typeof q.to === 'string' &&
+    typeof q.windowMs === 'number' &&
+    typeof q.format === 'string' &&
+    Array.isArray(q.fields) &&
+    q.fields.every((field) => typeof field === 'string')
+  );
 }
 
 export async function writeManifest(file: string, manifest: Manifest): Promise<void> {
