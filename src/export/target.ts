@@ -7,6 +7,7 @@
 import fs from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { exists } from '../util/fs.js';
+import { formatUtc } from '../util/time.js';
 import { type Manifest, describeDifference, onlyRangeDiffers, planOfQuery, queryOf, readManifest } from './manifest.js';
 import { parquetStatePath, savedRowGroups } from './parquet-state.js';
 import { partialPaths } from './partial-file.js';
@@ -35,7 +36,16 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
   const manifest = await readManifest(paths.manifest);
   if (!manifest) {
     if (!(await exists(target))) return { action: 'start', plan };
-    return options.resume ? { action: 'complete' } : { action: 'refuse', reason: 'exists' };
+    if (!options.resume) return { action: 'refuse', reason: 'exists' };
+    // A complete FILE keeps no record of its range, but it cannot have been finished before the range it holds
+    // ended: one finished earlier holds another range (--last 1h an hour ago), and keeping it would be stale.
+    const finished = (await fs.stat(target)).mtimeMs;
+    if (finished < plan.to) {
+      throw new UsageError(
+        `${target} was finished at ${formatUtc(finished)}, before this range ends (${formatUtc(plan.to)}), so it holds another range; use a file name per range, or add --force to export again`,
+      );
+    }
+    return { action: 'complete' };
   }
   const saved = planOfQuery(manifest.query, plan);
   const wanted = queryOf(plan, baseUrl);
