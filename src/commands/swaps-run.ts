@@ -1,5 +1,7 @@
 /** The `swapx swaps` handler, loaded only when that command runs (the declaration is in swaps.ts). */
+import path from 'node:path';
 import { Chalk } from 'chalk';
+import type { SwapxClient } from '../api/client.js';
 import { AbortedError, UsageError, WrappedError } from '../api/errors.js';
 import { fsReason, messageFor } from '../cli/exit-codes.js';
 import { DEFAULT_FILTER, LIST_SWAP_FIELDS } from '../api/types.js';
@@ -19,6 +21,7 @@ import { FileSink, StdoutSink, type ExportSink } from '../export/sink.js';
 import { createEncoder, type Encoder, type MachineFormat } from '../output/encode.js';
 import { swapRowsEncoder } from '../output/swap-rows.js';
 import { terminalWidth } from '../output/table.js';
+import { acquireLock, type HeldLock } from '../sync/lock.js';
 import { formatUtc } from '../util/time.js';
 
 export interface SwapsFlags extends OutputFlags {
@@ -97,7 +100,7 @@ async function openTarget(ctx: Context, plan: ExportPlan, flags: SwapsFlags): Pr
 export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   // Whole seconds: plans and resume commands stay readable for --last and relative times.
   const now = Math.floor(ctx.now() / 1000) * 1000;
-  let plan = planOf(ctx, flags, now);
+  const plan = planOf(ctx, flags, now);
   const future = futureNote(plan);
   if (future) ctx.warn(future);
   if (flags.dryRun) {
@@ -115,6 +118,29 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     },
   });
 
+  if (!plan.output.file) return exportWith(ctx, plan, flags, client, () => retries);
+  // One run at a time per FILE: two (overlapping cron runs, a resume pasted twice) would write one .partial.
+  let lock: HeldLock;
+  try {
+    lock = await acquireLock(path.dirname(plan.output.file), {
+      name: `${path.basename(plan.output.file)}.partial.lock`,
+      what: 'export',
+      where: plan.output.file,
+    });
+  } catch (error) {
+    const reason = fsReason(error);
+    if (reason) throw new WrappedError(`${reason}: ${plan.output.file}`, { cause: error });
+    throw error;
+  }
+  try {
+    return await exportWith(ctx, plan, flags, client, () => retries);
+  } finally {
+    await lock.release();
+  }
+}
+
+async function exportWith(ctx: Context, planned: ExportPlan, flags: SwapsFlags, client: SwapxClient, retries: () => number): Promise<number> {
+  let plan = planned;
   let sink: ExportSink;
   let file: PartialFile | undefined;
   if (plan.output.file) {
@@ -139,11 +165,7 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   }
 
   const windows = windowsOf(plan);
-  const progress = new Progress(
-    ctx.io.stderr,
-    { ...sink.state, windowsTotal: windows.length },
-    { quiet: ctx.quiet, color: ctx.err.level > 0, retries: () => retries },
-  );
+  const progress = new Progress(ctx.io.stderr, { ...sink.state, windowsTotal: windows.length }, { quiet: ctx.quiet, color: ctx.err.level > 0, retries });
   await progress.start();
   let summary: ExportSummary;
   try {
@@ -180,7 +202,7 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
       range: `${formatUtc(plan.from)} → ${formatUtc(plan.to)}`,
       filter: plan.filter ?? `${DEFAULT_FILTER} (server default)`,
       output: plan.output.file ?? 'stdout',
-      retries,
+      retries: retries(),
     };
     ctx.io.stderr.write(`${summaryText(summary, progress.elapsedMs(), facts)}\n`);
   }

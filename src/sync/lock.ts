@@ -92,25 +92,46 @@ async function ageMs(file: string): Promise<number> {
   return stat ? Date.now() - stat.mtimeMs : Number.POSITIVE_INFINITY;
 }
 
+/** The locks this process holds (their text): a lock of our own pid is one of them, or a reused pid's. */
+const heldHere = new Set<string>();
+
 /** Why a held lock is stale, or undefined while its holder may be running. */
-function staleReason(info: LockInfo | undefined, age: number): string | undefined {
+function staleReason(info: LockInfo | undefined, age: number, text: string): string | undefined {
   if (!info) return 'an unreadable lock';
   // Another host, or another pid namespace of this one: the pid cannot be asked about, only the heartbeat.
   const namespace = pidNamespace();
   if (info.host !== os.hostname() || (info.pidNamespace !== undefined && namespace !== undefined && info.pidNamespace !== namespace)) {
     return age > STALE_MS ? `a lock of pid ${info.pid} on host ${info.host}, not refreshed for ${Math.round(age / 60_000)} min` : undefined;
   }
-  // Our own pid in someone else's lock: a container restarted with the same pid.
-  if (info.pid === process.pid) return `a lock of pid ${info.pid} (this process's pid, reused)`;
+  // Our own pid: a lock this process holds (a library caller running two at once), or a container restarted with
+  // the same pid.
+  if (info.pid === process.pid) return heldHere.has(text) ? undefined : `a lock of pid ${info.pid} (this process's pid, reused)`;
   return isAlive(info.pid) ? undefined : `a lock left by pid ${info.pid} (since ${info.startedAt}), which is no longer running`;
 }
 
-export async function acquireLock(dir: string, options: { onTakeOver?: (reason: string) => void } = {}): Promise<HeldLock> {
-  const file = path.join(dir, LOCK_FILE);
+/**
+ * Takes the lock `name` (default: a sync directory's) in `dir`. `what`: the work it guards, as messages name it;
+ * `where`: what it guards (default `dir`).
+ */
+export async function acquireLock(
+  dir: string,
+  options: { onTakeOver?: (reason: string) => void; name?: string; what?: string; where?: string } = {},
+): Promise<HeldLock> {
+  const name = options.name ?? LOCK_FILE;
+  const what = options.what ?? 'sync';
+  const where = options.where ?? dir;
+  const file = path.join(dir, name);
   const namespace = pidNamespace();
-  const mine: LockInfo = { pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString(), ...(namespace ? { pidNamespace: namespace } : {}) };
+  // A token of its own: two locks this process takes in one millisecond are still told apart.
+  const mine = {
+    pid: process.pid,
+    host: os.hostname(),
+    startedAt: new Date().toISOString(),
+    ...(namespace ? { pidNamespace: namespace } : {}),
+    token: randomBytes(6).toString('hex'),
+  };
   const text = `${JSON.stringify(mine)}\n`;
-  const temp = path.join(dir, `${LOCK_FILE}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const temp = path.join(dir, `${name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
   await fs.writeFile(temp, text, { mode: 0o644, flag: 'wx' });
   try {
     for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -123,11 +144,13 @@ export async function acquireLock(dir: string, options: { onTakeOver?: (reason: 
       const held = await readText(file);
       if (held === undefined) continue;
       const info = parseLock(held);
-      if (!info && (await ageMs(file)) < 10_000) throw new SyncLockedError(`another swapx sync is starting on ${dir} (${file} is being written)`);
-      const reason = staleReason(info, await ageMs(file));
+      if (!info && (await ageMs(file)) < 10_000) throw new SyncLockedError(`another swapx ${what} is starting on ${where} (${file} is being written)`);
+      const reason = staleReason(info, await ageMs(file), held);
       if (reason === undefined) {
-        const where = info!.host === os.hostname() ? '' : ` on host ${info!.host}`;
-        throw new SyncLockedError(`another swapx sync (pid ${info!.pid}${where}, since ${info!.startedAt}) is running on ${dir}; if it is not, delete ${file}`);
+        const host = info!.host === os.hostname() ? '' : ` on host ${info!.host}`;
+        throw new SyncLockedError(
+          `another swapx ${what} (pid ${info!.pid}${host}, since ${info!.startedAt}) is running on ${where}; if it is not, delete ${file}`,
+        );
       }
       // Take over by moving the stale lock aside; if what moved is not what we judged stale, another sync won the race: put it back.
       const aside = `${file}.${process.pid}-${randomBytes(4).toString('hex')}.stale`;
@@ -166,6 +189,7 @@ async function createWhole(temp: string, file: string, text: string): Promise<vo
 
 /** Keeps the lock fresh while it is held, so another host can tell a live holder from a dead one. */
 function holdLock(file: string, text: string): HeldLock {
+  heldHere.add(text);
   const ours = async () => (await readText(file).catch(() => undefined)) === text;
   const heartbeat = setInterval(() => {
     const now = new Date();
@@ -187,6 +211,7 @@ function holdLock(file: string, text: string): HeldLock {
     },
     release: async () => {
       clearInterval(heartbeat);
+      heldHere.delete(text);
       await releaseLock(file, text);
     },
   };
