@@ -10,42 +10,10 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
+import { ONE_SWAP } from '../helpers/one-swap.js';
 import { runSwapx } from '../helpers/run.js';
 
-const swap = {
-  id: 'a1',
-  timestamp: '2026-11-01T00:01:00Z',
-  depositedAt: '2026-11-01T00:00:00Z',
-  withdrawnAt: '2026-11-01T00:01:00Z',
-  detectedAt: '2026-11-01T00:01:00Z',
-  completedAt: '2026-11-01T00:02:00Z',
-  updatedAt: '2026-11-01T00:02:00Z',
-  bridge: 'B',
-  bridgeKey: 'b',
-  sourceChain: 'ethereum',
-  destinationChain: 'base',
-  sourceAccount: '0x1',
-  destinationAccount: '0x2',
-  sourceInteractedWith: null,
-  protocolKey: null,
-  sourceProtocolAddress: null,
-  destinationProtocolAddress: null,
-  intermediateSwapId: null,
-  sourceOtherProtocolAddresses: null,
-  destinationOtherProtocolAddresses: null,
-  sourceTransaction: '0xa',
-  destinationTransaction: '0xb',
-  sourceToken: 'USDC',
-  destinationToken: 'USDC',
-  sourceTokenContract: null,
-  destinationTokenContract: null,
-  depositAmount: 1,
-  withdrawnAmount: 1,
-  depositUsdAmount: 1,
-  withdrawnUsdAmount: 1,
-  usdMismatchStatus: 'OK',
-  tags: null,
-};
+const swap = ONE_SWAP;
 
 const ROUTES: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {
   '/not-json': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('hello'),

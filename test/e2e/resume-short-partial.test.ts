@@ -2,11 +2,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { DATA, envIn, range, referenceExport } from '../helpers/swaps-fixture.js';
+import { DATA, envIn, interrupted, range, referenceExport } from '../helpers/swaps-fixture.js';
 
 let slow: RunningSandbox;
 let dir: string;
@@ -21,26 +20,11 @@ afterAll(async () => {
   await slow.close();
 });
 
-/** Runs an export in-process and stops it (as Ctrl-C would) once `windows` windows are checkpointed. */
-async function interrupted(args: string[], file: string, windows: number) {
-  const controller = new AbortController();
-  const result = runSwapx(args, { env: envIn(dir, slow), signal: controller.signal });
-  const manifest = `${file}.partial.manifest.json`;
-  for (let i = 0; i < 1000 && !controller.signal.aborted; i += 1) {
-    const m = fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, 'utf8') || '{}') as { windowsDone?: number }) : {};
-    if ((m.windowsDone ?? 0) >= windows) controller.abort();
-    else await sleep(10);
-  }
-  const r = await result;
-  expect(r.code).toBe(130);
-  return JSON.parse(fs.readFileSync(manifest, 'utf8')) as { windowsDone: number; bytes: number };
-}
-
 describe('swapx swaps --resume: a partial file shorter than its manifest says', () => {
   it('never pads the export with NUL bytes: it refuses (exit 2) or fetches again, and the file ends as an uninterrupted run', async () => {
     const file = path.join(dir, 'short.jsonl');
     const args = ['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file];
-    const saved = await interrupted(args, file, 2);
+    const saved = await interrupted(envIn(dir, slow), args, file, 2);
     expect(saved.bytes).toBeGreaterThan(0);
     // The partial file lost its tail (copied back from a backup, a disk that lost unsynced pages, an editor): truncate
     // then extends it back to the manifest's length with zeros.

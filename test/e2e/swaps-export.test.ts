@@ -2,14 +2,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { LIST_SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { startSandbox, swapsInWindow, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { DATA, FROM, TO, envIn, range, referenceExport } from '../helpers/swaps-fixture.js';
+import { DATA, FROM, TO, envIn, interrupted, range, referenceExport } from '../helpers/swaps-fixture.js';
 
 let plain: RunningSandbox;
 let slow: RunningSandbox;
@@ -229,25 +228,10 @@ describe('swapx swaps: files, resume and signals', () => {
   });
 });
 
-/** Runs an export in-process and stops it (as Ctrl-C would) once `windows` windows are checkpointed. */
-async function interrupted(args: string[], file: string, windows: number, now?: number) {
-  const controller = new AbortController();
-  const result = runSwapx(args, { env: envFor(slow), signal: controller.signal, now });
-  const manifest = `${file}.partial.manifest.json`;
-  for (let i = 0; i < 1000 && !controller.signal.aborted; i += 1) {
-    const m = fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, 'utf8') || '{}') as { windowsDone?: number }) : {};
-    if ((m.windowsDone ?? 0) >= windows) controller.abort();
-    else await sleep(10);
-  }
-  const r = await result;
-  expect(r.code).toBe(130);
-  return JSON.parse(fs.readFileSync(manifest, 'utf8')) as { windowsDone: number; windowsTotal: number };
-}
-
 describe('swapx swaps: resuming', () => {
   it('refuses to resume an export of a different query, printing the command that resumes it', async () => {
     const file = path.join(dir, 'other.jsonl');
-    const saved = await interrupted(['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file], file, 1);
+    const saved = await interrupted(envFor(slow), ['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file], file, 1);
     const r = await runSwapx(['swaps', ...range, '--filter', 'Completed', '-o', file, '--resume'], { env: envFor(slow) });
     const command = `swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume`;
     expect([r.code, r.stderr]).toEqual([
@@ -264,7 +248,7 @@ describe('swapx swaps: resuming', () => {
     const file = path.join(dir, 'last.jsonl');
     const started = Date.parse(TO);
     const later = started + 3_600_000;
-    const saved = await interrupted(['swaps', '--last', '3h', '--window', '5m', '--concurrency', '1', '-o', file], file, 1, started);
+    const saved = await interrupted(envFor(slow), ['swaps', '--last', '3h', '--window', '5m', '--concurrency', '1', '-o', file], file, 1, started);
     // A plain rerun an hour later: --last 3h now means another range, and the printed command is the saved one.
     const plainRerun = await runSwapx(['swaps', '--last', '3h', '--window', '5m', '-o', file], { env: envFor(slow), now: later });
     const command = `swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume`;
@@ -283,7 +267,7 @@ describe('swapx swaps: resuming', () => {
 
   it('the base URL is not part of the query: an export resumes from another address of the same API, with a warning', async () => {
     const file = path.join(dir, 'moved.jsonl');
-    const saved = await interrupted(['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file], file, 1);
+    const saved = await interrupted(envFor(slow), ['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file], file, 1);
     const r = await runSwapx(['swaps', ...range, '--window', '5m', '-o', file, '--resume', '--base-url', plain.url], { env: envFor(slow) });
     expect(r.code).toBe(0);
     expect(r.stderr.split('\n').slice(0, 2)).toEqual([
@@ -303,7 +287,7 @@ describe('swapx swaps: resuming', () => {
 
   it('the resume command keeps the global options the run was given', async () => {
     const file = path.join(dir, 'globals.jsonl');
-    const saved = await interrupted(['swaps', ...range, '--window', '5m', '--concurrency', '1', '--base-url', slow.url, '-o', file], file, 1);
+    const saved = await interrupted(envFor(slow), ['swaps', ...range, '--window', '5m', '--concurrency', '1', '--base-url', slow.url, '-o', file], file, 1);
     const r = await runSwapx(['swaps', ...range, '--base-url', slow.url, '-o', file], { env: envFor(plain) });
     const command = `swapx --base-url ${slow.url} swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume`;
     expect([r.code, r.stderr]).toEqual([
