@@ -105,10 +105,18 @@ export class TimeoutError extends ConnectionError {}
 /** The user asked to stop (Ctrl-C / SIGTERM). */
 export class AbortedError extends SwapxError {}
 
+/** A server's text as a message quotes it: at most this many characters (a 3 MB title is not an error line). */
+const QUOTED_MAX = 500;
+
+function quoted(text: unknown): string | undefined {
+  if (typeof text !== 'string') return undefined;
+  return text.length > QUOTED_MAX ? `${text.slice(0, QUOTED_MAX)}… (${text.length.toLocaleString('en-US')} characters)` : text;
+}
+
 function describeBody(status: number, body: ProblemDetails | undefined): string {
   if (!body) return `HTTP ${status}`;
-  const title = typeof body.title === 'string' ? body.title : undefined;
-  const detail = typeof body.detail === 'string' ? body.detail : undefined;
+  const title = quoted(body.title);
+  const detail = quoted(body.detail);
   return [title, detail].filter(Boolean).join(': ') || `HTTP ${status}`;
 }
 
@@ -116,7 +124,7 @@ function validationSummary(body: DefaultValidationProblemDetails | undefined): s
   const errors = body?.errors;
   if (!errors || typeof errors !== 'object') return '';
   const parts = Object.entries(errors).map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(' ') : String(messages)}`);
-  return parts.length ? ` (${parts.join('; ')})` : '';
+  return parts.length ? ` (${quoted(parts.join('; '))})` : '';
 }
 
 /** The one factory: an error of the right class from a non-2xx status and its parsed body. */
@@ -143,7 +151,7 @@ export function apiErrorFromResponse(
   if (status === 404) return new NotFoundError(`not found: ${described} (${where})`, status, headers, body, request);
   if (status === 429) {
     const wait = retryAfterMs === undefined ? '' : `; the server asks to wait ${Math.ceil(retryAfterMs / 1000)}s`;
-    return new RateLimitError(`rate limited (HTTP 429)${wait}`, status, headers, body, request, retryAfterMs);
+    return new RateLimitError(`rate limited (HTTP 429) on ${where}${wait}`, status, headers, body, request, retryAfterMs);
   }
   // Another 4xx (the spec documents none) is the request refused, not the server failing.
   if (status >= 400 && status < 500)

@@ -46,8 +46,12 @@ describe('apiErrorFromResponse', () => {
   it('429 is rate limited and carries the wait', () => {
     const error = apiErrorFromResponse(429, { 'retry-after': '5' }, undefined, req, 5000);
     expect(error).toBeInstanceOf(RateLimitError);
-    expect(error.message).toBe('rate limited (HTTP 429); the server asks to wait 5s');
+    expect(error.message).toBe('rate limited (HTTP 429) on GET /v1/external/swaps?From=a&To=b; the server asks to wait 5s');
     expect(exitCodeFor(error)).toBe(1);
+  });
+  it("a server's long title is quoted in part, with its length", () => {
+    const error = apiErrorFromResponse(500, {}, { title: 'x'.repeat(3_000_000) }, req);
+    expect(error.message).toBe(`server error HTTP 500 on GET /v1/external/swaps?From=a&To=b: ${'x'.repeat(500)}… (3,000,000 characters)`);
   });
   it('5xx shows traceId and timestamp of the default body', () => {
     const error = apiErrorFromResponse(
