@@ -49,8 +49,13 @@ export function parseWholeNumber(text: string, name: string, bound: Pick<Bound, 
 export function parseTimeOption(name: string, text: string, now: number): number {
   const ms = parseTime(text, now);
   if (ms === undefined) throw new UsageError(`${name}: cannot read '${text}' as a time; use ${TIME_FORMS}`);
+  // '20000000w' reads, but before any date a Date holds: every later use of it would throw 'Invalid time value'.
+  if (!(Math.abs(ms) <= MAX_TIME_MS)) throw new UsageError(`${name} '${text}' is beyond the dates a time can hold`);
   return ms;
 }
+
+/** The largest time a Date holds (±100,000,000 days from 1970). */
+const MAX_TIME_MS = 8.64e15;
 
 /** A `<duration>` option, as ms. */
 export function parseDurationOption(name: string, text: string): number {

@@ -6,9 +6,9 @@
  */
 import { UsageError } from '../api/errors.js';
 import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../api/types.js';
-import { parseIntInRange } from '../api/bounds.js';
+import { parseIntInRange, parseTimeOption } from '../api/bounds.js';
 import { selectFields } from '../output/fields.js';
-import { TIME_FORMS, formatUtc, parseDuration, parseTime } from '../util/time.js';
+import { formatUtc, parseDuration } from '../util/time.js';
 import { describeDifference, SYNC_FORMATS, type SyncFormat, type SyncQuery, type SyncState } from './state.js';
 
 export interface SyncFlags {
@@ -71,9 +71,7 @@ function formatSpan(ms: number): string {
 
 /** A `<time>`, down to a whole second (`--since 7d` keeps the cursor and the query times readable). */
 function time(text: string, name: string, now: number): number {
-  const ms = parseTime(text, now);
-  if (ms === undefined) throw new UsageError(`${name}: cannot read '${text}' as a time; use ${TIME_FORMS}`);
-  return Math.floor(ms / 1000) * 1000;
+  return Math.floor(parseTimeOption(name, text, now) / 1000) * 1000;
 }
 
 function parseFormat(text: string): { format: SyncFormat; gzip: boolean } {

@@ -133,6 +133,7 @@ const CASES: Case[] = [
     /^--fields must include updatedAt: sync keeps one row per swap id/,
   ],
   ['unknown field', ['--out', at('fresh'), '--since', '1d', '--fields', 'id,nope'], /^--fields: unknown field 'nope'/],
+  ['--since beyond a date', ['--out', at('fresh'), '--since', '20000000w'], /^--since '20000000w' is beyond the dates a time can hold$/],
   ['--lag unreadable', ['--out', at('synced'), '--lag', 'two days'], /^--lag: 'two days' is not a duration \(such as 90s, 15m, 48h, or 0\)$/],
   ['--lag negative', ['--out', at('synced'), '--lag', '-1h'], /^--lag: '-1h' is not a duration/],
   ['--lag too long', ['--out', at('synced'), '--lag', '60d'], /^--lag must be from 0 to 30d, not 60d$/],
