@@ -4,9 +4,9 @@
  * against the clock), or stop because the file is complete. Refusals carry
  * the saved plan, so the shell can print the command that resumes it.
  */
+import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
-import { exists } from '../util/fs.js';
 import { formatUtc } from '../util/time.js';
 import { type Manifest, describeDifference, onlyRangeDiffers, planOfQuery, queryOf, readManifest } from './manifest.js';
 import { parquetStatePath, savedRowGroups } from './parquet-state.js';
@@ -28,18 +28,19 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
   const paths = partialPaths(target);
   // An export is written beside FILE and renamed onto it: onto a directory that fails after the whole export,
   // and onto a device, a FIFO or a socket it replaces the thing itself (as root, -o /dev/null --force would).
-  const kind = await fileKind(target);
+  const existing = await statOf(target);
+  const kind = existing && kindOf(existing);
   if (kind !== undefined && kind !== 'file') {
     throw new UsageError(`-o ${target} is ${kind}, not a file: swapx writes an export beside it and renames it into place (to stream, use -o - and redirect)`);
   }
   if (options.force) return { action: 'start', plan };
   const manifest = await readManifest(paths.manifest);
   if (!manifest) {
-    if (!(await exists(target))) return { action: 'start', plan };
+    if (!existing) return { action: 'start', plan };
     if (!options.resume) return { action: 'refuse', reason: 'exists' };
     // A complete FILE keeps no record of its range, but it cannot have been finished before the range it holds
     // ended: one finished earlier holds another range (--last 1h an hour ago), and keeping it would be stale.
-    const finished = (await fs.stat(target)).mtimeMs;
+    const finished = existing.mtimeMs;
     if (finished < plan.to) {
       throw new UsageError(
         `${target} was finished at ${formatUtc(finished)}, before this range ends (${formatUtc(plan.to)}), so it holds another range; use a file name per range, or add --force to export again`,
@@ -54,13 +55,13 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
   const ownRange = difference !== '' && plan.relative && onlyRangeDiffers(manifest.query, wanted);
   if (difference !== '' && !ownRange) return { action: 'refuse', reason: 'different', saved, manifest, difference };
   // A manifest without its partial file has nothing to continue.
-  if (!(await exists(paths.partial))) return { action: 'start', plan: ownRange ? saved : plan };
+  const partial = await statOf(paths.partial);
+  if (!partial) return { action: 'start', plan: ownRange ? saved : plan };
   // Bytes the manifest counts that are gone (a restored backup, a disk that lost unsynced pages) cannot be resumed
   // from: extending the file back would fill them with zeros.
-  const size = (await fs.stat(paths.partial)).size;
-  if (size < manifest.bytes) {
+  if (partial.size < manifest.bytes) {
     throw new UsageError(
-      `${paths.partial} holds ${size} bytes, fewer than the ${manifest.bytes} its manifest counts, so the export cannot be resumed; add --force to start over`,
+      `${paths.partial} holds ${partial.size} bytes, fewer than the ${manifest.bytes} its manifest counts, so the export cannot be resumed; add --force to start over`,
     );
   }
   // A Parquet file's footer is rebuilt from its row groups' metadata: without it there is nothing to resume (said
@@ -71,10 +72,12 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
   return { action: 'resume', plan: ownRange ? saved : plan, manifest, ownRange, baseUrlWas };
 }
 
-/** What is at `file` (following a symbolic link), or undefined when nothing is. */
-async function fileKind(file: string): Promise<string | undefined> {
-  const stat = await fs.stat(file).catch(() => undefined);
-  if (!stat) return undefined;
+/** What is at `file` (following a symbolic link), or undefined when nothing is (or it cannot be looked at). */
+function statOf(file: string): Promise<Stats | undefined> {
+  return fs.stat(file).catch(() => undefined);
+}
+
+function kindOf(stat: Stats): string {
   if (stat.isFile()) return 'file';
   if (stat.isDirectory()) return 'a directory';
   return stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device';

@@ -1,5 +1,4 @@
 import { constants } from 'node:fs';
-import fs from 'node:fs/promises';
 
 /**
  * Open flags for a file swapx makes beside the user's (FILE.partial and its state): a symbolic link planted at that
@@ -11,10 +10,3 @@ const NO_FOLLOW = constants.O_NOFOLLOW ?? 0;
 export const OPEN_NEW = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | NO_FOLLOW;
 /** An existing file, read and written (a resume). */
 export const OPEN_EXISTING = constants.O_RDWR | NO_FOLLOW;
-
-export async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(
-    () => true,
-    () => false,
-  );
-}
