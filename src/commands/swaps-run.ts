@@ -97,6 +97,18 @@ async function openTarget(ctx: Context, plan: ExportPlan, flags: SwapsFlags): Pr
   }
 }
 
+/**
+ * A file-system error of the files beside FILE, as the user named it: FILE, not FILE.partial or its lock (as
+ * messageFor words a file error), unless it is the .partial itself that is wrong (a symbolic link, not followed:
+ * util/fs.ts). Any other error as it is.
+ */
+function inUsersWords(error: unknown, file: string): unknown {
+  const reason = fsReason(error);
+  if (!reason) return error;
+  const named = (error as { code?: unknown }).code === 'ELOOP' ? (error as { path?: string }).path : undefined;
+  return new WrappedError(`${reason}: ${named ?? file}`, { cause: error });
+}
+
 export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   // Whole seconds: plans and resume commands stay readable for --last and relative times.
   const now = Math.floor(ctx.now() / 1000) * 1000;
@@ -128,9 +140,7 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
       where: plan.output.file,
     });
   } catch (error) {
-    const reason = fsReason(error);
-    if (reason) throw new WrappedError(`${reason}: ${plan.output.file}`, { cause: error });
-    throw error;
+    throw inUsersWords(error, plan.output.file);
   }
   try {
     return await exportWith(ctx, plan, flags, client, () => retries);
@@ -148,12 +158,7 @@ async function exportWith(ctx: Context, planned: ExportPlan, flags: SwapsFlags, 
     try {
       opened = await openTarget(ctx, plan, flags);
     } catch (error) {
-      // The user named FILE, not FILE.partial: say what cannot be written in their words (as messageFor words a file
-      // error), unless it is the .partial itself that is wrong (a symbolic link, not followed: util/fs.ts).
-      const reason = fsReason(error);
-      const named = (error as { code?: unknown }).code === 'ELOOP' ? (error as { path?: string }).path : undefined;
-      if (reason) throw new WrappedError(`${reason}: ${named ?? plan.output.file}`, { cause: error });
-      throw error;
+      throw inUsersWords(error, plan.output.file);
     }
     if (!opened) return 0;
     ({ file, plan } = opened);
