@@ -137,7 +137,7 @@ export async function acquireLock(
     for (let attempt = 0; attempt < 5; attempt += 1) {
       try {
         await createWhole(temp, file, text);
-        return holdLock(file, text);
+        return holdLock(file, text, what, where);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       }
@@ -188,36 +188,33 @@ async function createWhole(temp: string, file: string, text: string): Promise<vo
 }
 
 /** Keeps the lock fresh while it is held, so another host can tell a live holder from a dead one. */
-function holdLock(file: string, text: string): HeldLock {
+function holdLock(file: string, text: string, what: string, where: string): HeldLock {
   heldHere.add(text);
-  const ours = async () => (await readText(file).catch(() => undefined)) === text;
+  const current = () => readText(file).catch(() => undefined);
   const heartbeat = setInterval(() => {
     const now = new Date();
     // Only while it is ours: touching a lock taken over would keep it looking alive for its new holder's sake.
-    void ours()
-      .then((still) => (still ? fs.utimes(file, now, now) : undefined))
+    void current()
+      .then((held) => (held === text ? fs.utimes(file, now, now) : undefined))
       .catch(() => {});
   }, HEARTBEAT_MS);
   heartbeat.unref();
   return {
     file,
     check: async () => {
-      if (await ours()) return;
-      const holder = parseLock((await readText(file).catch(() => undefined)) ?? '');
+      const held = await current();
+      if (held === text) return;
+      const holder = parseLock(held ?? '');
       const by = holder ? ` by pid ${holder.pid} on ${holder.host}` : '';
       throw new SyncLockedError(
-        `the lock on ${path.dirname(file)} was taken over${by} while this sync ran; it stopped before writing more: run it again once that one ends`,
+        `the lock on ${where} was taken over${by} while this ${what} ran; it stopped before writing more: run it again once that one ends`,
       );
     },
     release: async () => {
       clearInterval(heartbeat);
       heldHere.delete(text);
-      await releaseLock(file, text);
+      // Removed only if still ours.
+      if ((await current()) === text) await fs.rm(file, { force: true });
     },
   };
-}
-
-/** Removes the lock if it is still ours. */
-async function releaseLock(file: string, text: string): Promise<void> {
-  if ((await readText(file).catch(() => undefined)) === text) await fs.rm(file, { force: true });
 }
