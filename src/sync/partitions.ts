@@ -86,42 +86,39 @@ function samePayload(a: StoredRow['payload'], b: StoredRow['payload']): boolean 
 }
 
 /** The rows of a partition file, or none when it does not exist. */
-export async function readPartitionFile(file: string, codec: PartitionCodec): Promise<StoredRow[]> {
+export function readPartitionFile(file: string, codec: PartitionCodec): Promise<StoredRow[]> {
+  return readPartition(
+    file,
+    () => [],
+    (bytes) => codec.read(bytes),
+  );
+}
+
+/** A partition's index through a codec's `readIndex`, or an empty one when the file does not exist. */
+export function readPartitionIndex(file: string, readIndex: (bytes: Buffer) => Promise<Map<string, number>>): Promise<Map<string, number>> {
+  return readPartition(file, () => new Map(), readIndex);
+}
+
+/**
+ * What a partition file's bytes read as, or `none()` when it does not exist. A file that cannot be what swapx wrote
+ * (cut short, edited by hand) fails naming itself, and is left as it is: the run merges nothing into it.
+ */
+async function readPartition<T>(file: string, none: () => T, read: (bytes: Buffer) => T | Promise<T>): Promise<T> {
   let bytes: Buffer;
   try {
     bytes = await fs.readFile(file);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return none();
     throw error;
   }
-  return readable(file, () => codec.read(bytes));
-}
-
-/**
- * What a partition's bytes read as; a file that cannot be what swapx wrote (cut short, edited by hand) fails
- * naming itself, and is left as it is: the run merges nothing into it.
- */
-async function readable<T>(file: string, read: () => T | Promise<T>): Promise<T> {
   try {
-    return await read();
+    return await read(bytes);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new WrappedError(`the partition ${file} cannot be read (${why}); it was left as it is: restore it, or remove it and sync its date again`, {
       cause: error,
     });
   }
-}
-
-/** A partition's index through a codec's `readIndex`, or an empty one when the file does not exist. */
-export async function readPartitionIndex(file: string, readIndex: (bytes: Buffer) => Promise<Map<string, number>>): Promise<Map<string, number>> {
-  let bytes: Buffer;
-  try {
-    bytes = await fs.readFile(file);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw error;
-  }
-  return readable(file, () => readIndex(bytes));
 }
 
 /** Replaces `file` with `rows` (sorted here), atomically and durably. */
