@@ -1,7 +1,9 @@
 /** The bulk exporter end to end, in-process: order, edges, concurrency, faults, formats, files and resume. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { LIST_SWAP_FIELDS, type Swap } from '../../src/api/types.js';
@@ -324,5 +326,101 @@ describe('swapx swaps: the clock', () => {
         .map((line) => `${line}\n`)
         .join(''),
     );
+  });
+});
+
+/** `swapx swaps --resume`: what is on disk between runs must never turn into wrong bytes. */
+describe('swapx swaps --resume: a partial file shorter than its manifest says', () => {
+  it('never pads the export with NUL bytes: it refuses (exit 2) or fetches again, and the file ends as an uninterrupted run', async () => {
+    const file = path.join(dir, 'short.jsonl');
+    const args = ['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file];
+    const saved = await interrupted(envFor(slow), args, file, 2);
+    expect(saved.bytes).toBeGreaterThan(0);
+    // The partial file lost its tail (copied back from a backup, a disk that lost unsynced pages, an editor): truncate
+    // then extends it back to the manifest's length with zeros.
+    fs.truncateSync(`${file}.partial`, 10);
+    const r = await runSwapx([...args, '--resume', '-q'], { env: envFor(slow) });
+    const written = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+    expect(written).not.toContain('\u0000');
+    if (r.code === 0) expect(written).toBe(reference);
+    else expect([r.code, fs.existsSync(file)]).toEqual([2, false]);
+  });
+});
+
+/**
+ * `swapx swaps` took no lock on -o FILE (sync does). A second `--resume` of the same export while the
+ * first still runs (two cron runs overlapping, a user re-running the printed command) appends to the same .partial at
+ * the same offsets; whichever finishes second fails at the rename and then claims its windows are "saved in
+ * FILE.partial", a file that no longer exists. (With data that changed between the two runs, the offsets would differ
+ * and the file would be corrupt.)
+ */
+describe('swapx swaps: two runs on one -o FILE', () => {
+  it('the second is refused up front, and no run points at a .partial that does not exist', async () => {
+    const file = path.join(dir, 'twice.jsonl');
+    const args = ['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file, '--resume'];
+    const first = runSwapx(args, { env: envFor(slow) });
+    const manifest = `${file}.partial.manifest.json`;
+    for (let i = 0; i < 1000; i += 1) {
+      const m = fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, 'utf8') || '{}') as { windowsDone?: number }) : {};
+      if ((m.windowsDone ?? 0) >= 2) break;
+      await sleep(10);
+    }
+    const second = await runSwapx(args, { env: envFor(slow) });
+    const one = await first;
+    // It was: the second resumed the first's .partial while it was being written ("Resuming: 7/36 windows already
+    // done"), and whichever finished last exited 1 claiming windows "saved in FILE.partial", though none existed.
+    expect(second.stderr).not.toMatch(/^Resuming: /);
+    expect(second.code).not.toBe(0);
+    expect(one.code).toBe(0);
+    expect(`${one.stderr}${second.stderr}`).not.toMatch(/windows saved in /);
+    expect(fs.readFileSync(file, 'utf8')).toBe(reference);
+    expect(fs.readdirSync(dir).filter((name) => name.startsWith('twice.jsonl'))).toEqual(['twice.jsonl']);
+  });
+});
+
+/**
+ * `-o` naming something that is not a regular file (a device such as /dev/null, a FIFO, a socket): refused before any
+ * request. It used to be "exists; add --force", and with --force the export was renamed over it (as root,
+ * `-o /dev/null --force` replaced the device with a regular file).
+ */
+describe('swapx swaps -o SPECIAL-FILE --force', () => {
+  it('never renames the export over a socket (or a FIFO, a device): it is refused before any request, exit 2', async () => {
+    // A listening Unix socket stands for any file that is not a regular one (a FIFO or a device needs a binary or root).
+    const fifo = path.join(dir, 'pipe.jsonl');
+    const server = net.createServer();
+    await new Promise<void>((resolve) => server.listen(fifo, resolve));
+    onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const before = plain.stats().requests;
+    const r = await runSwapx(['swaps', '--from', '2026-11-02T00:00:00Z', '--to', '2026-11-02T00:10:00Z', '-o', fifo, '--force', '-q'], {
+      env: envFor(plain),
+    });
+    expect(fs.lstatSync(fifo).isSocket()).toBe(true);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^swapx: error: [^\n]+\n$/);
+    expect(plain.stats().requests).toBe(before);
+  });
+});
+
+/**
+ * `--resume` of a complete FILE exited 0 "complete already" also when the range was read against the clock. An hourly cron line `swapx swaps --last 1h -o latest.jsonl --resume -q || alert` exports once and then, every
+ * hour after, keeps the first hour's swaps and exits 0: a stale export, and no alert.
+ */
+describe('swapx swaps --last … --resume of a complete FILE', () => {
+  it('does not report a file of another range "complete already" with exit 0', async () => {
+    const file = path.join(dir, 'latest.jsonl');
+    const args = ['swaps', '--last', '1h', '-o', file, '--resume', '-q'];
+    const first = await runSwapx(args, { env: envFor(plain), now: Date.parse('2026-11-02T01:00:00Z') });
+    expect(first.code).toBe(0);
+    const firstHour = fs.readFileSync(file, 'utf8');
+    // The run's clock is injected; the file's is the disk's: it was finished at the run's own time.
+    const finished = new Date('2026-11-02T01:00:05Z');
+    fs.utimesSync(file, finished, finished);
+    const twoHoursLater = await runSwapx(args, { env: envFor(plain), now: Date.parse('2026-11-02T03:00:00Z') });
+    // It was exit 0, "latest.jsonl is complete already", with the file still holding 00:00-01:00, not 02:00-03:00.
+    expect(fs.readFileSync(file, 'utf8')).toBe(firstHour);
+    expect(twoHoursLater).toMatchObject({
+      code: 2,
+      stderr: `swapx: error: ${file} was finished at 2026-11-02T01:00:05Z, before this range ends (2026-11-02T03:00:00Z), so it holds another range; use a file name per range, or add --force to export again\n`,
+    });
   });
 });
