@@ -5,17 +5,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
+import { type Route, useRouteServer } from '../helpers/route-server.js';
 import { runSwapx } from '../helpers/run.js';
 
 const swap = ONE_SWAP;
 
-const ROUTES: Record<string, (req: http.IncomingMessage, res: http.ServerResponse) => void> = {
+const ROUTES: Record<string, Route> = {
   '/not-json': (_q, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('hello'),
   '/html': (_q, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Service temporarily unavailable</body></html>'),
   '/object': (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[]}'),
@@ -67,29 +67,11 @@ const ROUTES: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
   '/retry-later': (_q, res) => res.writeHead(429, { 'retry-after': '3600', 'content-type': 'application/json' }).end('{}'),
 };
 
-let server: http.Server;
-let base: string;
-const counts: Record<string, number> = {};
-
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const prefix = `/${(req.url ?? '').split('/')[1]}`;
-    counts[prefix] = (counts[prefix] ?? 0) + 1;
-    const route = ROUTES[prefix];
-    if (route) route(req, res);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const served = useRouteServer(ROUTES);
 
 const dir = tempDir();
 const run = (route: string, args: string[], extra: string[] = []) =>
-  runSwapx([...extra, '--base-url', `${base}${route}`, ...args], { env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }) });
+  runSwapx([...extra, '--base-url', `${served.base}${route}`, ...args], { env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }) });
 const export1 = ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T00:10:00Z', '--jsonl', '-q'];
 
 // Independent runs against routes of their own; the slow-loris one waits out its timeouts: side by side.
@@ -140,7 +122,7 @@ describe.concurrent('hostile server responses', () => {
   });
 
   it('a slow-loris body times out per attempt, is retried, split in halves, then fails', async () => {
-    const before = counts['/slow-loris'] ?? 0;
+    const before = served.counts['/slow-loris'] ?? 0;
     const twoMinutes = ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T00:02:00Z', '--jsonl', '-q'];
     // A byte every 100 ms: never idle, so only a deadline on the whole attempt ends it.
     const r = await run('/slow-loris', twoMinutes, ['--timeout', '400ms', '--retries', '1']);
@@ -149,15 +131,15 @@ describe.concurrent('hostile server responses', () => {
       /^swapx: error: window 2026-11-01T00:00:00Z → 2026-11-01T00:02:00Z failed: request timed out after 0.4s: GET \/slow-loris\/v1\/external\/swaps\?From=2026-11-01T00%3A00%3A00Z&To=2026-11-01T00%3A01%3A00Z$/,
     );
     // Two attempts at the 2-minute window, then two at its first 1-minute half.
-    expect((counts['/slow-loris'] ?? 0) - before).toBe(4);
+    expect((served.counts['/slow-loris'] ?? 0) - before).toBe(4);
   });
 
   it('an HTML 500 is retried, then reported with its status', async () => {
-    const before = counts['/html-500'] ?? 0;
+    const before = served.counts['/html-500'] ?? 0;
     const r = await run('/html-500', ['chains'], ['--retries', '2']);
     expect(r.code).toBe(1);
     expect(r.stderr).toBe('swapx: error: server error HTTP 500 on GET /html-500/v1/external/chains: HTTP 500\n');
-    expect((counts['/html-500'] ?? 0) - before).toBe(3);
+    expect((served.counts['/html-500'] ?? 0) - before).toBe(3);
   });
 
   it('tokens --all says when totalCount is beyond what Offset can reach', async () => {

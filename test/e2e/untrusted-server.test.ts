@@ -3,20 +3,18 @@
  * the terminal: each test states what the contract (CLI.md, the spec) asks for, against a small server of its
  * own. (They began as the failing tests of a review of the HTTP client.)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
+import { type Route, useRouteServer } from '../helpers/route-server.js';
 import { runSwapx } from '../helpers/run.js';
 
 const swap = ONE_SWAP;
 const body = JSON.stringify([swap]);
 
-const counts: Record<string, number> = {};
-const ROUTES: Record<string, (req: http.IncomingMessage, res: http.ServerResponse, n: number) => void> = {
+const ROUTES: Record<string, Route> = {
   // A server whose clock runs 5 minutes ahead of ours asks, as an HTTP date, for a wait of 2 s by its clock.
   '/skewed-retry-after': (_q, res, n) => {
     const serverNow = Date.now() + 300_000;
@@ -88,27 +86,11 @@ const ROUTES: Record<string, (req: http.IncomingMessage, res: http.ServerRespons
   '/ok': (_q, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('[]'),
 };
 
-let server: http.Server;
-let base: string;
-beforeAll(async () => {
-  server = http.createServer((req, res) => {
-    const prefix = `/${(req.url ?? '').split('/')[1]}`;
-    counts[prefix] = (counts[prefix] ?? 0) + 1;
-    const route = ROUTES[prefix];
-    if (route) route(req, res, counts[prefix]);
-    else res.writeHead(404).end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-});
+const served = useRouteServer(ROUTES);
 
 const dir = tempDir();
 const run = (route: string, args: string[], extra: Record<string, string | undefined> = {}, configDir = path.join(dir, 'cfg')) =>
-  runSwapx(['--base-url', `${base}${route}`, ...args], { env: sandboxEnv('', configDir, { SWAPX_BASE_URL: undefined, ...extra }) });
+  runSwapx(['--base-url', `${served.base}${route}`, ...args], { env: sandboxEnv('', configDir, { SWAPX_BASE_URL: undefined, ...extra }) });
 const export1 = ['swaps', '--from', '2026-11-01T00:00:00Z', '--to', '2026-11-01T00:10:00Z', '--jsonl', '-q'];
 
 describe('Retry-After', () => {
@@ -117,7 +99,7 @@ describe('Retry-After', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(`${body.slice(1, -1)}\n`);
-    expect(counts['/skewed-retry-after']).toBe(2);
+    expect(served.counts['/skewed-retry-after']).toBe(2);
   });
 
   it('a value that is neither seconds nor an HTTP date is ignored: the ordinary backoff, then success', async () => {
@@ -206,7 +188,7 @@ describe('lookups with mistyped fields', () => {
 
 describe('lookups on a terminal', () => {
   it('bridges: a bridge without its nullable fields (nulls left out) is shown, not a TypeError', async () => {
-    const r = await runSwapx(['--base-url', `${base}/bridges-without-nulls`, 'bridges'], {
+    const r = await runSwapx(['--base-url', `${served.base}/bridges-without-nulls`, 'bridges'], {
       env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }),
       tty: { columns: 200 },
     });
@@ -216,7 +198,7 @@ describe('lookups on a terminal', () => {
   });
 
   it('chains --csv to a terminal: a name from the server does not retitle it or clear it', async () => {
-    const r = await runSwapx(['--base-url', `${base}/escapes`, 'chains', '--csv'], {
+    const r = await runSwapx(['--base-url', `${served.base}/escapes`, 'chains', '--csv'], {
       env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }),
       tty: { columns: 120 },
     });
@@ -248,25 +230,25 @@ describe('base URLs', () => {
   });
 
   it('a base URL with a query (which swapx would silently drop from every request) is refused: exit 2, nothing sent', async () => {
-    const before = counts['/ok'] ?? 0;
-    const r = await runSwapx(['--base-url', `${base}/ok?subscription-key=abc`, 'chains'], {
+    const before = served.counts['/ok'] ?? 0;
+    const r = await runSwapx(['--base-url', `${served.base}/ok?subscription-key=abc`, 'chains'], {
       env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }),
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^swapx: error: --base-url /);
-    expect(counts['/ok'] ?? 0).toBe(before);
+    expect(served.counts['/ok'] ?? 0).toBe(before);
   });
 
   it('a *.localhost base URL is not taken for loopback (the DNS server may be asked for it): plain http is refused, nothing sent', async () => {
     // With "hosts: files dns" (no nss-myhostname) getaddrinfo asks the DNS server for it, which may answer with any address.
-    const before = counts['/ok'] ?? 0;
-    const port = (server.address() as AddressInfo).port;
+    const before = served.counts['/ok'] ?? 0;
+    const port = served.port;
     const r = await runSwapx(['--base-url', `http://swapx-review.localhost:${port}/ok`, 'chains'], {
       env: sandboxEnv('', path.join(dir, 'cfg'), { SWAPX_BASE_URL: undefined }),
     });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/^swapx: error: --base-url: refusing plain http to swapx-review\.localhost:\d+/);
-    expect(counts['/ok'] ?? 0).toBe(before);
+    expect(served.counts['/ok'] ?? 0).toBe(before);
   });
 });
 
@@ -286,13 +268,13 @@ describe('credentials that cannot be sent', () => {
   const noBasic = { SWAPX_CLIENT_ID: undefined, SWAPX_API_KEY: undefined };
 
   it('a token from the environment that no HTTP header can carry: exit 3 naming SWAPX_TOKEN, nothing sent', async () => {
-    const before = counts['/ok'] ?? 0;
+    const before = served.counts['/ok'] ?? 0;
     const r = await run('/ok', ['chains'], { ...noBasic, SWAPX_TOKEN: 'tök€n' });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^swapx: error: SWAPX_TOKEN /);
     expect(r.stderr).not.toMatch(/connection to/);
     expect(r.stderr).not.toContain('tök€n');
-    expect(counts['/ok'] ?? 0).toBe(before);
+    expect(served.counts['/ok'] ?? 0).toBe(before);
   });
 
   it('a stored token with a newline in it: exit 3 naming the profile, not a connection failure', async () => {
@@ -309,23 +291,23 @@ describe('credentials that cannot be sent', () => {
     ['--no-verify', ['--no-verify']],
   ])('auth login (%s) refuses a token no HTTP header can carry: exit 2 or 3, nothing stored, nothing sent', async (_name, flags) => {
     const cfg = tempDir();
-    const before = counts['/ok'] ?? 0;
-    const r = await runSwapx(['--base-url', `${base}/ok`, 'auth', 'login', '--token-stdin', ...flags], {
+    const before = served.counts['/ok'] ?? 0;
+    const r = await runSwapx(['--base-url', `${served.base}/ok`, 'auth', 'login', '--token-stdin', ...flags], {
       env: sandboxEnv('', cfg, { SWAPX_BASE_URL: undefined, ...noBasic }),
       input: 'tök€n',
     });
     expect([2, 3]).toContain(r.code);
     expect(r.stderr).not.toMatch(/connection to/);
     expect(fs.existsSync(path.join(cfg, 'config.json'))).toBe(false);
-    expect(counts['/ok'] ?? 0).toBe(before);
+    expect(served.counts['/ok'] ?? 0).toBe(before);
   });
 
   it('a client id with a colon (which Basic cannot carry, RFC 7617): exit 3 naming SWAPX_CLIENT_ID, nothing sent', async () => {
-    const before = counts['/ok'] ?? 0;
+    const before = served.counts['/ok'] ?? 0;
     const r = await run('/ok', ['chains'], { SWAPX_CLIENT_ID: 'team:one', SWAPX_API_KEY: 'key' });
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/^swapx: error: SWAPX_CLIENT_ID .*':'/);
-    expect(counts['/ok'] ?? 0).toBe(before);
+    expect(served.counts['/ok'] ?? 0).toBe(before);
   });
 });
 
