@@ -67,7 +67,7 @@ const CANDIDATES: Record<string, Candidate> = {
     fs.writeFileSync(out, rows.map((row) => `${JSON.stringify(row)}\n`).join(''));
   },
   async 'hyparquet-writer'(input, out) {
-    const { ParquetFile, PARQUET_FIELDS, ROW_GROUP_ROWS } = await import('../../src/output/parquet.js');
+    const { ParquetFile, PARQUET_FIELDS, ROW_GROUP_ROWS } = await import('../../src/output/parquet/writer.js');
     const rows = await readRows(input);
     const file = new ParquetFile(PARQUET_FIELDS);
     const fd = fs.openSync(out, 'w');
@@ -79,7 +79,7 @@ const CANDIDATES: Record<string, Candidate> = {
   async 'parquet-wasm + apache-arrow'(input, out) {
     const arrow = await load<Arrow>('apache-arrow');
     const parquet = await load<ParquetWasm>('parquet-wasm');
-    const { PARQUET_FIELDS } = await import('../../src/output/parquet.js');
+    const { PARQUET_FIELDS } = await import('../../src/output/parquet/writer.js');
     const rows = await readRows(input);
     const utf8 = new arrow.Utf8();
     const typeOf = (field: string): ArrowType =>
@@ -107,7 +107,7 @@ const CANDIDATES: Record<string, Candidate> = {
     const { DuckDBInstance } = await import('@duckdb/node-api');
     const db = await (await DuckDBInstance.create(':memory:')).connect();
     const types = Object.fromEntries(
-      (await import('../../src/output/parquet.js')).PARQUET_FIELDS.map((f) => [
+      (await import('../../src/output/parquet/writer.js')).PARQUET_FIELDS.map((f) => [
         f,
         TIMES.includes(f)
           ? 'TIMESTAMPTZ'

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { MAX_WINDOW_MS } from '../../src/api/types.js';
-import { planWindows } from '../../src/export/plan.js';
+import { planWindows } from '../../src/windows/plan.js';
 import { formatUtc } from '../../src/util/time.js';
 import type { BenchContext, PartOutcome } from './context.js';
 import { cpuPart } from './cpu.js';

@@ -30,7 +30,7 @@ const FS_MESSAGES: Record<string, string> = {
   EISDIR: 'is a directory',
   EEXIST: 'file already exists',
   EDQUOT: 'disk quota exceeded',
-  // swapx opens the files it makes beside FILE without following a symbolic link (util/fs.ts).
+  // swapx opens the files it makes beside FILE without following a symbolic link (fs/open-flags.ts).
   ELOOP: 'a symbolic link where swapx makes its own file, not followed',
 };
 

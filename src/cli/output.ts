@@ -6,7 +6,7 @@
 import type { Command } from 'commander';
 import { UsageError, WrappedError } from '../api/errors.js';
 import { encodeAll, type MachineFormat } from '../output/encode.js';
-import { writeFileAtomic } from '../output/atomic-file.js';
+import { writeFileAtomic } from '../fs/atomic-file.js';
 import { selectFields } from '../output/fields.js';
 import { terminalSafe } from '../output/sanitize.js';
 import { resolveFormat, STDOUT_NAME, type Format, type FormatFlags } from '../output/format.js';

@@ -5,4 +5,4 @@
  */
 export { run } from '../main.js';
 export { hasLoadedTransport } from '../api/http.js';
-export { writeFileAtomicSync } from '../output/atomic-file.js';
+export { writeFileAtomicSync } from '../fs/atomic-file.js';

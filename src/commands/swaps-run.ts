@@ -13,15 +13,15 @@ import { queryOf } from '../export/manifest.js';
 import { parquetStatePath } from '../export/parquet-state.js';
 import { terminalSafe } from '../output/sanitize.js';
 import { PartialFile, partialPaths } from '../export/partial-file.js';
-import { describePlan, futureNote, planFromFlags, resumeArgs, windowsOf, type ExportPlan } from '../export/plan.js';
+import { describePlan, futureNote, planFromFlags, resumeArgs, windowsOf, type ExportPlan } from '../windows/plan.js';
 import { decideTarget } from '../export/target.js';
 import { Progress, summaryText } from '../cli/progress.js';
-import { WindowFailedError } from '../export/run-windows.js';
+import { WindowFailedError } from '../windows/run-windows.js';
 import { FileSink, StdoutSink, type ExportSink } from '../export/sink.js';
 import { createEncoder, type Encoder, type MachineFormat } from '../output/encode.js';
 import { swapRowsEncoder } from '../output/swap-rows.js';
 import { terminalWidth } from '../output/table.js';
-import { acquireLock, type HeldLock } from '../sync/lock.js';
+import { acquireLock, type HeldLock } from '../fs/lock.js';
 import { formatUtc } from '../util/time.js';
 
 export interface SwapsFlags extends OutputFlags {
@@ -100,7 +100,7 @@ async function openTarget(ctx: Context, plan: ExportPlan, flags: SwapsFlags): Pr
 /**
  * A file-system error of the files beside FILE, as the user named it: FILE, not FILE.partial or its lock (as
  * messageFor words a file error), unless it is the .partial itself that is wrong (a symbolic link, not followed:
- * util/fs.ts). Any other error as it is.
+ * fs/open-flags.ts). Any other error as it is.
  */
 function inUsersWords(error: unknown, file: string): unknown {
   const reason = fsReason(error);

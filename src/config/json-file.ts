@@ -5,7 +5,7 @@
  * Synchronous on purpose: a command reads its profile before it does anything else.
  */
 import fs from 'node:fs';
-import { writeFileAtomicSync } from '../output/atomic-file.js';
+import { writeFileAtomicSync } from '../fs/atomic-file.js';
 
 export class JsonFile<T extends object> {
   private data: T;

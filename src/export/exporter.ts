@@ -6,9 +6,9 @@
 import { freeResponseBytes, type SwapxClient } from '../api/client.js';
 import type { DateRangeFilter } from '../api/types.js';
 import type { Encoder } from '../output/encode.js';
-import { fetchWindow } from './fetch-window.js';
-import type { Window } from './plan.js';
-import { runWindows } from './run-windows.js';
+import { fetchWindow } from '../windows/fetch-window.js';
+import type { Window } from '../windows/plan.js';
+import { runWindows } from '../windows/run-windows.js';
 import type { ExportSink, Tally } from './sink.js';
 import { discard, takeSlab } from '../util/slab-pool.js';
 

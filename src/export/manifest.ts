@@ -5,12 +5,12 @@
  */
 import fs from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
-import { writeFileAtomic } from '../output/atomic-file.js';
+import { writeFileAtomic } from '../fs/atomic-file.js';
 import { describeDifference as describe, fingerprint } from '../util/fingerprint.js';
 import { formatUtc } from '../util/time.js';
 import type { DateRangeFilter } from '../api/types.js';
 import type { Format } from '../output/format.js';
-import { freezeOutput, withRange, type ExportPlan } from './plan.js';
+import { freezeOutput, withRange, type ExportPlan } from '../windows/plan.js';
 
 export interface ExportQuery {
   /** where the windows came from: recorded, but not part of the fingerprint (see queryFingerprint) */

@@ -11,14 +11,14 @@
 import fs from 'node:fs/promises';
 import type { SwapxClient } from '../api/client.js';
 import type { DateRangeFilter } from '../api/types.js';
-import { ColumnCollector, columnTables, ParquetFile, ROW_GROUP_ROWS, type ColumnBatch } from '../output/parquet.js';
-import { OPEN_EXISTING, OPEN_NEW } from '../util/fs.js';
-import { writeAll } from '../util/write-all.js';
-import { fetchWindow } from './fetch-window.js';
+import { ColumnCollector, columnTables, ParquetFile, ROW_GROUP_ROWS, type ColumnBatch } from '../output/parquet/writer.js';
+import { OPEN_EXISTING, OPEN_NEW } from '../fs/open-flags.js';
+import { writeAll } from '../fs/write-all.js';
+import { fetchWindow } from '../windows/fetch-window.js';
 import { savedRowGroups } from './parquet-state.js';
 import type { ExportEvent, ExportSummary } from './exporter.js';
-import type { Window } from './plan.js';
-import { runWindows } from './run-windows.js';
+import type { Window } from '../windows/plan.js';
+import { runWindows } from '../windows/run-windows.js';
 import type { ExportSink, Tally } from './sink.js';
 
 export interface ParquetExportJob {

@@ -9,10 +9,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { syncDirectory } from '../output/atomic-file.js';
-import { OPEN_EXISTING, OPEN_NEW } from '../util/fs.js';
+import { syncDirectory } from '../fs/atomic-file.js';
+import { OPEN_EXISTING, OPEN_NEW } from '../fs/open-flags.js';
 import { freeNow } from '../util/free-now.js';
-import { writeAll } from '../util/write-all.js';
+import { writeAll } from '../fs/write-all.js';
 import { queryFingerprint, writeManifest, type ExportQuery, type Manifest } from './manifest.js';
 import type { Tally } from './sink.js';
 

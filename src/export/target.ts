@@ -11,7 +11,7 @@ import { formatUtc } from '../util/time.js';
 import { type Manifest, describeDifference, onlyRangeDiffers, planOfQuery, queryOf, readManifest } from './manifest.js';
 import { parquetStatePath, savedRowGroups } from './parquet-state.js';
 import { partialPaths } from './partial-file.js';
-import type { ExportPlan } from './plan.js';
+import type { ExportPlan } from '../windows/plan.js';
 
 export type TargetDecision =
   /** nothing to keep: a new export (or --force) */

@@ -15,7 +15,7 @@
 import { gunzipSync } from 'node:zlib';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import type { Swap } from '../api/types.js';
-import { apiTimeMicros, encodeParquet, parquetKind } from '../output/parquet.js';
+import { apiTimeMicros, encodeParquet, parquetKind } from '../output/parquet/writer.js';
 import { parseApiTime } from '../util/time.js';
 import type { PartitionCodec, StoredRow } from './codec.js';
 

@@ -13,8 +13,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { WrappedError } from '../api/errors.js';
-import { tempPathFor } from '../output/atomic-file.js';
-import { writeAll } from '../util/write-all.js';
+import { tempPathFor } from '../fs/atomic-file.js';
+import { writeAll } from '../fs/write-all.js';
 import type { PartitionCodec, StoredRow } from './codec.js';
 
 /** The partition file's name: `part.jsonl`, `part.csv.gz`, … */

@@ -11,7 +11,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../api/errors.js';
-import { writeFileAtomic } from '../output/atomic-file.js';
+import { writeFileAtomic } from '../fs/atomic-file.js';
 import { formatUtc } from '../util/time.js';
 import { describeDifference as describe, fingerprint } from '../util/fingerprint.js';
 

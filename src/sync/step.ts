@@ -25,9 +25,9 @@
 import type { SwapxClient } from '../api/client.js';
 import { AbortedError } from '../api/errors.js';
 import { MAX_WINDOW_MS, type DateRangeFilter, type Swap } from '../api/types.js';
-import { fetchWindow, type FetchStats } from '../export/fetch-window.js';
-import { planWindows, type Window } from '../export/plan.js';
-import { runWindows, WindowFailedError } from '../export/run-windows.js';
+import { fetchWindow, type FetchStats } from '../windows/fetch-window.js';
+import { planWindows, type Window } from '../windows/plan.js';
+import { runWindows, WindowFailedError } from '../windows/run-windows.js';
 import { parseApiTime } from '../util/time.js';
 import type { PartitionCodec } from './codec.js';
 import { utcDate } from './partitions.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import { ROW_GROUP_ROWS } from '../../src/output/parquet.js';
+import { ROW_GROUP_ROWS } from '../../src/output/parquet/writer.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';

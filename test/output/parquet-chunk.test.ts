@@ -1,5 +1,5 @@
 /**
- * swapx writes its column chunks itself (src/output/parquet-chunk.ts) for speed; they must be the bytes
+ * swapx writes its column chunks itself (src/output/parquet/chunk.ts) for speed; they must be the bytes
  * hyparquet-writer's own generic path writes for the same values, schema and options, edge cases included:
  * nulls everywhere, empty lists, null list elements and tags, -0, times before 1970, non-ASCII text, a chunk of several pages.
  */
@@ -16,7 +16,7 @@ import {
   parquetKind,
   parquetSchema,
   toColumns,
-} from '../../src/output/parquet.js';
+} from '../../src/output/parquet/writer.js';
 import { swapsInWindow } from '../../src/sandbox/index.js';
 import { VERSION } from '../../src/version.js';
 

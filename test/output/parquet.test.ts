@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LIST_SWAP_FIELDS, type Swap } from '../../src/api/types.js';
-import { apiTimeMicros, encodeParquet, ParquetFile, PARQUET_FIELDS } from '../../src/output/parquet.js';
+import { apiTimeMicros, encodeParquet, ParquetFile, PARQUET_FIELDS } from '../../src/output/parquet/writer.js';
 import { swapsInWindow } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { asRead as expected, parquetColumns, parquetRowGroups, parquetRows, query, sqlString } from '../helpers/duckdb.js';

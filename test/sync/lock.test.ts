@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LOCK_FILE, STALE_MS, SyncLockedError, acquireLock } from '../../src/sync/lock.js';
+import { LOCK_FILE, STALE_MS, SyncLockedError, acquireLock } from '../../src/fs/lock.js';
 import { tempDir } from '../helpers/cli.js';
 import { deadPid } from './helpers.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { SwapVisitor, SwapWindowQuery, SwapxClient } from '../../src/api/client.js';
 import { TimeoutError } from '../../src/api/errors.js';
 import type { Swap } from '../../src/api/types.js';
-import { fetchWindow } from '../../src/export/fetch-window.js';
+import { fetchWindow } from '../../src/windows/fetch-window.js';
 
 const from = Date.parse('2026-11-01T00:00:00Z');
 const to = Date.parse('2026-11-01T00:30:00Z');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AbortedError } from '../../src/api/errors.js';
-import { planWindows } from '../../src/export/plan.js';
-import { type RunWindowsOptions, WindowFailedError, runWindows } from '../../src/export/run-windows.js';
+import { planWindows } from '../../src/windows/plan.js';
+import { type RunWindowsOptions, WindowFailedError, runWindows } from '../../src/windows/run-windows.js';
 
 const windows = planWindows(0, 40 * 60_000, 60_000);
 

@@ -15,14 +15,14 @@ import { constants, gzipSync } from 'node:zlib';
 import type { ColumnChunk, SchemaTree } from 'hyparquet';
 import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
 import { schemaPathResolver } from 'hyparquet-writer/src/schema.js';
-import { VERSION } from '../version.js';
-import { type FlatValues, writeChunk } from './parquet-chunk.js';
-import { type ColumnBatch, concatColumn, type ListValues, toColumns } from './parquet-columns.js';
-import { KINDS, keepsStatistics, parquetSchema, plainOnly } from './parquet-schema.js';
+import { VERSION } from '../../version.js';
+import { type FlatValues, writeChunk } from './chunk.js';
+import { type ColumnBatch, concatColumn, type ListValues, toColumns } from './columns.js';
+import { KINDS, keepsStatistics, parquetSchema, plainOnly } from './schema.js';
 
-export { type ColumnBatch, ColumnCollector, columnTables, toColumns } from './parquet-columns.js';
-export { type Kind, PARQUET_FIELDS, parquetKind, parquetSchema } from './parquet-schema.js';
-export { apiTimeMicros } from './parquet-time.js';
+export { type ColumnBatch, ColumnCollector, columnTables, toColumns } from './columns.js';
+export { type Kind, PARQUET_FIELDS, parquetKind, parquetSchema } from './schema.js';
+export { apiTimeMicros } from './time.js';
 
 type Row = Record<string, unknown>;
 type RowGroup = ParquetWriter['row_groups'][number];

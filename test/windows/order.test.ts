@@ -1,6 +1,6 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { DateRangeFilter, Swap } from '../../src/api/types.js';
-import { type Kept, WindowKeeper } from '../../src/export/order.js';
+import { type Kept, WindowKeeper } from '../../src/windows/order.js';
 
 /** A whole list offered to a WindowKeeper, as fetchWindow offers a window's swaps one at a time. */
 function keepWindow(swaps: readonly Swap[], from: number, to: number, filter: DateRangeFilter | undefined): Kept {

@@ -13,11 +13,11 @@ import { ByteWriter, type ParquetWriter } from 'hyparquet-writer';
 import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeDictionaryPage } from 'hyparquet-writer/src/dictionary.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
-import { bytesStart, type CodedValues, copyBytes, type FastBuffer, type TextValues, textAt, textStart } from './parquet-text.js';
+import { bytesStart, type CodedValues, copyBytes, type FastBuffer, type TextValues, textAt, textStart } from './text.js';
 
 /**
  * A flat column's values. Times are microseconds since the epoch and amounts numbers, NaN for a null
- * (JSON has no NaN); strings are UTF-8 bytes or codes into a table of distinct strings (parquet-text.ts).
+ * (JSON has no NaN); strings are UTF-8 bytes or codes into a table of distinct strings (text.ts).
  */
 export type FlatValues = Float64Array | TextValues | CodedValues;
 type Strings = TextValues | CodedValues;
@@ -252,7 +252,7 @@ function plainValues(values: Float64Array | CodedValues, element: SchemaElement,
   return at;
 }
 
-/** The plain page of values [start, end): text is held as one already (parquet-text.ts). */
+/** The plain page of values [start, end): text is held as one already (text.ts). */
 function plainPage(values: FlatValues, element: SchemaElement, start: number, end: number): Buffer {
   if (!(values instanceof Float64Array) && !isCoded(values)) return values.bytes.subarray(textStart(values, start), values.ends[end - 1]!);
   const out = room(plainSize(values, start, end));

@@ -1,5 +1,5 @@
 /** API date-times as the microseconds a Parquet TIMESTAMP(MICROS) holds. */
-import { digits, parseApiTime } from '../util/time.js';
+import { digits, parseApiTime } from '../../util/time.js';
 
 const FRACTION_RE = /T\d\d:\d\d:\d\d\.(\d+)/;
 const POWERS = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];

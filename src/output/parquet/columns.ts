@@ -5,10 +5,10 @@
  * Dremel levels and leaves. Measured (docs/parquet.md): rows kept as parsed objects, then as strings, were
  * copied through V8's young generation and promoted, a quarter of a Parquet export's CPU.
  */
-import type { FlatValues } from './parquet-chunk.js';
-import { HASHES, KINDS } from './parquet-schema.js';
-import { CodedBuilder, type CodedValues, concatCoded, concatText, grown, StringTables, TextBuilder, type TextValues } from './parquet-text.js';
-import { timeMicros } from './parquet-time.js';
+import type { FlatValues } from './chunk.js';
+import { HASHES, KINDS } from './schema.js';
+import { CodedBuilder, type CodedValues, concatCoded, concatText, grown, StringTables, TextBuilder, type TextValues } from './text.js';
+import { timeMicros } from './time.js';
 
 type Row = Record<string, unknown>;
 type Strings = TextValues | CodedValues;

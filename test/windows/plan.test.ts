@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import { describePlan, futureNote, parseFilter, parseRange, parseWindow, planExport, planFromFlags, planWindows, resumeArgs } from '../../src/export/plan.js';
+import { describePlan, futureNote, parseFilter, parseRange, parseWindow, planExport, planFromFlags, planWindows, resumeArgs } from '../../src/windows/plan.js';
 
 const t = (iso: string) => Date.parse(iso);
 const MIN = 60_000;

@@ -3,7 +3,7 @@
  * it keeps statistics and may take a dictionary.
  */
 import type { SchemaElement } from 'hyparquet-writer';
-import { LIST_SWAP_FIELDS } from '../api/types.js';
+import { LIST_SWAP_FIELDS } from '../../api/types.js';
 
 export type Kind = 'string' | 'timestamp' | 'double' | 'strings' | 'tags';
 
