@@ -7,6 +7,7 @@ import type { Ora } from 'ora';
 import type { ExportEvent, ExportSummary } from '../export/exporter.js';
 import type { Tally } from '../export/sink.js';
 import type { OutStream } from '../output/stream.js';
+import { plural } from '../output/table.js';
 import { formatElapsed } from '../util/time.js';
 
 const num = (n: number) => n.toLocaleString('en-US');
@@ -21,15 +22,27 @@ export class Progress {
     private readonly stream: OutStream,
     /** where this run starts (a resume starts with windows done), for the rate and ETA */
     private readonly base: Tally & { windowsTotal: number },
-    private readonly options: { quiet: boolean; color: boolean; intervalMs?: number; retries: () => number },
+    private readonly options: {
+      quiet: boolean;
+      color: boolean;
+      intervalMs?: number;
+      retries: () => number;
+      /** standard output when the data goes there (no -o): piped, no spinner may sit in front of its lines */
+      stdout?: OutStream;
+      env?: NodeJS.ProcessEnv;
+    },
   ) {
     this.latest = base;
   }
 
   async start(): Promise<void> {
     if (this.options.quiet) return;
-    // A terminal of zero columns (a pty nobody sized) would make ora clear lines forever.
-    if (this.stream.isTTY && (this.stream.columns ?? 0) > 0) {
+    const terminal = this.stream.isTTY === true;
+    // Data piped from stdout may land on this same terminal (| jq, | head): neither a spinner nor progress lines go
+    // between its lines there; the summary comes at the end. A log file (stderr not a terminal) still gets its lines.
+    if (terminal && this.options.stdout && this.options.stdout.isTTY !== true) return;
+    // A terminal of zero columns (a pty nobody sized) would make ora clear lines forever; a dumb one cannot redraw.
+    if (terminal && (this.stream.columns ?? 0) > 0 && this.options.env?.TERM !== 'dumb') {
       // ora loads only for people watching a terminal.
       const { default: ora } = await import('ora');
       // color false, not 'white': any colour name is an escape sequence, which NO_COLOR / --no-color forbid.
@@ -66,12 +79,40 @@ export class Progress {
     return `windows ${num(c.windowsDone)}/${num(c.windowsTotal)} · ${num(c.swaps)} swaps · ${num(Math.round(rate))}/s · retries ${num(this.options.retries())} · ETA ${left === 0 ? '0s' : eta}`;
   }
 
+  /** Data is about to go to the terminal the spinner is on: the spinner line is cleared first and drawn again below it. */
+  around<T>(write: () => T): T {
+    if (!this.spinner) return write();
+    this.spinner.clear();
+    try {
+      return write();
+    } finally {
+      this.spinner.render();
+    }
+  }
+
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.spinner?.stop();
     this.spinner = undefined;
   }
+}
+
+/** Standard output for data while `progress()` may draw a spinner on the same terminal: see Progress.around. */
+export function besideSpinner(stream: OutStream, progress: () => Progress | undefined): OutStream {
+  const guarded = {
+    isTTY: stream.isTTY,
+    columns: stream.columns,
+    write: (chunk: string | Uint8Array) => {
+      const shown = progress();
+      return shown ? shown.around(() => stream.write(chunk)) : stream.write(chunk);
+    },
+    once: (event: string, listener: () => void) => {
+      stream.once(event, listener);
+      return guarded;
+    },
+  };
+  return guarded as unknown as OutStream;
 }
 
 export interface SummaryFacts {
@@ -85,7 +126,7 @@ export function summaryText(summary: ExportSummary, elapsedMs: number, facts: Su
   const seconds = elapsedMs / 1000;
   const rate = seconds > 0 ? Math.round(summary.swapsThisRun / seconds) : 0;
   return [
-    `Exported ${num(summary.swaps)} swaps to ${facts.output}`,
+    `Exported ${plural(summary.swaps, 'swap')} to ${facts.output}`,
     `  range       ${facts.range}`,
     `  filter      ${facts.filter}`,
     `  windows     ${num(summary.windowsDone)}/${num(summary.windowsTotal)}${summary.splits ? ` (${summary.splits} split after timeouts)` : ''}`,
