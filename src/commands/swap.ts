@@ -10,6 +10,7 @@ import { displayValue } from '../output/display.js';
 import { renderPairs } from '../output/table.js';
 import { tableWidth } from './columns.js';
 import { chainsOrWrongBaseUrl } from './not-found.js';
+import { parseSwapIdentifier } from './swap-identifier.js';
 import { swapDetail } from './swap-view.js';
 
 export const register: Register = (program, run) => {
@@ -21,17 +22,21 @@ export const register: Register = (program, run) => {
 
 export async function swap(ctx: Context, identifierArg: string, flags: OutputFlags): Promise<number> {
   const identifier = checkPathIdentifier(identifierArg, 'identifier');
+  const { fallback } = parseSwapIdentifier(identifier);
   const plan = planOutput(ctx, flags, SWAP_FIELDS);
   const client = ctx.client();
-  let swaps: Swap[];
-  try {
-    swaps = await client.getSwaps(identifier);
-  } catch (error) {
-    // The spec answers [] for no match; a 404 says the same, unless the API is not where swapx asks.
-    if (!(error instanceof NotFoundError)) throw error;
-    await chainsOrWrongBaseUrl(client, error);
-    swaps = [];
-  }
+  const lookUp = async (text: string): Promise<Swap[]> => {
+    try {
+      return await client.getSwaps(text);
+    } catch (error) {
+      // The spec answers [] for no match; a 404 says the same, unless the API is not where swapx asks.
+      if (!(error instanceof NotFoundError)) throw error;
+      await chainsOrWrongBaseUrl(client, error);
+      return [];
+    }
+  };
+  let swaps = await lookUp(identifier);
+  if (swaps.length === 0 && fallback) swaps = await lookUp(fallback);
   if (swaps.length === 0) {
     throw new NoMatchError(`no swap matches '${identifier}' (looked up as a transaction hash and as a swap id)`);
   }
