@@ -52,7 +52,11 @@ function colorEnabled(stream: OutStream, env: NodeJS.ProcessEnv, flag: boolean |
   if (flag === false) return false;
   // NO_COLOR: any non-empty value turns colour off (chalk does not read it).
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  // FORCE_COLOR as chalk and supports-color read it: 0 or false turns colour off, any other value on.
+  if (env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false;
+  if (env.FORCE_COLOR !== undefined) return true;
+  // A terminal that says it is dumb cannot show escapes.
+  if (env.TERM === 'dumb') return false;
   return stream.isTTY === true;
 }
 

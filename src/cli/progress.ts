@@ -43,7 +43,8 @@ export class Progress {
     if (terminal && this.options.stdout && this.options.stdout.isTTY !== true) return;
     // A terminal of zero columns (a pty nobody sized) would make ora clear lines forever; a dumb one cannot redraw.
     if (terminal && (this.stream.columns ?? 0) > 0 && this.options.env?.TERM !== 'dumb') {
-      // ora loads only for people watching a terminal.
+      // ora loads only for people watching a terminal. It clears its line before any write to its stream, stdout or
+      // stderr (it hooks them), so data shown on this terminal never follows a spinner frame.
       const { default: ora } = await import('ora');
       // color false, not 'white': any colour name is an escape sequence, which NO_COLOR / --no-color forbid.
       const color = this.options.color ? 'cyan' : false;
@@ -79,40 +80,12 @@ export class Progress {
     return `windows ${num(c.windowsDone)}/${num(c.windowsTotal)} · ${num(c.swaps)} swaps · ${num(Math.round(rate))}/s · retries ${num(this.options.retries())} · ETA ${left === 0 ? '0s' : eta}`;
   }
 
-  /** Data is about to go to the terminal the spinner is on: the spinner line is cleared first and drawn again below it. */
-  around<T>(write: () => T): T {
-    if (!this.spinner) return write();
-    this.spinner.clear();
-    try {
-      return write();
-    } finally {
-      this.spinner.render();
-    }
-  }
-
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.spinner?.stop();
     this.spinner = undefined;
   }
-}
-
-/** Standard output for data while `progress()` may draw a spinner on the same terminal: see Progress.around. */
-export function besideSpinner(stream: OutStream, progress: () => Progress | undefined): OutStream {
-  const guarded = {
-    isTTY: stream.isTTY,
-    columns: stream.columns,
-    write: (chunk: string | Uint8Array) => {
-      const shown = progress();
-      return shown ? shown.around(() => stream.write(chunk)) : stream.write(chunk);
-    },
-    once: (event: string, listener: () => void) => {
-      stream.once(event, listener);
-      return guarded;
-    },
-  };
-  return guarded as unknown as OutStream;
 }
 
 export interface SummaryFacts {
