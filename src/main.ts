@@ -1,7 +1,7 @@
 /** The swapx program: global options, the commands, and the one place a run becomes an exit code. */
 import { Command, CommanderError, Help, Option } from 'commander';
 import { DEFAULT_BASE_URL, RETRIES, TIMEOUT_MS } from './api/bounds.js';
-import { UsageError } from './api/errors.js';
+import { NotFoundError, UsageError } from './api/errors.js';
 import { VERSION } from './version.js';
 import type { Handler } from './cli/command.js';
 import { Context, type GlobalOptions, type Io } from './cli/context.js';
@@ -61,6 +61,20 @@ function topCommand(cmd: Command): Command {
   return top;
 }
 
+/** A base URL ending in /v1 doubles the prefix swapx adds to every path (GET /v1/v1/external/chains): say so. */
+function doubledPrefixHint(ctx: Context): string {
+  let base: string;
+  try {
+    base = ctx.settings().baseUrl.value;
+  } catch {
+    return '';
+  }
+  const url = new URL(base);
+  if (!/\/v1\/?$/.test(url.pathname)) return '';
+  const fixed = `${url.origin}${url.pathname.replace(/\/v1\/?$/, '')}`;
+  return `; the base URL ${base} ends in /v1, which swapx adds to every path: use ${fixed}`;
+}
+
 export function buildProgram(io: Io, onExit: (code: number) => void): Command {
   const program = new Command('swapx')
     .description('Query and bulk-export cross-chain swaps from the XFlow swap export API')
@@ -93,6 +107,8 @@ export function buildProgram(io: Io, onExit: (code: number) => void): Command {
         write(
           `${text
             .replace(/^error: /, 'swapx: ')
+            // `swapx version` is what gh and docker take; swapx answers --version.
+            .replace(/^(swapx: unknown command 'version')\s*$/, '$1 (Did you mean --version?)')
             .trim()
             .replace(/\s*\n\s*/g, ' ')}\n`,
         ),
@@ -106,7 +122,9 @@ export function buildProgram(io: Io, onExit: (code: number) => void): Command {
     } catch (error) {
       const code = exitCodeFor(error);
       const label = code === EXIT.interrupted ? '' : `${ctx ? ctx.err.red('error:') : 'error:'} `;
-      io.stderr.write(`swapx: ${label}${messageFor(error)}\n`);
+      io.stderr.write(
+        `swapx: ${label}${messageFor(error)}${ctx && (error instanceof NotFoundError || (error as { cause?: unknown })?.cause instanceof NotFoundError) ? doubledPrefixHint(ctx) : ''}\n`,
+      );
       onExit(code);
     } finally {
       await ctx?.close();
