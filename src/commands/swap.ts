@@ -16,7 +16,18 @@ import { swapDetail } from './swap-view.js';
 export const register: Register = (program, run) => {
   addOutputOptions(program.command('swap').description('look a swap up by transaction hash (either side) or swap id'))
     .argument('<identifier>', 'a source or destination transaction hash, or a swap id')
-    .addHelpText('after', '\nExamples:\n  swapx swap 0x5f1c…e2a9\n  swapx swap 0x5f1c…e2a9 --json')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples (both are in swapx sandbox):',
+        '  swapx swap 0xf8e4184224dedd5d47090e3152b23159aa2804479961536b59e7da6c44fa7e1e',
+        '  swapx swap 6ae6804ca1ceb0a431f6317d --json',
+        '',
+        'An EVM hash is 0x and 64 hex digits (pasted without 0x, it is tried with it);',
+        'other chains: 64 hex digits or base58. No match is exit 4.',
+      ].join('\n'),
+    )
     .action((identifier: string, flags: OutputFlags) => run((ctx) => swap(ctx, identifier, flags)));
 };
 

@@ -73,7 +73,8 @@ let root: string;
 
 beforeAll(async () => {
   dense = await startSandbox({ port: 0 });
-  sparse = await startSandbox({ port: 0, swapsPerHour: 10 });
+  // acme: the client id of the help's example (its key is the sandbox's demo key).
+  sparse = await startSandbox({ port: 0, swapsPerHour: 10, clients: ['demo:demo', 'acme:demo'] });
   root = tempDir('swapx-readme-');
   fs.writeFileSync(path.join(root, 'token.jwt'), 'demo-token\n');
   // The server's folder the nightly export writes into exists there.
@@ -157,6 +158,13 @@ async function execute(line: string): Promise<{ code: number; stdout: string; st
     while (!stdout.text.includes('\n') && !stderr.text.includes('error')) await new Promise((resolve) => setTimeout(resolve, 10));
     stop.abort();
     result = await running;
+  } else if (p.argv.includes('--follow')) {
+    // Runs until Ctrl-C: stopped once its first step is reported.
+    const stop = new AbortController();
+    const running = runSwapx(p.argv, { env, stdout, stderr, signal: stop.signal, input: p.input });
+    while (!stderr.text.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.abort();
+    result = await running;
   } else if (p.argv.join(' ') === 'auth login') {
     // The prompts: client id (a line), then the key (hidden, ended by Enter).
     const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => true });
@@ -195,5 +203,56 @@ describe('README', () => {
     }
     expect(fs.readFileSync(path.join(root, 'home/.local/share/bash-completion/completions/swapx'), 'utf8')).toContain('complete -F _swapx swapx');
     expect(fs.readFileSync(path.join(root, 'week-slim.csv'), 'utf8').split('\n')[0]).toBe('id,bridge,sourceChain,destinationChain,withdrawnUsdAmount');
+  });
+});
+
+/** The example lines of a command's --help: after "Examples…:" up to a blank line, comments dropped, `\` lines joined. */
+async function helpExamples(command: string[]): Promise<string[]> {
+  const help = (await runSwapx([...command, '--help'])).stdout.split('\n');
+  const start = help.findIndex((line) => line.startsWith('Examples'));
+  if (start === -1) return [];
+  const lines: string[] = [];
+  let pending = '';
+  for (const raw of help.slice(start + 1)) {
+    if (raw.trim() === '') break;
+    const line = raw.trim();
+    if (line.startsWith('#')) continue;
+    if (line.endsWith('\\')) pending += `${line.slice(0, -1).trim()} `;
+    else {
+      lines.push(pending + line);
+      pending = '';
+    }
+  }
+  return lines;
+}
+
+// Issue 22.3: every example of every command's help runs as written (in a scratch folder of its own).
+describe('help examples', () => {
+  const COMMANDS = [['swaps'], ['swap'], ['sync'], ['chains'], ['tokens'], ['bridges'], ['auth', 'login'], ['sandbox'], ['completion']];
+  it('every command with examples has them, none a placeholder', async () => {
+    for (const command of COMMANDS) {
+      const examples = await helpExamples(command);
+      expect(examples.length, command.join(' ')).toBeGreaterThan(0);
+      expect(examples.filter((l) => l.includes('…') || l.includes('...'))).toEqual([]);
+    }
+  });
+  it('runs each as written, with exit 0', { timeout: 120_000 }, async () => {
+    const cwd = process.cwd();
+    root = tempDir('swapx-help-');
+    fs.writeFileSync(path.join(root, 'token.jwt'), 'demo-token\n');
+    for (const dir of ['data', 'home/.local/share/bash-completion/completions', 'home/.zfunc', 'home/.config/fish/completions'])
+      fs.mkdirSync(path.join(root, dir), { recursive: true });
+    process.chdir(root);
+    try {
+      for (const command of COMMANDS) {
+        for (const line of await helpExamples(command)) {
+          const r = await execute(line);
+          expect({ line, code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ line, code: 0, stderr: '' });
+        }
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(fs.readFileSync(path.join(root, 'home/.zfunc/_swapx'), 'utf8')).toContain('#compdef swapx');
   });
 });
