@@ -15,7 +15,7 @@ export const register: Register = (program, run) => {
         '',
         'Examples (create the folder first: mkdir -p ...):',
         '  swapx completion bash > ~/.local/share/bash-completion/completions/swapx',
-        '  # zsh: ~/.zfunc on your fpath (fpath=(~/.zfunc $fpath) in ~/.zshrc, before compinit)',
+        '  # zsh: ~/.zfunc on your fpath: fpath=(~/.zfunc $fpath) in ~/.zshrc',
         '  swapx completion zsh > ~/.zfunc/_swapx',
         '  swapx completion fish > ~/.config/fish/completions/swapx.fish',
       ].join('\n'),
