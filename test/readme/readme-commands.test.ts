@@ -20,8 +20,12 @@ import { tempDir } from '../helpers/cli.js';
 import { Capture, runSwapx } from '../helpers/run.js';
 
 const README = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-/** Programs other than swapx that README lines run (the project's scripts, readers of its files): listed, not run. */
-const OTHER_PROGRAMS = ['npm', 'duckdb', 'python3'];
+/**
+ * Lines of other programs: the project's npm scripts (listed, not run: the test is one of them); `mkdir -p`
+ * (made under the scratch folder); `export` of the sandbox's address and demo client (the test gives each run
+ * its own sandbox and those credentials).
+ */
+const OTHER_PROGRAMS = ['npm', 'mkdir', 'export'];
 const CRON = /^([\d*/,-]+\s+){5}(?=\S)/;
 
 /** The lines of the ```sh blocks, comments dropped. */
@@ -94,7 +98,10 @@ interface Planned {
 
 function plan(line: string): Planned {
   const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-  let text = line.replace(CRON, '').replace(/\s*\|\|\s*alert$/, '');
+  let text = line
+    .replace(CRON, '')
+    .replace(/\s*\|\|\s*alert$/, '')
+    .replace(/\s+&$/, '');
   text = text.replace(/\$\(date -u -d yesterday \+\\?%F\)/g, yesterday);
   const vars = { XFLOW_KEY: 'demo' };
   let tokens = words(text, vars)
@@ -185,7 +192,8 @@ describe('README', () => {
   it('has commands to run, and only lines of known other programs are not swapx', () => {
     expect(lines.length).toBeGreaterThan(25);
     const others = lines.filter((l) => OTHER_PROGRAMS.includes(l.split(' ')[0]!));
-    expect(others.map((l) => l.split(' ')[0])).toEqual(['npm', 'npm', 'duckdb', 'python3']);
+    expect(others.map((l) => l.split(' ')[0])).toEqual(['npm', 'npm', 'export', 'mkdir']);
+    expect(others[2]).toBe('export SWAPX_BASE_URL=http://127.0.0.1:8787 SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo');
     // a placeholder such as 0x5f1c…e2a9 would not run
     expect(lines.filter((l) => l.includes('…'))).toEqual([]);
   });
@@ -194,7 +202,13 @@ describe('README', () => {
     process.chdir(root);
     try {
       for (const line of lines) {
-        if (OTHER_PROGRAMS.includes(line.split(' ')[0]!)) continue;
+        const [program, ...rest] = line.split(' ');
+        if (program === 'mkdir') {
+          expect(rest[0]).toBe('-p');
+          for (const dir of rest.slice(1))
+            fs.mkdirSync(dir.startsWith('~/') ? path.join(root, 'home', dir.slice(2)) : path.join(root, dir), { recursive: true });
+        }
+        if (OTHER_PROGRAMS.includes(program!)) continue;
         const r = await execute(line);
         expect({ line, code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ line, code: 0, stderr: '' });
       }
