@@ -61,6 +61,11 @@ function topCommand(cmd: Command): Command {
   return top;
 }
 
+/** The width help is wrapped to: a terminal's own, else 80 (what a file or a pipe reads comfortably). */
+function helpWidth(stream: { isTTY?: boolean; columns?: number }): number {
+  return stream.isTTY === true && Number.isInteger(stream.columns) && stream.columns! > 0 ? Math.min(stream.columns!, 100) : 80;
+}
+
 /** A base URL ending in /v1 doubles the prefix swapx adds to every path (GET /v1/v1/external/chains): say so. */
 function doubledPrefixHint(ctx: Context): string {
   let base: string;
@@ -91,6 +96,8 @@ export function buildProgram(io: Io, onExit: (code: number) => void): Command {
     // Every command's help lists the global options it honours (inherited by the subcommands made below).
     .configureHelp({
       showGlobalOptions: true,
+      // commander leaves a description column under 40 unwrapped, for the terminal to break mid-word (at 60 columns)
+      minWidthToWrap: 24,
       visibleGlobalOptions(cmd: Command) {
         const honoured = GLOBALS_HONOURED[topCommand(cmd).name()];
         return Help.prototype.visibleGlobalOptions
@@ -102,6 +109,9 @@ export function buildProgram(io: Io, onExit: (code: number) => void): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // Help wraps at the terminal's width (words, indented), not at 80 for the terminal to break mid-word.
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
       // One line: commander puts its suggestion on a second one.
       outputError: (text, write) =>
         write(

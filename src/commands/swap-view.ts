@@ -56,7 +56,7 @@ export function swapDetail(swap: Swap, c: ChalkInstance, width = Number.POSITIVE
     ['detected', humanTime(swap.detectedAt)],
     ['completed', humanTime(swap.completedAt)],
     ['updated', humanTime(swap.updatedAt)],
-    ['protocol', text(swap.protocolKey)],
+    ['protocol key', text(swap.protocolKey)],
     ['interacted with', text(swap.sourceInteractedWith)],
     ['USD check', text(mismatch)],
     [

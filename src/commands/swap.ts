@@ -24,8 +24,9 @@ export const register: Register = (program, run) => {
         '  swapx swap 0xf8e4184224dedd5d47090e3152b23159aa2804479961536b59e7da6c44fa7e1e',
         '  swapx swap 6ae6804ca1ceb0a431f6317d --json',
         '',
-        'An EVM hash is 0x and 64 hex digits (pasted without 0x, it is tried with it);',
-        'other chains: 64 hex digits or base58. No match is exit 4.',
+        'An EVM hash is 0x and 64 hex digits (pasted without 0x,',
+        'it is tried with it); other chains: 64 hex digits or',
+        'base58. No match is exit 4.',
       ].join('\n'),
     )
     .action((identifier: string, flags: OutputFlags) => run((ctx) => swap(ctx, identifier, flags)));
@@ -49,7 +50,8 @@ export async function swap(ctx: Context, identifierArg: string, flags: OutputFla
   let swaps = await lookUp(identifier);
   if (swaps.length === 0 && fallback) swaps = await lookUp(fallback);
   if (swaps.length === 0) {
-    throw new NoMatchError(`no swap matches '${identifier}' (looked up as a transaction hash and as a swap id)`);
+    const asked = fallback ? `'${identifier}' or '${fallback}'` : `'${identifier}'`;
+    throw new NoMatchError(`no swap matches ${asked} (looked up as a transaction hash and as a swap id)`);
   }
   // With --fields, a table shows exactly those fields, one `field  value` line each.
   const view = (s: Swap) =>

@@ -59,6 +59,14 @@ describe('help', () => {
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').filter((line) => [...line].length > 80)).toEqual([]);
   });
+  // Found trying swapx at 60 columns: commander left descriptions unwrapped, for the terminal to break mid-word.
+  it.each([['swaps'], ['swap'], ['sync'], ['tokens'], ['auth', 'login']])('swapx %s --help wraps its options at a 60-column terminal', async (...command) => {
+    const r = await runSwapx([...command, '--help'], { tty: { columns: 60 } });
+    expect(r.code).toBe(0);
+    const options = [...section(r.stdout, 'Options:'), ...section(r.stdout, 'Global Options:')];
+    expect(options.length).toBeGreaterThan(8);
+    expect(options.filter((line) => [...line].length > 60)).toEqual([]);
+  });
   it('the sandbox lists only the ones it honours; completion none', async () => {
     const sandbox = await runSwapx(['sandbox', '--help']);
     expect(section(sandbox.stdout, 'Global Options:').map((line) => line.trim().split(/\s{2,}/)[0])).toEqual(['-v, --verbose', '-q, --quiet', '--no-color']);

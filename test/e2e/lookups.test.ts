@@ -179,6 +179,14 @@ describe('swapx swap', () => {
     expect(JSON.parse(shown.stdout)).toEqual(JSON.parse(piped.stdout));
     expect(Math.max(...shown.stdout.split('\n').map((line) => line.length))).toBeLessThan(140);
   });
+  it('no match for a hash without 0x names both forms asked', async () => {
+    const r = await runSwapx(['swap', '0'.repeat(64)], { env });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      4,
+      '',
+      `swapx: error: no swap matches '${'0'.repeat(64)}' or '0x${'0'.repeat(64)}' (looked up as a transaction hash and as a swap id)\n`,
+    ]);
+  });
   it('no match is exit 4 with nothing on stdout', async () => {
     const r = await runSwapx(['swap', '0x0000000000000000000000000000000000000000000000000000000000000000'], { env });
     expect(r.code).toBe(4);
