@@ -37,6 +37,7 @@ Environment:
   SWAPX_ALLOW_HTTP=1              send credentials over plain http to a test
                                   server beyond loopback
   NO_COLOR                        any value turns colour off (like --no-color)
+  FORCE_COLOR=0, TERM=dumb        colour off too
   Precedence: flag > environment > profile > default.
 
 Exit codes:

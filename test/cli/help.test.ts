@@ -23,6 +23,7 @@ describe('help', () => {
       '  SWAPX_ALLOW_HTTP=1              send credentials over plain http to a test',
       '                                  server beyond loopback',
       '  NO_COLOR                        any value turns colour off (like --no-color)',
+      '  FORCE_COLOR=0, TERM=dumb        colour off too',
       '  Precedence: flag > environment > profile > default.',
     ]);
     expect(section(r.stdout, 'Exit codes:').map((line) => line.trim().split(/\s+/)[0])).toEqual(['0', '1', '2', '3', '4', '130']);
