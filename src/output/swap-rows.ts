@@ -95,7 +95,7 @@ function defaultColumns(timeField: (typeof FILTER_TIME_FIELD)[DateRangeFilter]):
 /** Widths for fields named with --fields: what their values usually need. */
 const FIELD_WIDTH: Record<string, number> = {
   id: 24,
-  bridge: 16,
+  bridge: 18,
   bridgeKey: 12,
   sourceChain: 12,
   destinationChain: 16,
@@ -114,6 +114,16 @@ const FIELD_WIDTH: Record<string, number> = {
 const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
 const AMOUNT_FIELDS = new Set(['depositAmount', 'withdrawnAmount']);
 const USD_FIELDS = new Set(['depositUsdAmount', 'withdrawnUsdAmount']);
+
+/**
+ * The widest a hash or an address usually is, so that there is room it shows whole: a transaction up to a Solana
+ * signature (88 base58 characters), an address up to a TON one (48); other lists and hashes 66 (0x and 64).
+ */
+function hashWidth(field: string): number {
+  if (/Transaction$/.test(field)) return 88;
+  if (/(Account|Contract|ProtocolAddress|InteractedWith)$/.test(field)) return 48;
+  return 66;
+}
 
 /** One column per field the user named, in that order; long hashes are cut in the middle to fit. */
 function fieldColumns(fields: readonly string[]): SwapColumn[] {
@@ -143,7 +153,7 @@ function fieldColumns(fields: readonly string[]): SwapColumn[] {
     const hashLike = !(field in FIELD_WIDTH);
     return {
       ...base,
-      width: Math.max(FIELD_WIDTH[field] ?? 66, field.length),
+      width: Math.max(FIELD_WIDTH[field] ?? hashWidth(field), field.length),
       minWidth: field === 'id' ? 24 : hashLike ? 13 : 8,
       truncate: field === 'id' ? 'never' : hashLike ? 'middle' : 'end',
       value: (s) => {

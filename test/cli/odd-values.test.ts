@@ -16,7 +16,7 @@ let sandbox: RunningSandbox;
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0 });
   const auth = { authorization: `Basic ${Buffer.from('demo:demo').toString('base64')}` };
-  [swap] = (await (await fetch(`${sandbox.url}/v1/external/swaps/${ID}`, { headers: auth })).json()) as Record<string, unknown>[];
+  swap = ((await (await fetch(`${sandbox.url}/v1/external/swaps/${ID}`, { headers: auth })).json()) as Record<string, unknown>[])[0]!;
   bridges = (await (await fetch(`${sandbox.url}/v1/external/bridges?IncludeDelisted=true`, { headers: auth })).json()) as Record<string, unknown>[];
 });
 afterAll(async () => {
