@@ -118,6 +118,15 @@ describe('lookup tables', () => {
       'Stargate           stargate   Operational   $61.49B  22,673,543  2026-11-07 23:58:20Z  ethereum,arbitrum,base,optimism,polygon,bsc,avalanche,linea',
     ]);
   });
+  it('chains at 60 columns cut the link in the middle; at 80 and 200 it is whole', async () => {
+    expect((await head(['chains'], 60, 5)).slice(3)).toEqual([
+      'base          Base               https://basescan.org',
+      'optimism      OP Mainnet         https://optim….etherscan.io',
+    ]);
+    for (const columns of [80, 200]) {
+      expect((await head(['chains'], columns, 5)).slice(4)).toEqual(['optimism      OP Mainnet         https://optimistic.etherscan.io']);
+    }
+  });
   it('tokens at 80 columns keep the whole contract and drop the link; at 120 the link is cut in the middle', async () => {
     expect(await head(['tokens', 'ethereum', '--take', '3', '-q'], 80)).toEqual([
       'symbol  name        contract',
