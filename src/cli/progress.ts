@@ -3,6 +3,7 @@
  * plain line every 10 s otherwise — and the summary at the end. It listens to
  * the exporter's events and the client's retries; it changes nothing.
  */
+import { fstatSync } from 'node:fs';
 import type { Ora } from 'ora';
 import type { ExportEvent, ExportSummary } from '../export/exporter.js';
 import type { Tally } from '../export/sink.js';
@@ -38,9 +39,10 @@ export class Progress {
   async start(): Promise<void> {
     if (this.options.quiet) return;
     const terminal = this.stream.isTTY === true;
-    // Data piped from stdout may land on this same terminal (| jq, | head): neither a spinner nor progress lines go
-    // between its lines there; the summary comes at the end. A log file (stderr not a terminal) still gets its lines.
-    if (terminal && this.options.stdout && this.options.stdout.isTTY !== true) return;
+    // Data piped from stdout to a program may land on this same terminal (| jq, | head): neither a spinner nor
+    // progress lines go between its lines there; the summary comes at the end. Data redirected to a file (> f) never
+    // does, and a log (stderr not a terminal) still gets its lines.
+    if (terminal && this.options.stdout && this.options.stdout.isTTY !== true && mayReachTerminal(this.options.stdout)) return;
     // A terminal of zero columns (a pty nobody sized) would make ora clear lines forever; a dumb one cannot redraw.
     if (terminal && (this.stream.columns ?? 0) > 0 && this.options.env?.TERM !== 'dumb') {
       // ora loads only for people watching a terminal. It clears its line before any write to its stream, stdout or
@@ -85,6 +87,18 @@ export class Progress {
     this.timer = undefined;
     this.spinner?.stop();
     this.spinner = undefined;
+  }
+}
+
+/** Whether what is written to `stream` may be shown on a terminal: true for a pipe or a socket, or when it cannot be told. */
+function mayReachTerminal(stream: OutStream): boolean {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return true;
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return true;
   }
 }
 

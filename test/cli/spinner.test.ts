@@ -4,7 +4,10 @@
  * (| jq, | head, which may print to this same terminal): no spinner and no progress lines on the terminal, only
  * the summary at the end.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
 import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
 import { Capture, runSwapx } from '../helpers/run.js';
 
@@ -23,6 +26,19 @@ describe('the spinner and the data', () => {
     const starts = [...screen.text.matchAll(/[0-9a-f]{24} {2}2026-11-01 /g)].map((m) => m.index);
     expect(starts.length).toBeGreaterThan(100);
     for (const at of starts) expect(screen.text.slice(Math.max(0, at - 8), at)).toMatch(CLEARED);
+  });
+  it('data redirected to a file (> week.jsonl): the spinner shows on the terminal, since no data does', async () => {
+    const file = path.join(tempDir(), 'out.jsonl');
+    const fd = fs.openSync(file, 'w');
+    const stdout = Object.assign(new Capture(), { fd });
+    const stderr = new Capture({ isTTY: true, columns: 120 });
+    try {
+      const r = await runSwapx(EXPORT, { env: api.env(), stdout, stderr });
+      expect(r.code).toBe(0);
+    } finally {
+      fs.closeSync(fd);
+    }
+    expect(stderr.text).toMatch(/windows \d+\/18 · /);
   });
   it('data piped: nothing drawn on the terminal while it runs, the summary at the end', async () => {
     const stderr = new Capture({ isTTY: true, columns: 120 });
