@@ -192,15 +192,15 @@ export function usdCell(value: number | null | undefined): string {
 }
 
 /**
- * A time the API sent, as every table and card shows it: UTC to the second,
- * the zone written, `2026-11-25 12:00:00Z` (also a form --from and --to read).
+ * A time the API sent, as every table and card shows it: ISO 8601 in UTC to the second, `2026-11-25T12:00:00Z`,
+ * the form of the summaries, plans and resume commands too, and one --from and --to take without quotes.
  * Text that is no time is shown as it came.
  */
 export function humanTime(value: string | null | undefined): string {
   if (value === null || value === undefined || value === '') return '—';
   const ms = parseApiTime(value);
   if (Number.isNaN(ms)) return value;
-  return `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}Z`;
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
 }
 
 /** The width of humanTime's text. */

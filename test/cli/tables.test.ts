@@ -32,29 +32,29 @@ describe('swaps table', () => {
   it('at 60 columns: the time and the id in full', async () => {
     expect(await head(['swaps', ...MINUTE], 60)).toEqual([
       'withdrawnAt           id',
-      '2026-11-01 00:00:00Z  6ae680109afb274a0910f7db',
-      '2026-11-01 00:00:00Z  6ae680880da1f564a90da3ed',
+      '2026-11-01T00:00:00Z  6ae680109afb274a0910f7db',
+      '2026-11-01T00:00:00Z  6ae680880da1f564a90da3ed',
     ]);
   });
   it('at 80 columns: the time, the route, USD and the id in full', async () => {
     expect(await head(['swaps', ...MINUTE], 80)).toEqual([
       'withdrawnAt           route                        USD  id',
-      '2026-11-01 00:00:00Z  ethereum → polygon    $15,915.08  6ae680109afb274a0910f7db',
-      '2026-11-01 00:00:00Z  arbitrum → optimism      $255.29  6ae680880da1f564a90da3ed',
+      '2026-11-01T00:00:00Z  ethereum → polygon    $15,915.08  6ae680109afb274a0910f7db',
+      '2026-11-01T00:00:00Z  arbitrum → optimism      $255.29  6ae680880da1f564a90da3ed',
     ]);
   });
   it('at 120 columns: the bridge, whole, and the withdrawal too', async () => {
     expect(await head(['swaps', ...MINUTE], 120)).toEqual([
       'withdrawnAt           bridge              route                        withdrawal          USD  id',
-      '2026-11-01 00:00:00Z  Stargate            ethereum → polygon     15,956.4278 USDC   $15,915.08  6ae680109afb274a0910f7db',
-      '2026-11-01 00:00:00Z  Portal (Wormhole)   arbitrum → optimism         146.1486 OP      $255.29  6ae680880da1f564a90da3ed',
+      '2026-11-01T00:00:00Z  Stargate            ethereum → polygon     15,956.4278 USDC   $15,915.08  6ae680109afb274a0910f7db',
+      '2026-11-01T00:00:00Z  Portal (Wormhole)   arbitrum → optimism         146.1486 OP      $255.29  6ae680880da1f564a90da3ed',
     ]);
   });
   it('at 200 columns: every column', async () => {
     expect(await head(['swaps', ...MINUTE], 200)).toEqual([
       'withdrawnAt           bridge              route                                deposit            withdrawal          USD  USD check         id',
-      '2026-11-01 00:00:00Z  Stargate            ethereum → polygon          15,978.9285 USDC      15,956.4278 USDC   $15,915.08  OK                6ae680109afb274a0910f7db',
-      '2026-11-01 00:00:00Z  Portal (Wormhole)   arbitrum → optimism            255.9613 USDT           146.1486 OP      $255.29  OK                6ae680880da1f564a90da3ed',
+      '2026-11-01T00:00:00Z  Stargate            ethereum → polygon          15,978.9285 USDC      15,956.4278 USDC   $15,915.08  OK                6ae680109afb274a0910f7db',
+      '2026-11-01T00:00:00Z  Portal (Wormhole)   arbitrum → optimism            255.9613 USDT           146.1486 OP      $255.29  OK                6ae680880da1f564a90da3ed',
     ]);
   });
   it('--fields: exactly those columns; hashes are cut in the middle to fit 80 and whole at 120', async () => {
@@ -102,20 +102,20 @@ describe('lookup tables', () => {
     const lines = r.stdout.split('\n');
     expect(lines.slice(0, 3)).toEqual([
       'name               status         volume       swaps  latest swap',
-      'Stargate           Operational   $61.49B  22,673,543  2026-11-07 23:58:20Z',
-      'Portal (Wormhole)  Operational   $49.60B  11,364,850  2026-11-07 23:58:33Z',
+      'Stargate           Operational   $61.49B  22,673,543  2026-11-07T23:58:20Z',
+      'Portal (Wormhole)  Operational   $49.60B  11,364,850  2026-11-07T23:58:33Z',
     ]);
-    expect(lines).toContain('Meson              Malfunction  $844.89M     152,343  2026-09-29 13:42:29Z');
+    expect(lines).toContain('Meson              Malfunction  $844.89M     152,343  2026-09-29T13:42:29Z');
     expect(lines).toContain('Gas.zip            Warning         $0.00           —  —');
   });
   it('bridges at 120 columns: the chains list, cut at the end; at 200 whole', async () => {
     expect(await head(['bridges'], 120, 2)).toEqual([
       'name               key        status         volume       swaps  latest swap           chains',
-      'Stargate           stargate   Operational   $61.49B  22,673,543  2026-11-07 23:58:20Z  ethereum,arbitrum,base,optimism,…',
+      'Stargate           stargate   Operational   $61.49B  22,673,543  2026-11-07T23:58:20Z  ethereum,arbitrum,base,optimism,…',
     ]);
     expect(await head(['bridges'], 200, 2)).toEqual([
       'name               key        status         volume       swaps  latest swap           chains',
-      'Stargate           stargate   Operational   $61.49B  22,673,543  2026-11-07 23:58:20Z  ethereum,arbitrum,base,optimism,polygon,bsc,avalanche,linea',
+      'Stargate           stargate   Operational   $61.49B  22,673,543  2026-11-07T23:58:20Z  ethereum,arbitrum,base,optimism,polygon,bsc,avalanche,linea',
     ]);
   });
   it('chains at 60 columns cut the link in the middle; at 80 and 200 it is whole', async () => {

@@ -76,10 +76,10 @@ describe('fitting a width', () => {
   });
   it('humanTime: one form, UTC to the second with the zone, whatever the API sent', async () => {
     const { humanTime } = await import('../../src/output/table.js');
-    expect(humanTime('2026-10-31T23:57:57.155Z')).toBe('2026-10-31 23:57:57Z');
-    expect(humanTime('2026-11-01T00:00:00Z')).toBe('2026-11-01 00:00:00Z');
-    expect(humanTime('2026-11-01T12:10:00.1234567')).toBe('2026-11-01 12:10:00Z');
-    expect(humanTime('2026-11-01T02:00:00+02:00')).toBe('2026-11-01 00:00:00Z');
+    expect(humanTime('2026-10-31T23:57:57.155Z')).toBe('2026-10-31T23:57:57Z');
+    expect(humanTime('2026-11-01T00:00:00Z')).toBe('2026-11-01T00:00:00Z');
+    expect(humanTime('2026-11-01T12:10:00.1234567')).toBe('2026-11-01T12:10:00Z');
+    expect(humanTime('2026-11-01T02:00:00+02:00')).toBe('2026-11-01T00:00:00Z');
     expect(humanTime(null)).toBe('—');
     expect(humanTime('soon')).toBe('soon');
   });
@@ -112,12 +112,12 @@ describe('the swaps table', () => {
       'withdrawnAt           bridge              route                            deposit           withdrawal          USD  USD check         id\n',
     );
     expect(encoder.batch([swap], true)).toBe(
-      '2026-11-01 00:00:00Z  Stargate            ethereum → base       12,345,678.12 USDC    12,345,000.5 USDC      $12.35M  OK                6ae680109afb274a0910f7db\n',
+      '2026-11-01T00:00:00Z  Stargate            ethereum → base       12,345,678.12 USDC    12,345,000.5 USDC      $12.35M  OK                6ae680109afb274a0910f7db\n',
     );
     // Issue 22.7: an id longer than most (a UUID) is last, so it pushes no column out of line.
     const uuid = { ...swap, id: '0f8fad5b-d9cb-469f-a165-70867728950e' };
     expect(encoder.batch([uuid], true)).toBe(
-      '2026-11-01 00:00:00Z  Stargate            ethereum → base       12,345,678.12 USDC    12,345,000.5 USDC      $12.35M  OK                0f8fad5b-d9cb-469f-a165-70867728950e\n',
+      '2026-11-01T00:00:00Z  Stargate            ethereum → base       12,345,678.12 USDC    12,345,000.5 USDC      $12.35M  OK                0f8fad5b-d9cb-469f-a165-70867728950e\n',
     );
     // Issue 22.8: a huge amount is 1.00e284 with its token, never 1e+284T.
     expect(amountCell(1e296, 'USDC', 20)).toBe('1.00e296 USDC');
