@@ -23,7 +23,7 @@ describe('the spinner and the data', () => {
     const r = await runSwapx([...EXPORT, '--fields', 'id,withdrawnAt'], { env: api.env(), stdout: screen, stderr: screen });
     expect(r.code).toBe(0);
     expect(screen.text).toContain('windows ');
-    const starts = [...screen.text.matchAll(/[0-9a-f]{24} {2}2026-11-01 /g)].map((m) => m.index);
+    const starts = [...screen.text.matchAll(/[0-9a-f]{24} {2}2026-11-01T/g)].map((m) => m.index);
     expect(starts.length).toBeGreaterThan(100);
     for (const at of starts) expect(screen.text.slice(Math.max(0, at - 8), at)).toMatch(CLEARED);
   });
