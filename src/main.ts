@@ -1,7 +1,7 @@
 /** The swapx program: global options, the commands, and the one place a run becomes an exit code. */
 import { Command, CommanderError, Help, Option } from 'commander';
 import { DEFAULT_BASE_URL, RETRIES, TIMEOUT_MS } from './api/bounds.js';
-import { UsageError } from './api/errors.js';
+import { NotFoundError, UsageError } from './api/errors.js';
 import { VERSION } from './version.js';
 import type { Handler } from './cli/command.js';
 import { Context, type GlobalOptions, type Io } from './cli/context.js';
@@ -37,6 +37,7 @@ Environment:
   SWAPX_ALLOW_HTTP=1              send credentials over plain http to a test
                                   server beyond loopback
   NO_COLOR                        any value turns colour off (like --no-color)
+  FORCE_COLOR=0, TERM=dumb        colour off too
   Precedence: flag > environment > profile > default.
 
 Exit codes:
@@ -61,6 +62,25 @@ function topCommand(cmd: Command): Command {
   return top;
 }
 
+/** The width help is wrapped to: a terminal's own, else 80 (what a file or a pipe reads comfortably). */
+function helpWidth(stream: { isTTY?: boolean; columns?: number }): number {
+  return stream.isTTY === true && Number.isInteger(stream.columns) && stream.columns! > 0 ? Math.min(stream.columns!, 100) : 80;
+}
+
+/** A base URL ending in /v1 doubles the prefix swapx adds to every path (GET /v1/v1/external/chains): say so. */
+function doubledPrefixHint(ctx: Context): string {
+  let base: string;
+  try {
+    base = ctx.settings().baseUrl.value;
+  } catch {
+    return '';
+  }
+  const url = new URL(base);
+  if (!/\/v1\/?$/.test(url.pathname)) return '';
+  const fixed = `${url.origin}${url.pathname.replace(/\/v1\/?$/, '')}`;
+  return `; the base URL ${base} ends in /v1, which swapx adds to every path: use ${fixed}`;
+}
+
 export function buildProgram(io: Io, onExit: (code: number) => void): Command {
   const program = new Command('swapx')
     .description('Query and bulk-export cross-chain swaps from the XFlow swap export API')
@@ -77,6 +97,8 @@ export function buildProgram(io: Io, onExit: (code: number) => void): Command {
     // Every command's help lists the global options it honours (inherited by the subcommands made below).
     .configureHelp({
       showGlobalOptions: true,
+      // commander leaves a description column under 40 unwrapped, for the terminal to break mid-word (at 60 columns)
+      minWidthToWrap: 24,
       visibleGlobalOptions(cmd: Command) {
         const honoured = GLOBALS_HONOURED[topCommand(cmd).name()];
         return Help.prototype.visibleGlobalOptions
@@ -88,11 +110,16 @@ export function buildProgram(io: Io, onExit: (code: number) => void): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // Help wraps at the terminal's width (words, indented), not at 80 for the terminal to break mid-word.
+      getOutHelpWidth: () => helpWidth(io.stdout),
+      getErrHelpWidth: () => helpWidth(io.stderr),
       // One line: commander puts its suggestion on a second one.
       outputError: (text, write) =>
         write(
           `${text
             .replace(/^error: /, 'swapx: ')
+            // `swapx version` is what gh and docker take; swapx answers --version.
+            .replace(/^(swapx: unknown command 'version')\s*$/, '$1 (Did you mean --version?)')
             .trim()
             .replace(/\s*\n\s*/g, ' ')}\n`,
         ),
@@ -106,7 +133,9 @@ export function buildProgram(io: Io, onExit: (code: number) => void): Command {
     } catch (error) {
       const code = exitCodeFor(error);
       const label = code === EXIT.interrupted ? '' : `${ctx ? ctx.err.red('error:') : 'error:'} `;
-      io.stderr.write(`swapx: ${label}${messageFor(error)}\n`);
+      io.stderr.write(
+        `swapx: ${label}${messageFor(error)}${ctx && (error instanceof NotFoundError || (error as { cause?: unknown })?.cause instanceof NotFoundError) ? doubledPrefixHint(ctx) : ''}\n`,
+      );
       onExit(code);
     } finally {
       await ctx?.close();

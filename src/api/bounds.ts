@@ -60,6 +60,6 @@ const MAX_TIME_MS = 8.64e15;
 /** A `<duration>` option, as ms. */
 export function parseDurationOption(name: string, text: string): number {
   const ms = parseDuration(text);
-  if (ms === undefined) throw new UsageError(`${name}: '${text}' is not a duration (${DURATION_FORMS})`);
+  if (ms === undefined) throw new UsageError(`${name}: '${text}' is not a duration: use ${DURATION_FORMS}`);
   return ms;
 }

@@ -52,14 +52,18 @@ function colorEnabled(stream: OutStream, env: NodeJS.ProcessEnv, flag: boolean |
   if (flag === false) return false;
   // NO_COLOR: any non-empty value turns colour off (chalk does not read it).
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '0') return true;
+  // FORCE_COLOR as chalk and supports-color read it: 0 or false turns colour off, any other value on.
+  if (env.FORCE_COLOR === '0' || env.FORCE_COLOR === 'false') return false;
+  if (env.FORCE_COLOR !== undefined) return true;
+  // A terminal that says it is dumb cannot show escapes.
+  if (env.TERM === 'dumb') return false;
   return stream.isTTY === true;
 }
 
 /** Profile names are keys in the store and words in printed commands: keep them plain. */
-function checkProfileName(name: string): string {
+function checkProfileName(name: string, from: string): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
-    throw new UsageError(`--profile must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit, not '${name}'`);
+    throw new UsageError(`${from} must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit, not '${name}'`);
   }
   return name;
 }
@@ -77,7 +81,12 @@ export class Context {
     readonly io: Io,
     readonly globals: GlobalOptions,
   ) {
-    this.profile = checkProfileName(globals.profile ?? (io.env.SWAPX_PROFILE || 'default'));
+    this.profile =
+      globals.profile !== undefined
+        ? checkProfileName(globals.profile, '--profile')
+        : io.env.SWAPX_PROFILE
+          ? checkProfileName(io.env.SWAPX_PROFILE, 'SWAPX_PROFILE')
+          : 'default';
     this.store = new ConfigStore(io.env, (message) => this.warn(message));
     this.out = new Chalk({ level: colorEnabled(io.stdout, io.env, globals.color) ? 1 : 0 });
     this.err = new Chalk({ level: colorEnabled(io.stderr, io.env, globals.color) ? 1 : 0 });
@@ -112,7 +121,17 @@ export class Context {
   client(extras: ClientExtras = {}): SwapxClient {
     this.settings();
     const resolved = this.credentials();
-    if (!resolved) throw new AuthError(loginHint(this.profile));
+    if (!resolved) {
+      // A profile named but never made is a typo more often than a login not yet done.
+      const known = this.store.profileNames();
+      if (this.profile !== 'default' && !known.includes(this.profile)) {
+        const from = this.globals.profile !== undefined ? '--profile' : 'SWAPX_PROFILE';
+        throw new UsageError(
+          `${from}: unknown profile '${this.profile}' (${known.length ? `known: ${known.join(', ')}` : 'none is stored yet'}); create it with 'swapx auth login --profile ${this.profile}'`,
+        );
+      }
+      throw new AuthError(loginHint(this.profile));
+    }
     return this.clientFor(resolved.credentials, extras);
   }
 

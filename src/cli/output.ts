@@ -18,14 +18,17 @@ export interface OutputFlags extends FormatFlags {
   excelSafe?: boolean;
 }
 
-export function addOutputOptions(command: Command): Command {
+/** `parquet`: the command writes Parquet (swaps); its help offers each format only where it works. */
+export function addOutputOptions(command: Command, options: { parquet?: boolean } = {}): Command {
+  const formats = options.parquet ? 'table, json, jsonl, csv, or parquet (to a file)' : 'table, json, jsonl or csv';
+  const extensions = options.parquet ? '.json/.jsonl/.ndjson/.csv/.parquet' : '.json/.jsonl/.ndjson/.csv';
   return command
-    .option('-f, --format <format>', 'table, json, jsonl, csv or parquet (swaps, to a file) (default: table on a terminal, jsonl otherwise)')
+    .option('-f, --format <format>', `${formats} (default: table on a terminal, jsonl otherwise)`)
     .option('--json', 'shorthand for --format json')
     .option('--jsonl', 'shorthand for --format jsonl')
     .option('--csv', 'shorthand for --format csv')
     .option('--fields <list>', 'only these fields, in this order (comma-separated)')
-    .option('-o, --output <file>', 'write to a file (atomically); format from .json/.jsonl/.ndjson/.csv/.parquet, .gz gzips; - is stdout')
+    .option('-o, --output <file>', `write to a file (atomically); format from ${extensions}, .gz gzips; - is stdout`)
     .option('--excel-safe', 'CSV: prefix cells starting with = + - @ with a quote so spreadsheets do not run them');
 }
 
@@ -43,8 +46,11 @@ export interface OutputPlan {
  */
 export function planOutput(ctx: Context, flags: OutputFlags, allFields: readonly string[], options: { parquet?: boolean } = {}): OutputPlan {
   if (flags.output !== undefined && flags.output.trim() === '') throw new UsageError('--output needs a file name');
-  const { format, gzip } = resolveFormat(flags, { stdoutIsTTY: ctx.io.stdout.isTTY === true, configured: ctx.settings().format.value });
-  if (format === 'parquet' && !options.parquet) throw new UsageError('Parquet output is for swapx swaps (and sync); use json, jsonl or csv here');
+  const { format, gzip } = resolveFormat(flags, {
+    stdoutIsTTY: ctx.io.stdout.isTTY === true,
+    configured: ctx.settings().format.value,
+    parquet: options.parquet === true,
+  });
   if (flags.excelSafe && format !== 'csv') throw new UsageError('--excel-safe applies to CSV output only');
   const output = flags.output === STDOUT_NAME ? undefined : flags.output;
   return { format, gzip, fields: selectFields(flags.fields, allFields), output, excelSafe: flags.excelSafe === true };
@@ -64,6 +70,8 @@ export async function writeResult<T extends object>(
   if (!plan.output) {
     // A table is made terminal-safe cell by cell (and coloured); machine formats keep every byte unless shown.
     const shown = plan.format !== 'table' && (ctx.io.stdout as { isTTY?: boolean }).isTTY === true;
+    // JSON read on a terminal is indented (as gh --json is); through a pipe it stays compact.
+    if (shown && plan.format === 'json') text = `${JSON.stringify(JSON.parse(text), null, 2)}\n`;
     ctx.io.stdout.write(shown ? terminalSafe(text) : text);
     return;
   }

@@ -3,10 +3,12 @@
  * plain line every 10 s otherwise — and the summary at the end. It listens to
  * the exporter's events and the client's retries; it changes nothing.
  */
+import { fstatSync } from 'node:fs';
 import type { Ora } from 'ora';
 import type { ExportEvent, ExportSummary } from '../export/exporter.js';
 import type { Tally } from '../export/sink.js';
 import type { OutStream } from '../output/stream.js';
+import { plural } from '../output/table.js';
 import { formatElapsed } from '../util/time.js';
 
 const num = (n: number) => n.toLocaleString('en-US');
@@ -21,16 +23,30 @@ export class Progress {
     private readonly stream: OutStream,
     /** where this run starts (a resume starts with windows done), for the rate and ETA */
     private readonly base: Tally & { windowsTotal: number },
-    private readonly options: { quiet: boolean; color: boolean; intervalMs?: number; retries: () => number },
+    private readonly options: {
+      quiet: boolean;
+      color: boolean;
+      intervalMs?: number;
+      retries: () => number;
+      /** standard output when the data goes there (no -o): piped, no spinner may sit in front of its lines */
+      stdout?: OutStream;
+      env?: NodeJS.ProcessEnv;
+    },
   ) {
     this.latest = base;
   }
 
   async start(): Promise<void> {
     if (this.options.quiet) return;
-    // A terminal of zero columns (a pty nobody sized) would make ora clear lines forever.
-    if (this.stream.isTTY && (this.stream.columns ?? 0) > 0) {
-      // ora loads only for people watching a terminal.
+    const terminal = this.stream.isTTY === true;
+    // Data piped from stdout to a program may land on this same terminal (| jq, | head): neither a spinner nor
+    // progress lines go between its lines there; the summary comes at the end. Data redirected to a file (> f) never
+    // does, and a log (stderr not a terminal) still gets its lines.
+    if (terminal && this.options.stdout && this.options.stdout.isTTY !== true && mayReachTerminal(this.options.stdout)) return;
+    // A terminal of zero columns (a pty nobody sized) would make ora clear lines forever; a dumb one cannot redraw.
+    if (terminal && (this.stream.columns ?? 0) > 0 && this.options.env?.TERM !== 'dumb') {
+      // ora loads only for people watching a terminal. It clears its line before any write to its stream, stdout or
+      // stderr (it hooks them), so data shown on this terminal never follows a spinner frame.
       const { default: ora } = await import('ora');
       // color false, not 'white': any colour name is an escape sequence, which NO_COLOR / --no-color forbid.
       const color = this.options.color ? 'cyan' : false;
@@ -74,6 +90,18 @@ export class Progress {
   }
 }
 
+/** Whether what is written to `stream` may be shown on a terminal: true for a pipe or a socket, or when it cannot be told. */
+function mayReachTerminal(stream: OutStream): boolean {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return true;
+  try {
+    const stat = fstatSync(fd);
+    return stat.isFIFO() || stat.isSocket();
+  } catch {
+    return true;
+  }
+}
+
 export interface SummaryFacts {
   range: string;
   filter: string;
@@ -85,7 +113,7 @@ export function summaryText(summary: ExportSummary, elapsedMs: number, facts: Su
   const seconds = elapsedMs / 1000;
   const rate = seconds > 0 ? Math.round(summary.swapsThisRun / seconds) : 0;
   return [
-    `Exported ${num(summary.swaps)} swaps to ${facts.output}`,
+    `Exported ${plural(summary.swaps, 'swap')} to ${facts.output}`,
     `  range       ${facts.range}`,
     `  filter      ${facts.filter}`,
     `  windows     ${num(summary.windowsDone)}/${num(summary.windowsTotal)}${summary.splits ? ` (${summary.splits} split after timeouts)` : ''}`,

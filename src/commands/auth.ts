@@ -27,7 +27,7 @@ export const register: Register = (program: Command, run: Run) => {
     .option('--no-verify', 'store without checking the credentials against the API')
     .addHelpText(
       'after',
-      '\nExamples:\n  swapx auth login\n  printf %s "$KEY" | swapx auth login --client-id acme --api-key-stdin\n  swapx auth login --token-stdin < token.jwt',
+      '\nExamples:\n  swapx auth login\n  printf %s "$XFLOW_KEY" | swapx auth login --client-id acme --api-key-stdin\n  swapx auth login --token-stdin < token.jwt',
     )
     .action((flags: LoginFlags) => run((ctx) => login(ctx, flags)));
   auth

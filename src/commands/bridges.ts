@@ -3,7 +3,7 @@ import { BRIDGE_FIELDS, type Bridge } from '../api/types.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';
-import { compactUsd, renderTable } from '../output/table.js';
+import { compactUsd, humanTime, renderTable } from '../output/table.js';
 import { fieldColumns, tableWidth } from './columns.js';
 
 interface BridgesFlags extends OutputFlags {
@@ -30,19 +30,22 @@ export async function bridges(ctx: Context, flags: BridgesFlags): Promise<number
       fieldColumns<Bridge>(
         flags.fields ? fields : TABLE_FIELDS,
         {
-          status: { style: (padded, raw) => (statusColor[raw] ?? ((t: string) => t))(padded), truncate: 'never' },
-          allTimeSwapsVolume: { header: 'volume', value: (b) => compactUsd(b.allTimeSwapsVolume) || '—', align: 'right', truncate: 'never' },
+          // What goes first on a narrow terminal: the chains, then the key (the name says which bridge), then the count.
+          name: { value: (b) => `${b.name ?? '—'}${b.delisted ? ' (delisted)' : ''}`, truncate: 'never', required: true },
+          key: { priority: -5 },
+          status: { style: (padded, raw) => (statusColor[raw] ?? ((t: string) => t))(padded), truncate: 'never', priority: -1 },
+          allTimeSwapsVolume: { header: 'volume', value: (b) => compactUsd(b.allTimeSwapsVolume) || '—', align: 'right', truncate: 'never', priority: -2 },
           // null is "not known", which is not 0 swaps
           allTimeSwapsCount: {
             header: 'swaps',
             value: (b) => (typeof b.allTimeSwapsCount === 'number' ? b.allTimeSwapsCount.toLocaleString('en-US') : '—'),
             align: 'right',
             truncate: 'never',
+            priority: -4,
           },
-          latestSwapTimestamp: { header: 'latest swap', truncate: 'never' },
-          earliestSwapTimestamp: { truncate: 'never' },
+          latestSwapTimestamp: { header: 'latest swap', value: (b) => humanTime(b.latestSwapTimestamp), truncate: 'never', priority: -3 },
+          earliestSwapTimestamp: { value: (b) => humanTime(b.earliestSwapTimestamp), truncate: 'never' },
           supportedChains: { header: 'chains', value: (b) => (b.supportedChains ?? []).join(','), minWidth: 20, priority: -10 },
-          name: { value: (b) => `${b.name ?? ''}${b.delisted ? ' (delisted)' : ''}`, minWidth: 12 },
         },
         flags.fields !== undefined,
       ),

@@ -13,10 +13,11 @@ export const register: Register = (program, run) => {
       'after',
       [
         '',
-        'Install:',
-        '  bash  swapx completion bash > ~/.local/share/bash-completion/completions/swapx',
-        '  zsh   swapx completion zsh > "${fpath[1]}/_swapx"',
-        '  fish  swapx completion fish > ~/.config/fish/completions/swapx.fish',
+        'Examples (create the folder first: mkdir -p ...):',
+        '  swapx completion bash > ~/.local/share/bash-completion/completions/swapx',
+        '  # zsh: ~/.zfunc on your fpath: fpath=(~/.zfunc $fpath) in ~/.zshrc',
+        '  swapx completion zsh > ~/.zfunc/_swapx',
+        '  swapx completion fish > ~/.config/fish/completions/swapx.fish',
       ].join('\n'),
     )
     .action((shell: string) =>

@@ -5,16 +5,19 @@ import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
 import { SETTING_NAMES, SETTINGS, checkSettingValue, isSettingName, type SettingName } from '../config/settings.js';
 import { renderTable, terminalWidth } from '../output/table.js';
+import { formatDuration } from '../util/time.js';
 
 function settingName(key: string): SettingName {
   if (!isSettingName(key)) throw new UsageError(`unknown setting '${key}' (known: ${SETTING_NAMES.join(', ')})`);
   return key;
 }
 
-function displayValue(name: SettingName, value: unknown): string {
-  if (value === undefined) return (SETTINGS[name] as { defaultText?: string }).defaultText ?? '';
-  if (name === 'timeout' && typeof value === 'number') return `${value / 1000}s`;
-  return String(value);
+/** A setting as the user wrote it (`2m` stays `2m`), or its default. */
+function displayValue(name: SettingName, resolved: { value: unknown; text?: string }): string {
+  if (resolved.text !== undefined) return resolved.text;
+  if (resolved.value === undefined) return (SETTINGS[name] as { defaultText?: string }).defaultText ?? '';
+  if (name === 'timeout' && typeof resolved.value === 'number') return formatDuration(resolved.value);
+  return String(resolved.value);
 }
 
 export const register: Register = (program: Command, run) => {
@@ -45,7 +48,7 @@ async function list(ctx: Context): Promise<number> {
   const settings = ctx.settings();
   const rows = SETTING_NAMES.map((name) => {
     const resolved = settings[SETTINGS[name].key];
-    return { name, value: displayValue(name, resolved.value), source: resolved.source };
+    return { name, value: displayValue(name, resolved), source: resolved.source };
   });
   ctx.io.stdout.write(
     renderTable(
@@ -64,7 +67,7 @@ async function list(ctx: Context): Promise<number> {
 async function get(ctx: Context, key: string): Promise<number> {
   const name = settingName(key);
   const resolved = ctx.settings()[SETTINGS[name].key];
-  ctx.io.stdout.write(`${resolved.value === undefined ? '' : displayValue(name, resolved.value)}\n`);
+  ctx.io.stdout.write(`${resolved.value === undefined && resolved.text === undefined ? '' : displayValue(name, resolved)}\n`);
   return 0;
 }
 

@@ -1,5 +1,5 @@
 /** The `swapx sandbox` handler, loaded only when that command runs (the declaration is in sandbox.ts). */
-import { UsageError } from '../api/errors.js';
+import { UsageError, WrappedError } from '../api/errors.js';
 import { isLoopbackHost } from '../api/http.js';
 import { parseDurationOption, parseIntInRange, parseTimeOption } from '../api/bounds.js';
 import type { Context } from '../cli/context.js';
@@ -99,7 +99,17 @@ export async function sandbox(ctx: Context, flags: SandboxFlags): Promise<number
   if (ctx.globals.verbose) {
     options.onRequest = ({ method, url, status, fault }) => ctx.io.stderr.write(`${method} ${url} ${status}${fault ? ` (fault: ${fault})` : ''}\n`);
   }
-  const server = await startSandbox(options);
+  let server: Awaited<ReturnType<typeof startSandbox>>;
+  try {
+    server = await startSandbox(options);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const where = `${options.host}:${options.port ?? 8787}`;
+    if (code === 'EADDRINUSE')
+      throw new WrappedError(`${where} is in use (another sandbox?): stop it, or pick another --port (--port 0 takes a free one)`, { cause: error });
+    if (code === 'EACCES') throw new WrappedError(`not allowed to listen on ${where}: pick a port above 1023 with --port`, { cause: error });
+    throw error;
+  }
   const clients = (options.clients ?? ['demo:demo']).join(', ');
   const url = reachableUrl(server.url);
   ctx.io.stdout.write(`${url}\n`);

@@ -10,30 +10,48 @@ import { displayValue } from '../output/display.js';
 import { renderPairs } from '../output/table.js';
 import { tableWidth } from './columns.js';
 import { chainsOrWrongBaseUrl } from './not-found.js';
+import { parseSwapIdentifier } from './swap-identifier.js';
 import { swapDetail } from './swap-view.js';
 
 export const register: Register = (program, run) => {
   addOutputOptions(program.command('swap').description('look a swap up by transaction hash (either side) or swap id'))
     .argument('<identifier>', 'a source or destination transaction hash, or a swap id')
-    .addHelpText('after', '\nExamples:\n  swapx swap 0x5f1c…e2a9\n  swapx swap 0x5f1c…e2a9 --json')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples (both are in swapx sandbox):',
+        '  swapx swap 0xf8e4184224dedd5d47090e3152b23159aa2804479961536b59e7da6c44fa7e1e',
+        '  swapx swap 6ae6804ca1ceb0a431f6317d --json',
+        '',
+        'An EVM hash is 0x and 64 hex digits (pasted without 0x,',
+        'it is tried with it); other chains: 64 hex digits or',
+        'base58. No match is exit 4.',
+      ].join('\n'),
+    )
     .action((identifier: string, flags: OutputFlags) => run((ctx) => swap(ctx, identifier, flags)));
 };
 
 export async function swap(ctx: Context, identifierArg: string, flags: OutputFlags): Promise<number> {
   const identifier = checkPathIdentifier(identifierArg, 'identifier');
+  const { fallback } = parseSwapIdentifier(identifier);
   const plan = planOutput(ctx, flags, SWAP_FIELDS);
   const client = ctx.client();
-  let swaps: Swap[];
-  try {
-    swaps = await client.getSwaps(identifier);
-  } catch (error) {
-    // The spec answers [] for no match; a 404 says the same, unless the API is not where swapx asks.
-    if (!(error instanceof NotFoundError)) throw error;
-    await chainsOrWrongBaseUrl(client, error);
-    swaps = [];
-  }
+  const lookUp = async (text: string): Promise<Swap[]> => {
+    try {
+      return await client.getSwaps(text);
+    } catch (error) {
+      // The spec answers [] for no match; a 404 says the same, unless the API is not where swapx asks.
+      if (!(error instanceof NotFoundError)) throw error;
+      await chainsOrWrongBaseUrl(client, error);
+      return [];
+    }
+  };
+  let swaps = await lookUp(identifier);
+  if (swaps.length === 0 && fallback) swaps = await lookUp(fallback);
   if (swaps.length === 0) {
-    throw new NoMatchError(`no swap matches '${identifier}' (looked up as a transaction hash and as a swap id)`);
+    const asked = fallback ? `'${identifier}' or '${fallback}'` : `'${identifier}'`;
+    throw new NoMatchError(`no swap matches ${asked} (looked up as a transaction hash and as a swap id)`);
   }
   // With --fields, a table shows exactly those fields, one `field  value` line each.
   const view = (s: Swap) =>

@@ -170,7 +170,8 @@ async function exportWith(ctx: Context, planned: ExportPlan, flags: SwapsFlags, 
   }
 
   const windows = windowsOf(plan);
-  const progress = new Progress(ctx.io.stderr, { ...sink.state, windowsTotal: windows.length }, { quiet: ctx.quiet, color: ctx.err.level > 0, retries });
+  const options = { quiet: ctx.quiet, color: ctx.err.level > 0, retries, stdout: plan.output.file ? undefined : ctx.io.stdout, env: ctx.io.env };
+  const progress = new Progress(ctx.io.stderr, { ...sink.state, windowsTotal: windows.length }, options);
   await progress.start();
   let summary: ExportSummary;
   try {

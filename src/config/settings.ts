@@ -71,7 +71,7 @@ export const SETTINGS = {
     default: TIMEOUT_MS.default,
     defaultText: `${TIMEOUT_MS.default / 1000}s`,
     parse: (text: string, from: string) => {
-      const ms = /^\d+$/.test(text.trim()) ? Number(text) * 1000 : parseDuration(text);
+      const ms = parseDuration(text);
       if (ms === undefined || ms < TIMEOUT_MS.min || ms > TIMEOUT_MS.max)
         throw new UsageError(`${from} must be a positive duration up to 1h, such as 30s or 2m, not '${text}'`);
       return ms;
@@ -95,6 +95,8 @@ export function isSettingName(name: string): name is SettingName {
 export interface Resolved<T> {
   value: T;
   source: Source;
+  /** the value as the user wrote it (printed back so: `2m` stays `2m`); none for a default */
+  text?: string;
 }
 
 export type ResolvedSettings = { [K in keyof Settings]: Resolved<Settings[K]> };
@@ -114,9 +116,10 @@ export function resolveSettings(layers: SettingLayers): ResolvedSettings {
     const envValue = spec.env ? layers.env[spec.env] : undefined;
     const profileValue = layers.profile[name];
     let resolved: Resolved<unknown>;
-    if (flag !== undefined) resolved = { value: spec.parse(flag, `--${name}`, layers.env), source: 'flag' };
-    else if (envValue !== undefined && envValue !== '') resolved = { value: spec.parse(envValue, spec.env!, layers.env), source: 'env' };
-    else if (profileValue !== undefined) resolved = { value: spec.parse(profileValue, `the profile setting ${name}`, layers.env), source: 'profile' };
+    if (flag !== undefined) resolved = { value: spec.parse(flag, `--${name}`, layers.env), source: 'flag', text: flag.trim() };
+    else if (envValue !== undefined && envValue !== '') resolved = { value: spec.parse(envValue, spec.env!, layers.env), source: 'env', text: envValue.trim() };
+    else if (profileValue !== undefined)
+      resolved = { value: spec.parse(profileValue, `the profile setting ${name}`, layers.env), source: 'profile', text: profileValue.trim() };
     else resolved = { value: spec.default, source: 'default' };
     out[spec.key] = resolved;
   }

@@ -1,5 +1,14 @@
 /** `--fields a,b,c`: only these fields, in this order, each one the resource has. */
 import { UsageError } from '../api/errors.js';
+import { closest } from '../util/suggest.js';
+
+/** Fields some command has and another lacks: named with the command that has them, not among every known name. */
+const ELSEWHERE: Record<string, string> = {
+  balancechanges: 'balanceChanges is only in swapx swap: the list of swaps does not carry it',
+};
+
+/** `source_chain` and `source-chain` are how people spell sourceChain elsewhere. */
+const squash = (name: string) => name.toLowerCase().replace(/[_-]/g, '');
 
 export function selectFields(spec: string | undefined, known: readonly string[]): string[] {
   if (spec === undefined) return [...known];
@@ -10,9 +19,18 @@ export function selectFields(spec: string | undefined, known: readonly string[])
   const fields: string[] = [];
   for (const name of names) {
     const field = byLower.get(name.toLowerCase());
-    if (!field) throw new UsageError(`--fields: unknown field '${name}' (known: ${known.join(', ')})`);
+    if (!field) throw new UsageError(unknownField(name, known));
     if (fields.includes(field)) throw new UsageError(`--fields names '${field}' twice`);
     fields.push(field);
   }
   return fields;
+}
+
+function unknownField(name: string, known: readonly string[]): string {
+  const elsewhere = ELSEWHERE[name.toLowerCase()];
+  if (elsewhere && !known.some((field) => field.toLowerCase() === name.toLowerCase())) return `--fields: ${elsewhere}`;
+  const same = known.find((field) => squash(field) === squash(name));
+  const near = same ? [same] : closest(name, known, 1);
+  if (near.length > 0) return `--fields: unknown field '${name}'; did you mean ${near.join(' or ')}?`;
+  return `--fields: unknown field '${name}' (known: ${known.join(', ')})`;
 }

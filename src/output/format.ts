@@ -51,7 +51,14 @@ function checkOutputName(file: string, explicit: Format | undefined, explicitTex
   if (gzip && chosen === 'table') throw new UsageError(`-o ${file}: a table is for a terminal; write json, jsonl or csv to a .gz file`);
   return { format, gzip };
 }
-export function resolveFormat(flags: FormatFlags, context: { stdoutIsTTY: boolean; configured?: Format }): { format: Format; gzip: boolean } {
+/** Where Parquet is refused, whichever way it was asked for (--format, -o FILE.parquet): before any other advice about it. */
+export const PARQUET_ELSEWHERE = 'Parquet output is for swapx swaps and swapx sync; use json, jsonl or csv here';
+
+/** `parquet`: the command can write Parquet (default true). */
+export function resolveFormat(
+  flags: FormatFlags,
+  context: { stdoutIsTTY: boolean; configured?: Format; parquet?: boolean },
+): { format: Format; gzip: boolean } {
   const shorthands = (['json', 'jsonl', 'csv'] as const).filter((name) => flags[name]);
   if (shorthands.length > 1) throw new UsageError(`choose one output format, not ${shorthands.map((s) => `--${s}`).join(' and ')}`);
   const explicit = flags.format !== undefined ? parseFormat(flags.format) : shorthands[0];
@@ -60,6 +67,9 @@ export function resolveFormat(flags: FormatFlags, context: { stdoutIsTTY: boolea
   }
   const explicitText = flags.format !== undefined ? `--format ${flags.format}` : `--${shorthands[0]}`;
   const toFile = flags.output !== undefined && flags.output !== STDOUT_NAME;
+  if (context.parquet === false && (explicit === 'parquet' || (toFile && formatFromPath(flags.output!).format === 'parquet'))) {
+    throw new UsageError(PARQUET_ELSEWHERE);
+  }
   const fromFile = toFile ? checkOutputName(flags.output!, explicit, explicitText) : { format: undefined, gzip: false };
   const format = explicit ?? fromFile.format ?? context.configured ?? (context.stdoutIsTTY && !toFile ? 'table' : 'jsonl');
   if (format === 'parquet' && !toFile) throw new UsageError('Parquet is written only to a file: add -o FILE.parquet');

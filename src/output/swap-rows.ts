@@ -11,7 +11,7 @@ import { DEFAULT_FILTER, FILTER_TIME_FIELD, LIST_SWAP_FIELDS, SWAP_FIELDS } from
 import { displayValue } from './display.js';
 import { linesEncoder, type Encoder } from './encode.js';
 import { stripControl } from './sanitize.js';
-import { cut, fitColumn, fitWidths, textWidth, usdCell, type Truncate } from './table.js';
+import { compactNumber, cut, fitColumn, fitWidths, HUMAN_TIME_WIDTH, humanTime, textWidth, usdCell, type Truncate } from './table.js';
 
 interface SwapColumn {
   header: string;
@@ -25,26 +25,6 @@ interface SwapColumn {
   /** the cell's text at this width (amounts shorten their number instead of being cut) */
   value: (swap: Swap, width: number) => string;
   colour?: (swap: Swap, c: ChalkInstance) => ((text: string) => string) | undefined;
-}
-
-/** "2026-11-23T08:21:17.612Z" → "2026-11-23 08:21:17": a table is read by people, to the second. */
-function tableTime(value: string | null | undefined): string {
-  if (!value) return '—';
-  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})/.exec(value);
-  return m ? `${m[1]} ${m[2]}` : value;
-}
-
-function compactNumber(value: number): string {
-  const abs = Math.abs(value);
-  for (const [size, suffix] of [
-    [1e12, 'T'],
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e3, 'k'],
-  ] as const) {
-    if (abs >= size) return `${(value / size).toFixed(2)}${suffix}`;
-  }
-  return value.toLocaleString('en-US', { maximumFractionDigits: 2 });
 }
 
 /** An amount and its token in `width` characters: fewer decimals, then 1.23M, before anything is cut. */
@@ -68,9 +48,8 @@ function defaultColumns(timeField: (typeof FILTER_TIME_FIELD)[DateRangeFilter]):
     Unprocessed: (c) => c.dim,
   };
   return [
-    { header: 'id', width: 24, minWidth: 24, priority: 100, required: true, truncate: 'never', value: (s) => s.id ?? '—' },
-    { header: timeField, width: 19, minWidth: 19, priority: 90, truncate: 'never', value: (s) => tableTime(s[timeField]) },
-    { header: 'bridge', width: 16, minWidth: 12, priority: 50, truncate: 'end', value: (s) => s.bridge ?? '—' },
+    { header: timeField, width: HUMAN_TIME_WIDTH, minWidth: HUMAN_TIME_WIDTH, priority: 90, truncate: 'never', value: (s) => humanTime(s[timeField]) },
+    { header: 'bridge', width: 18, minWidth: 12, priority: 50, truncate: 'end', value: (s) => s.bridge ?? '—' },
     { header: 'route', width: 22, minWidth: 18, priority: 80, truncate: 'end', value: (s) => `${s.sourceChain ?? '?'} → ${s.destinationChain ?? '?'}` },
     {
       header: 'deposit',
@@ -108,13 +87,15 @@ function defaultColumns(timeField: (typeof FILTER_TIME_FIELD)[DateRangeFilter]):
       value: (s) => s.usdMismatchStatus ?? '—',
       colour: (s, c) => mismatch[s.usdMismatchStatus]?.(c),
     },
+    // Last: an id is whole (to be pasted into swapx swap), and one longer than most (a UUID) pushes no column out of line.
+    { header: 'id', width: 24, minWidth: 24, priority: 100, required: true, truncate: 'never', value: (s) => s.id ?? '—' },
   ];
 }
 
 /** Widths for fields named with --fields: what their values usually need. */
 const FIELD_WIDTH: Record<string, number> = {
   id: 24,
-  bridge: 16,
+  bridge: 18,
   bridgeKey: 12,
   sourceChain: 12,
   destinationChain: 16,
@@ -134,13 +115,29 @@ const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detecte
 const AMOUNT_FIELDS = new Set(['depositAmount', 'withdrawnAmount']);
 const USD_FIELDS = new Set(['depositUsdAmount', 'withdrawnUsdAmount']);
 
+/**
+ * The widest a hash or an address usually is, so that there is room it shows whole: a transaction up to a Solana
+ * signature (88 base58 characters), an address up to a TON one (48); other lists and hashes 66 (0x and 64).
+ */
+function hashWidth(field: string): number {
+  if (/Transaction$/.test(field)) return 88;
+  if (/(Account|Contract|ProtocolAddress|InteractedWith)$/.test(field)) return 48;
+  return 66;
+}
+
 /** One column per field the user named, in that order; long hashes are cut in the middle to fit. */
 function fieldColumns(fields: readonly string[]): SwapColumn[] {
   return fields.map((field, index) => {
     const record = (s: Swap) => (s as unknown as Record<string, unknown>)[field];
     const base = { header: field, priority: -index, required: true };
     if (TIME_FIELDS.has(field))
-      return { ...base, width: Math.max(19, field.length), minWidth: 19, truncate: 'never', value: (s) => tableTime(record(s) as string | null) };
+      return {
+        ...base,
+        width: Math.max(HUMAN_TIME_WIDTH, field.length),
+        minWidth: HUMAN_TIME_WIDTH,
+        truncate: 'never',
+        value: (s) => humanTime(record(s) as string | null),
+      };
     if (USD_FIELDS.has(field))
       return { ...base, width: FIELD_WIDTH[field]!, minWidth: 11, truncate: 'never', align: 'right', value: (s) => usdCell(record(s) as number | null) };
     if (AMOUNT_FIELDS.has(field)) {
@@ -156,7 +153,7 @@ function fieldColumns(fields: readonly string[]): SwapColumn[] {
     const hashLike = !(field in FIELD_WIDTH);
     return {
       ...base,
-      width: Math.max(FIELD_WIDTH[field] ?? 66, field.length),
+      width: Math.max(FIELD_WIDTH[field] ?? hashWidth(field), field.length),
       minWidth: field === 'id' ? 24 : hashLike ? 13 : 8,
       truncate: field === 'id' ? 'never' : hashLike ? 'middle' : 'end',
       value: (s) => {

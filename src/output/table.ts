@@ -4,6 +4,7 @@
  * loses its least useful columns, then cuts cells (hashes in the middle, so
  * both ends stay recognisable).
  */
+import { parseApiTime } from '../util/time.js';
 import { stripControl } from './sanitize.js';
 
 /** Where a cell too long for its column loses characters; 'never' keeps it whole (ids people paste). */
@@ -151,23 +152,61 @@ export function renderPairs(pairs: readonly (readonly [string, string])[], label
   return `${pairs.map(([key, value]) => `${label(key.padEnd(w))}  ${stripControl(value)}`).join('\n')}\n`;
 }
 
-/** 1234567.8 → "$1.23M" for people; machine formats keep the number. */
+/**
+ * A number in at most a few characters: 1.23k, 1.23M, 1.23B, 1.23T, then
+ * 1.23e18 beyond (never 1e+284T); the sign before everything it shortens.
+ */
+export function compactNumber(value: number): string {
+  const abs = Math.abs(value);
+  const sign = value < 0 ? '-' : '';
+  if (abs >= 1e15) {
+    const [mantissa, exponent] = abs.toExponential(2).split('e');
+    return `${sign}${mantissa}e${Number(exponent)}`;
+  }
+  for (const [size, suffix] of UNITS) if (abs >= size) return `${sign}${(abs / size).toFixed(2)}${suffix}`;
+  return value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
+
+const UNITS: readonly (readonly [number, string])[] = [
+  [1e12, 'T'],
+  [1e9, 'B'],
+  [1e6, 'M'],
+  [1e3, 'k'],
+];
+
+/** 1234567.8 → "$1.23M", -77530000 → "-$77.53M" for people; machine formats keep the number. */
 export function compactUsd(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '';
   const abs = Math.abs(value);
-  const units: [number, string][] = [
-    [1e12, 'T'],
-    [1e9, 'B'],
-    [1e6, 'M'],
-    [1e3, 'k'],
-  ];
-  for (const [size, suffix] of units) if (abs >= size) return `$${(value / size).toFixed(2)}${suffix}`;
-  return `$${value.toFixed(2)}`;
+  const sign = value < 0 ? '-' : '';
+  if (abs < 1e3) return `${sign}$${abs.toFixed(2)}`;
+  return `${sign}$${compactNumber(abs)}`;
 }
 
 /** Dollars for a table cell: cents below a million, the compact `$1.23M` from there, `—` for none. */
 export function usdCell(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '—';
   if (Math.abs(value) >= 1e6) return compactUsd(value);
-  return `$${value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+  const sign = value < 0 ? '-' : '';
+  return `${sign}$${Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
+
+/**
+ * A time the API sent, as every table and card shows it: ISO 8601 in UTC to the second, `2026-11-25T12:00:00Z`,
+ * the form of the summaries, plans and resume commands too, and one --from and --to take without quotes.
+ * Text that is no time is shown as it came.
+ */
+export function humanTime(value: string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '—';
+  const ms = parseApiTime(value);
+  if (Number.isNaN(ms)) return value;
+  return `${new Date(ms).toISOString().slice(0, 19)}Z`;
+}
+
+/** The width of humanTime's text. */
+export const HUMAN_TIME_WIDTH = 20;
+
+/** `count noun`, the noun in the plural unless count is 1: "1 swap", "2 swaps". */
+export function plural(count: number, noun: string): string {
+  return `${count.toLocaleString('en-US')} ${count === 1 ? noun : `${noun}s`}`;
 }

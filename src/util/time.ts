@@ -18,12 +18,17 @@ const DURATION_RE = /^(\d+(?:\.\d+)?)(ms|s|m|h|d|w)$/;
 export const TIME_FORMS =
   'an ISO 8601 date or date-time (UTC unless a zone is given, e.g. 2026-11-01 or 2026-11-01T12:30:00Z), now, today, yesterday, or a duration before now such as 90m, 6h, 7d, 2w';
 
-export const DURATION_FORMS = 'a number with a unit: ms, s, m, h, d or w (e.g. 500ms, 30s, 90m, 6h, 7d, 2w)';
+/** The one `<duration>` grammar (--timeout, --window, --last, --interval, config set timeout), said once for errors and help. */
+export const DURATION_FORMS = 'a number with a unit, ms, s, m, h, d or w, such as 500ms, 30s, 90m, 6h, 7d or 1h30m; a bare number is seconds';
 
-/** Parses `90m`, `30s`, `500ms`; a sequence like `1h30m` too. Returns ms, or undefined when not a duration. */
+/**
+ * Parses `90m`, `30s`, `500ms`, a sequence like `1h30m`, or a bare number of seconds (`5`, as sleep(1) and
+ * --timeout always read it). Returns ms, or undefined when not a duration.
+ */
 export function parseDuration(input: string): number | undefined {
   const text = input.trim().toLowerCase();
   if (text === '') return undefined;
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
   const parts = text.match(/\d+(?:\.\d+)?(?:ms|s|m|h|d|w)/g);
   if (!parts || parts.join('') !== text) return undefined;
   let total = 0;
@@ -33,6 +38,15 @@ export function parseDuration(input: string): number | undefined {
     total += Number(m[1]) * UNIT_MS[m[2]!]!;
   }
   return Number.isFinite(total) ? Math.round(total) : undefined;
+}
+
+/** A duration as a user would write it, in its largest exact unit: 600000 → 10m, 90000 → 90s, 5400000 → 90m. */
+export function formatDuration(ms: number): string {
+  for (const unit of ['w', 'd', 'h', 'm', 's'] as const) {
+    const size = UNIT_MS[unit]!;
+    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
 }
 
 const DATE_ONLY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -62,7 +76,8 @@ export function parseTime(input: string, now: number = Date.now()): number | und
   if (lower === 'now') return now;
   if (lower === 'today') return utcMidnight(now);
   if (lower === 'yesterday') return utcMidnight(now) - 86_400_000;
-  const duration = parseDuration(lower);
+  // A bare number is no time (a year? seconds since 1970?): a duration before now needs its unit here.
+  const duration = /^[\d.]+$/.test(lower) ? undefined : parseDuration(lower);
   if (duration !== undefined) return now - duration;
 
   const dateOnly = DATE_ONLY_RE.exec(text);

@@ -9,7 +9,7 @@ import { CONCURRENCY, RPS_MAX, WINDOW_MS, parseDurationOption, parseIntInRange, 
 import { UsageError } from '../api/errors.js';
 import { DATE_RANGE_FILTERS, DEFAULT_FILTER, LIST_SWAP_FIELDS, type DateRangeFilter } from '../api/types.js';
 import { formatFromPath, type Format } from '../output/format.js';
-import { formatUtc, parseDuration } from '../util/time.js';
+import { formatDuration, formatUtc, parseDuration } from '../util/time.js';
 
 export interface Window {
   index: number;
@@ -137,7 +137,7 @@ export interface RangeFlags {
 /** The forms of `<time>` that mean a different instant at each run. */
 function isRelativeTime(text: string): boolean {
   const lower = text.trim().toLowerCase();
-  return lower === 'now' || lower === 'today' || lower === 'yesterday' || parseDuration(lower) !== undefined;
+  return lower === 'now' || lower === 'today' || lower === 'yesterday' || (!/^[\d.]+$/.test(lower) && parseDuration(lower) !== undefined);
 }
 
 /** --from/--to or --last, checked; the range is [from, to). `relative`: it depends on the clock. */
@@ -208,7 +208,7 @@ export function describePlan(plan: ExportPlan): string {
   const lines = [
     `range        ${formatUtc(plan.from)} → ${formatUtc(plan.to)} (UTC, end excluded)`,
     `filter       ${filter}`,
-    `window       ${plan.windowMs / 60_000} min`,
+    `window       ${formatDuration(plan.windowMs)}`,
     `windows      ${windows.length}`,
     `requests     ${windows.length} (more if windows are retried or split)`,
     `concurrency  ${plan.concurrency}`,
@@ -235,7 +235,7 @@ export function resumeArgs(plan: ExportPlan): string[] {
   const { output } = plan;
   const words = ['swaps', '--from', formatUtc(plan.from), '--to', formatUtc(plan.to)];
   if (plan.filter) words.push('--filter', plan.filter);
-  if (plan.windowMs !== WINDOW_MS.default) words.push('--window', `${plan.windowMs / 1000}s`);
+  if (plan.windowMs !== WINDOW_MS.default) words.push('--window', formatDuration(plan.windowMs));
   if (formatFromPath(output.file ?? '').format !== output.format) words.push('--format', output.format);
   const allFields = output.fields.length === LIST_SWAP_FIELDS.length && output.fields.every((field, i) => field === LIST_SWAP_FIELDS[i]);
   if (!allFields) words.push('--fields', output.fields.join(','));

@@ -23,6 +23,7 @@ describe('help', () => {
       '  SWAPX_ALLOW_HTTP=1              send credentials over plain http to a test',
       '                                  server beyond loopback',
       '  NO_COLOR                        any value turns colour off (like --no-color)',
+      '  FORCE_COLOR=0, TERM=dumb        colour off too',
       '  Precedence: flag > environment > profile > default.',
     ]);
     expect(section(r.stdout, 'Exit codes:').map((line) => line.trim().split(/\s+/)[0])).toEqual(['0', '1', '2', '3', '4', '130']);
@@ -58,6 +59,14 @@ describe('help', () => {
     const r = await runSwapx([...command, '--help']);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n').filter((line) => [...line].length > 80)).toEqual([]);
+  });
+  // Found trying swapx at 60 columns: commander left descriptions unwrapped, for the terminal to break mid-word.
+  it.each([['swaps'], ['swap'], ['sync'], ['tokens'], ['auth', 'login']])('swapx %s --help wraps its options at a 60-column terminal', async (...command) => {
+    const r = await runSwapx([...command, '--help'], { tty: { columns: 60 } });
+    expect(r.code).toBe(0);
+    const options = [...section(r.stdout, 'Options:'), ...section(r.stdout, 'Global Options:')];
+    expect(options.length).toBeGreaterThan(8);
+    expect(options.filter((line) => [...line].length > 60)).toEqual([]);
   });
   it('the sandbox lists only the ones it honours; completion none', async () => {
     const sandbox = await runSwapx(['sandbox', '--help']);

@@ -34,6 +34,9 @@ describe('colour', () => {
   it.each([
     ['NO_COLOR=1', [], { NO_COLOR: '1' }],
     ['--no-color', ['--no-color'], {}],
+    // Issue 22.9: as chalk and supports-color read them.
+    ['FORCE_COLOR=0', [], { FORCE_COLOR: '0' }],
+    ['TERM=dumb', [], { TERM: 'dumb' }],
   ])('%s: no colour in the spinner, the table, the warnings or the errors', async (_name, flag, env) => {
     const exported = await onTerminal([...flag, ...EXPORT, '-o', path.join(dir, 'b.csv')], env as Record<string, string>);
     expect(exported.code).toBe(0);

@@ -76,7 +76,20 @@ const CASES: Case[] = [
   ['format empty', ['chains', '--format', ''], /^--format: unknown format '' \(use one of table, json, jsonl, csv, parquet\)$/],
   ['two shorthands', ['chains', '--json', '--csv'], /^choose one output format, not --json and --csv$/],
   ['format disagrees', ['chains', '--format', 'csv', '--json'], /^--format csv and --json disagree: give one$/],
-  ['fields unknown', ['chains', '--fields', 'nope'], /^--fields: unknown field 'nope' \(known: blockchainId, name, explorerUrl\)$/],
+  ['fields unknown', ['chains', '--fields', 'colour'], /^--fields: unknown field 'colour' \(known: blockchainId, name, explorerUrl\)$/],
+  // issue 22.10: the nearest name, as for commands and options
+  ['fields misspelt', ['swaps', ...R, '--fields', 'id,sourceChian'], /^--fields: unknown field 'sourceChian'; did you mean sourceChain\?$/],
+  ['fields transposed', ['swaps', ...R, '--fields', 'brigdeKey'], /^--fields: unknown field 'brigdeKey'; did you mean bridgeKey\?$/],
+  ['fields snake case', ['swaps', ...R, '--fields', 'source_chain'], /^--fields: unknown field 'source_chain'; did you mean sourceChain\?$/],
+  [
+    'fields only in swap',
+    ['swaps', ...R, '--fields', 'id,balanceChanges'],
+    /^--fields: balanceChanges is only in swapx swap: the list of swaps does not carry it$/,
+  ],
+  // issue 22.11: Parquet is refused the same way however it is asked for, and never sent round in a circle
+  ['parquet format on chains', ['chains', '--format', 'parquet'], /^Parquet output is for swapx swaps and swapx sync; use json, jsonl or csv here$/],
+  ['parquet file on chains', ['chains', '-o', 'c.parquet'], /^Parquet output is for swapx swaps and swapx sync; use json, jsonl or csv here$/],
+  ['parquet format on swap', ['swap', '6ae6804ca1ceb0a431f6317d', '--format', 'parquet'], /^Parquet output is for swapx swaps and swapx sync/],
   ['fields empty', ['chains', '--fields', ''], /^--fields has an empty name in ''/],
   ['fields empty name', ['chains', '--fields', 'name,,blockchainId'], /^--fields has an empty name in 'name,,blockchainId'/],
   ['fields twice', ['chains', '--fields', 'name,name'], /^--fields names 'name' twice$/],
@@ -107,6 +120,20 @@ const CASES: Case[] = [
   ['id query', ['swap', 'abc?x=1'], /^identifier contains '\?', which no identifier has: 'abc\?x=1'$/],
   ['id dot', ['swap', '.'], /^identifier cannot be '\.'$/],
   ['id backslash', ['swap', 'a\\b'], /^identifier contains '\\', which no identifier has/],
+  // issue 22.2: a malformed identifier is refused before any request, saying what a hash and an id look like
+  [
+    'id 0x not hex',
+    ['swap', '0xZZZ'],
+    /^'0xZZZ' is not a transaction hash: an EVM hash is 0x and 64 hex digits \(this has 3 characters after 0x, not all hex digits\)$/,
+  ],
+  ['id 0x short', ['swap', '0x5f1c'], /^'0x5f1c' is not a transaction hash: an EVM hash is 0x and 64 hex digits \(this has 4 characters after 0x\)$/],
+  ['id ellipsis', ['swap', '0x5f1c…e2a9'], /^'0x5f1c…e2a9' is not a transaction hash: an EVM hash is 0x and 64 hex digits/],
+  [
+    'id too short',
+    ['swap', 'ZZZ'],
+    /^'ZZZ' is not a transaction hash or a swap id: an EVM transaction hash is 0x and 64 hex digits; other chains’ hashes are 64 hex digits or base58; a swap id is 8 to 128 letters, digits, - or _ \(such as 6ae6804ca1ceb0a431f6317d\)$/,
+  ],
+  ['id punctuation', ['swap', 'abc:defgh!'], /^'abc:defgh!' is not a transaction hash or a swap id: /],
   // swaps
   ['no range', ['swaps'], /^give a range: --from <time> --to <time>, or --last <duration>$/],
   ['no from', ['swaps', '--to', '2026-11-02'], /^--from is missing \(the range is --from <time> --to <time>\)$/],
@@ -123,6 +150,13 @@ const CASES: Case[] = [
   ['window too short', ['swaps', ...R, '--window', '30s'], /^--window must be from 1m to 30m, not 30s$/],
   ['window too long', ['swaps', ...R, '--window', '31m'], /^--window must be from 1m to 30m, not 31m$/],
   ['window words', ['swaps', ...R, '--window', 'half an hour'], /^--window: 'half an hour' is not a duration/],
+  // issue 22.13: one grammar (a bare number is seconds), errors with one pair of brackets at most
+  ['window zero', ['swaps', ...R, '--window', '0'], /^--window must be from 1m to 30m, not 0$/],
+  [
+    'last words, the grammar said once',
+    ['swaps', '--last', '24 hours'],
+    /^--last: '24 hours' is not a duration: use a number with a unit, ms, s, m, h, d or w, such as 500ms, 30s, 90m, 6h, 7d or 1h30m; a bare number is seconds$/,
+  ],
   ['concurrency zero', ['swaps', ...R, '--concurrency', '0'], /^--concurrency must be from 1 to 32, not 0$/],
   ['concurrency 33', ['swaps', ...R, '--concurrency', '33'], /^--concurrency must be from 1 to 32, not 33$/],
   ['concurrency words', ['swaps', ...R, '--concurrency', 'max'], /^--concurrency must be a whole number from 1 to 32, not 'max'$/],

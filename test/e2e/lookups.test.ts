@@ -152,6 +152,41 @@ describe('swapx swap', () => {
     expect(row!.id).toBe(sample.id);
     expect(JSON.parse(row!.balanceChanges!)).toBeInstanceOf(Array);
   });
+  // Issue 22.1: an EVM hash pasted without its 0x finds the swap (asked as given first: other chains' hashes are 64 hex digits too).
+  it('finds a swap by an EVM hash pasted without 0x', async () => {
+    const r0 = await runSwapx(['swaps', '--from', '2026-11-10T00:00:00Z', '--to', '2026-11-10T00:05:00Z', '--jsonl', '-q'], { env });
+    const evm = r0.stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>)
+      .find((swap) => /^0x[0-9a-f]{64}$/.test(String(swap.sourceTransaction)))!;
+    const bare = String(evm.sourceTransaction).slice(2).toUpperCase();
+    const before = sandbox.stats().requests;
+    const r = await runSwapx(['swap', bare, '--jsonl'], { env });
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as { id: string }).id).toBe(evm.id);
+    expect(sandbox.stats().requests - before).toBe(2);
+  });
+  // Issue 22.4: indented on a terminal (as gh --json), compact through a pipe.
+  it('--json is indented on a terminal and one line per record through a pipe', async () => {
+    const piped = await runSwapx(['swap', String(sample.id), '--json'], { env });
+    expect(piped.stdout.split('\n')).toHaveLength(4);
+    expect(piped.stdout.startsWith('[\n{"id":')).toBe(true);
+    const shown = await runSwapx(['swap', String(sample.id), '--json'], { env, tty: { columns: 80 } });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.startsWith(`[\n  {\n    "id": "${String(sample.id)}",\n    "timestamp": `)).toBe(true);
+    expect(JSON.parse(shown.stdout)).toEqual(JSON.parse(piped.stdout));
+    expect(Math.max(...shown.stdout.split('\n').map((line) => line.length))).toBeLessThan(140);
+  });
+  it('no match for a hash without 0x names both forms asked', async () => {
+    const r = await runSwapx(['swap', '0'.repeat(64)], { env });
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      4,
+      '',
+      `swapx: error: no swap matches '${'0'.repeat(64)}' or '0x${'0'.repeat(64)}' (looked up as a transaction hash and as a swap id)\n`,
+    ]);
+  });
   it('no match is exit 4 with nothing on stdout', async () => {
     const r = await runSwapx(['swap', '0x0000000000000000000000000000000000000000000000000000000000000000'], { env });
     expect(r.code).toBe(4);

@@ -149,7 +149,7 @@ describe('swapx swaps: plan', () => {
       [
         'range        2026-11-01T00:00:00Z → 2026-11-08T00:00:00Z (UTC, end excluded)',
         'filter       Completed',
-        'window       30 min',
+        'window       30m',
         'windows      336',
         'requests     336 (more if windows are retried or split)',
         'concurrency  8',
@@ -235,7 +235,7 @@ describe('swapx swaps: resuming', () => {
     const file = path.join(dir, 'other.jsonl');
     const saved = await interrupted(envFor(slow), ['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file], file, 1);
     const r = await runSwapx(['swaps', ...range, '--filter', 'Completed', '-o', file, '--resume'], { env: envFor(slow) });
-    const command = `swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume`;
+    const command = `swapx swaps --from ${FROM} --to ${TO} --window 5m -o ${file} --resume`;
     expect([r.code, r.stderr]).toEqual([
       2,
       `swapx: error: the unfinished export to ${file} is of a different query (filter was null, now "Completed"; --window (ms) was 300000, now 1800000); resume it with: ${command} — or add --force to start over\n`,
@@ -253,7 +253,7 @@ describe('swapx swaps: resuming', () => {
     const saved = await interrupted(envFor(slow), ['swaps', '--last', '3h', '--window', '5m', '--concurrency', '1', '-o', file], file, 1, started);
     // A plain rerun an hour later: --last 3h now means another range, and the printed command is the saved one.
     const plainRerun = await runSwapx(['swaps', '--last', '3h', '--window', '5m', '-o', file], { env: envFor(slow), now: later });
-    const command = `swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume`;
+    const command = `swapx swaps --from ${FROM} --to ${TO} --window 5m -o ${file} --resume`;
     expect([plainRerun.code, plainRerun.stderr]).toEqual([
       2,
       `swapx: error: an unfinished export to ${file} exists (${saved.windowsDone}/36 windows done); resume it with: ${command} — or add --force to start over\n`,
@@ -291,7 +291,7 @@ describe('swapx swaps: resuming', () => {
     const file = path.join(dir, 'globals.jsonl');
     const saved = await interrupted(envFor(slow), ['swaps', ...range, '--window', '5m', '--concurrency', '1', '--base-url', slow.url, '-o', file], file, 1);
     const r = await runSwapx(['swaps', ...range, '--base-url', slow.url, '-o', file], { env: envFor(plain) });
-    const command = `swapx --base-url ${slow.url} swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume`;
+    const command = `swapx --base-url ${slow.url} swaps --from ${FROM} --to ${TO} --window 5m -o ${file} --resume`;
     expect([r.code, r.stderr]).toEqual([
       2,
       `swapx: error: an unfinished export to ${file} exists (${saved.windowsDone}/36 windows done); resume it with: ${command} — or add --force to start over\n`,
@@ -311,7 +311,7 @@ describe('swapx swaps: the clock', () => {
     expect(dry.stdout.split('\n').slice(0, 4)).toEqual([
       'range        2026-11-02T00:00:00Z → 2026-11-02T01:00:00Z (UTC, end excluded)',
       'filter       Withdrawn (server default)',
-      'window       30 min',
+      'window       30m',
       'windows      2',
     ]);
     const before = plain.stats().requests;

@@ -46,7 +46,7 @@ describe.concurrent('swapx swaps: a killed or interrupted process', () => {
     // Without --resume: the exact command that resumes it.
     const refused = await runSwapx(args, { env: envFor(slow) });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(`resume it with: swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume`);
+    expect(refused.stderr).toContain(`resume it with: swapx swaps --from ${FROM} --to ${TO} --window 5m -o ${file} --resume`);
     const resumed = await runSwapx([...args, '--resume'], { env: envFor(slow) });
     expect(resumed.code).toBe(0);
     expect(resumed.stderr).toMatch(/^Resuming: \d+\/36 windows already done\n/);
@@ -66,7 +66,7 @@ describe.concurrent('swapx swaps: a killed or interrupted process', () => {
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(
       new RegExp(
-        `swapx: interrupted; \\d+/36 windows saved in ${file}\\.partial; resume with: swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume\\n$`,
+        `swapx: interrupted; \\d+/36 windows saved in ${file}\\.partial; resume with: swapx swaps --from ${FROM} --to ${TO} --window 5m -o ${file} --resume\\n$`,
       ),
     );
     const resumed = await runSwapx(['swaps', ...range, '--window', '5m', '-o', file, '--resume', '-q'], { env: envFor(slow) });

@@ -114,7 +114,7 @@ describe('a hostile body', () => {
   it.each([
     ['export, canonical element', '/deep', export1, 'swaps\\?From=2026-11-01T00%3A00%3A00Z&To=2026-11-01T00%3A10%3A00Z'],
     ['export, element with a space', '/deep-spaced', export1, 'swaps\\?From=2026-11-01T00%3A00%3A00Z&To=2026-11-01T00%3A10%3A00Z'],
-    ['swap lookup', '/deep', ['swap', '0xa', '--jsonl'], 'swaps/0xa'],
+    ['swap lookup', '/deep', ['swap', '6ae6804ca1ceb0a431f6317d', '--jsonl'], 'swaps/6ae6804ca1ceb0a431f6317d'],
   ])('%s: a swap nested deeper than the client can walk is a clear one-line error naming the request', async (_name, route, args, where) => {
     const r = await run(route, args);
     expect(r.code).toBe(1);
@@ -147,7 +147,7 @@ describe('a hostile body', () => {
 describe('a body that is not UTF-8', () => {
   it.each([
     ['swaps', export1],
-    ['swap', ['swap', '0xa', '--jsonl']],
+    ['swap', ['swap', '6ae6804ca1ceb0a431f6317d', '--jsonl']],
   ])('%s: is refused, not written with U+FFFD in place of the byte', async (_name, args) => {
     const r = await run('/not-utf8', args);
     expect(r.stdout).not.toContain('\ufffd');
@@ -256,7 +256,7 @@ describe('a wrong base URL (every path 404, as behind a gateway with the wrong p
   // The server answers 404 with no body for any route it does not know, /nowhere included: not the API.
   it.each([
     ['tokens', ['tokens', 'ethereum']],
-    ['swap', ['swap', '0xabc']],
+    ['swap', ['swap', '6ae6804ca1ceb0a431f6317d']],
   ])('%s: exit 1 with a message, not exit 4 "no match" (a cron script reads 4 as "nothing found")', async (_name, args) => {
     const r = await run('/nowhere', args);
     expect(r.stderr).not.toMatch(/unknown chain|no swap matches/);

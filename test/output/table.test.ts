@@ -63,6 +63,30 @@ describe('fitting a width', () => {
     expect(usdCell(12_345_678.9)).toBe('$12.35M');
     expect(usdCell(null)).toBe('—');
   });
+  // Issue 22.8: the sign before the dollar, no T beyond a trillion.
+  it('negative and huge dollars read as money', async () => {
+    const { usdCell } = await import('../../src/output/table.js');
+    expect(usdCell(-77_530_000)).toBe('-$77.53M');
+    expect(usdCell(-1_234.5)).toBe('-$1,234.50');
+    expect(usdCell(-1.2345678901e20)).toBe('-$1.23e20');
+    expect(usdCell(1e296)).toBe('$1.00e296');
+    expect(usdCell(2.5e12)).toBe('$2.50T');
+    expect(compactUsd(-77_530_000)).toBe('-$77.53M');
+    expect(compactUsd(-5)).toBe('-$5.00');
+  });
+  it('humanTime: one form, UTC to the second with the zone, whatever the API sent', async () => {
+    const { humanTime } = await import('../../src/output/table.js');
+    expect(humanTime('2026-10-31T23:57:57.155Z')).toBe('2026-10-31T23:57:57Z');
+    expect(humanTime('2026-11-01T00:00:00Z')).toBe('2026-11-01T00:00:00Z');
+    expect(humanTime('2026-11-01T12:10:00.1234567')).toBe('2026-11-01T12:10:00Z');
+    expect(humanTime('2026-11-01T02:00:00+02:00')).toBe('2026-11-01T00:00:00Z');
+    expect(humanTime(null)).toBe('—');
+    expect(humanTime('soon')).toBe('soon');
+  });
+  it('plural: 1 swap, 2 swaps', async () => {
+    const { plural } = await import('../../src/output/table.js');
+    expect([plural(0, 'swap'), plural(1, 'swap'), plural(1234, 'swap')]).toEqual(['0 swaps', '1 swap', '1,234 swaps']);
+  });
 });
 
 describe('the swaps table', () => {
@@ -85,11 +109,19 @@ describe('the swaps table', () => {
     };
     const encoder = swapRowsEncoder(undefined, new Chalk({ level: 0 }), { width: 160 });
     expect(encoder.header()).toBe(
-      'id                        withdrawnAt          bridge            route                              deposit            withdrawal          USD  USD check\n',
+      'withdrawnAt           bridge              route                            deposit           withdrawal          USD  USD check         id\n',
     );
     expect(encoder.batch([swap], true)).toBe(
-      '6ae680109afb274a0910f7db  2026-11-01 00:00:00  Stargate          ethereum → base       12,345,678.1235 USDC     12,345,000.5 USDC      $12.35M  OK\n',
+      '2026-11-01T00:00:00Z  Stargate            ethereum → base       12,345,678.12 USDC    12,345,000.5 USDC      $12.35M  OK                6ae680109afb274a0910f7db\n',
     );
+    // Issue 22.7: an id longer than most (a UUID) is last, so it pushes no column out of line.
+    const uuid = { ...swap, id: '0f8fad5b-d9cb-469f-a165-70867728950e' };
+    expect(encoder.batch([uuid], true)).toBe(
+      '2026-11-01T00:00:00Z  Stargate            ethereum → base       12,345,678.12 USDC    12,345,000.5 USDC      $12.35M  OK                0f8fad5b-d9cb-469f-a165-70867728950e\n',
+    );
+    // Issue 22.8: a huge amount is 1.00e284 with its token, never 1e+284T.
+    expect(amountCell(1e296, 'USDC', 20)).toBe('1.00e296 USDC');
+    expect(amountCell(-1.5e18, 'USDC', 20)).toBe('-1.50e18 USDC');
     expect(amountCell(12_345_678.123456, 'USDC', 18)).toBe('12,345,678.12 USDC');
     expect(amountCell(12_345_678.123456, 'USDC', 12)).toBe('12.35M USDC');
     expect(amountCell(12_345_678.123456, 'USDC', 6)).toBe('12.35M');

@@ -20,8 +20,12 @@ import { tempDir } from '../helpers/cli.js';
 import { Capture, runSwapx } from '../helpers/run.js';
 
 const README = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
-/** Programs other than swapx that README lines run (the project's scripts, readers of its files): listed, not run. */
-const OTHER_PROGRAMS = ['npm', 'duckdb', 'python3'];
+/**
+ * Lines of other programs: the project's npm scripts (listed, not run: the test is one of them); `mkdir -p`
+ * (made under the scratch folder); `export` of the sandbox's address and demo client (the test gives each run
+ * its own sandbox and those credentials).
+ */
+const OTHER_PROGRAMS = ['npm', 'mkdir', 'export'];
 const CRON = /^([\d*/,-]+\s+){5}(?=\S)/;
 
 /** The lines of the ```sh blocks, comments dropped. */
@@ -73,7 +77,8 @@ let root: string;
 
 beforeAll(async () => {
   dense = await startSandbox({ port: 0 });
-  sparse = await startSandbox({ port: 0, swapsPerHour: 10 });
+  // acme: the client id of the help's example (its key is the sandbox's demo key).
+  sparse = await startSandbox({ port: 0, swapsPerHour: 10, clients: ['demo:demo', 'acme:demo'] });
   root = tempDir('swapx-readme-');
   fs.writeFileSync(path.join(root, 'token.jwt'), 'demo-token\n');
   // The server's folder the nightly export writes into exists there.
@@ -93,7 +98,10 @@ interface Planned {
 
 function plan(line: string): Planned {
   const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
-  let text = line.replace(CRON, '').replace(/\s*\|\|\s*alert$/, '');
+  let text = line
+    .replace(CRON, '')
+    .replace(/\s*\|\|\s*alert$/, '')
+    .replace(/\s+&$/, '');
   text = text.replace(/\$\(date -u -d yesterday \+\\?%F\)/g, yesterday);
   const vars = { XFLOW_KEY: 'demo' };
   let tokens = words(text, vars)
@@ -157,6 +165,13 @@ async function execute(line: string): Promise<{ code: number; stdout: string; st
     while (!stdout.text.includes('\n') && !stderr.text.includes('error')) await new Promise((resolve) => setTimeout(resolve, 10));
     stop.abort();
     result = await running;
+  } else if (p.argv.includes('--follow')) {
+    // Runs until Ctrl-C: stopped once its first step is reported.
+    const stop = new AbortController();
+    const running = runSwapx(p.argv, { env, stdout, stderr, signal: stop.signal, input: p.input });
+    while (!stderr.text.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.abort();
+    result = await running;
   } else if (p.argv.join(' ') === 'auth login') {
     // The prompts: client id (a line), then the key (hidden, ended by Enter).
     const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => true });
@@ -177,7 +192,8 @@ describe('README', () => {
   it('has commands to run, and only lines of known other programs are not swapx', () => {
     expect(lines.length).toBeGreaterThan(25);
     const others = lines.filter((l) => OTHER_PROGRAMS.includes(l.split(' ')[0]!));
-    expect(others.map((l) => l.split(' ')[0])).toEqual(['npm', 'npm', 'duckdb', 'python3']);
+    expect(others.map((l) => l.split(' ')[0])).toEqual(['npm', 'npm', 'export', 'mkdir']);
+    expect(others[2]).toBe('export SWAPX_BASE_URL=http://127.0.0.1:8787 SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo');
     // a placeholder such as 0x5f1c…e2a9 would not run
     expect(lines.filter((l) => l.includes('…'))).toEqual([]);
   });
@@ -186,7 +202,13 @@ describe('README', () => {
     process.chdir(root);
     try {
       for (const line of lines) {
-        if (OTHER_PROGRAMS.includes(line.split(' ')[0]!)) continue;
+        const [program, ...rest] = line.split(' ');
+        if (program === 'mkdir') {
+          expect(rest[0]).toBe('-p');
+          for (const dir of rest.slice(1))
+            fs.mkdirSync(dir.startsWith('~/') ? path.join(root, 'home', dir.slice(2)) : path.join(root, dir), { recursive: true });
+        }
+        if (OTHER_PROGRAMS.includes(program!)) continue;
         const r = await execute(line);
         expect({ line, code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ line, code: 0, stderr: '' });
       }
@@ -195,5 +217,56 @@ describe('README', () => {
     }
     expect(fs.readFileSync(path.join(root, 'home/.local/share/bash-completion/completions/swapx'), 'utf8')).toContain('complete -F _swapx swapx');
     expect(fs.readFileSync(path.join(root, 'week-slim.csv'), 'utf8').split('\n')[0]).toBe('id,bridge,sourceChain,destinationChain,withdrawnUsdAmount');
+  });
+});
+
+/** The example lines of a command's --help: after "Examples…:" up to a blank line, comments dropped, `\` lines joined. */
+async function helpExamples(command: string[]): Promise<string[]> {
+  const help = (await runSwapx([...command, '--help'])).stdout.split('\n');
+  const start = help.findIndex((line) => line.startsWith('Examples'));
+  if (start === -1) return [];
+  const lines: string[] = [];
+  let pending = '';
+  for (const raw of help.slice(start + 1)) {
+    if (raw.trim() === '') break;
+    const line = raw.trim();
+    if (line.startsWith('#')) continue;
+    if (line.endsWith('\\')) pending += `${line.slice(0, -1).trim()} `;
+    else {
+      lines.push(pending + line);
+      pending = '';
+    }
+  }
+  return lines;
+}
+
+// Issue 22.3: every example of every command's help runs as written (in a scratch folder of its own).
+describe('help examples', () => {
+  const COMMANDS = [['swaps'], ['swap'], ['sync'], ['chains'], ['tokens'], ['bridges'], ['auth', 'login'], ['sandbox'], ['completion']];
+  it('every command with examples has them, none a placeholder', async () => {
+    for (const command of COMMANDS) {
+      const examples = await helpExamples(command);
+      expect(examples.length, command.join(' ')).toBeGreaterThan(0);
+      expect(examples.filter((l) => l.includes('…') || l.includes('...'))).toEqual([]);
+    }
+  });
+  it('runs each as written, with exit 0', { timeout: 120_000 }, async () => {
+    const cwd = process.cwd();
+    root = tempDir('swapx-help-');
+    fs.writeFileSync(path.join(root, 'token.jwt'), 'demo-token\n');
+    for (const dir of ['data', 'home/.local/share/bash-completion/completions', 'home/.zfunc', 'home/.config/fish/completions'])
+      fs.mkdirSync(path.join(root, dir), { recursive: true });
+    process.chdir(root);
+    try {
+      for (const command of COMMANDS) {
+        for (const line of await helpExamples(command)) {
+          const r = await execute(line);
+          expect({ line, code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ line, code: 0, stderr: '' });
+        }
+      }
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(fs.readFileSync(path.join(root, 'home/.zfunc/_swapx'), 'utf8')).toContain('#compdef swapx');
   });
 });

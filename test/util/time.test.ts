@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { formatUtc, parseApiTime, parseDuration, parseTime } from '../../src/util/time.js';
+import { formatDuration, formatUtc, parseApiTime, parseDuration, parseTime } from '../../src/util/time.js';
 
 const now = Date.parse('2026-11-21T15:45:30.250Z');
 
@@ -34,9 +34,34 @@ describe('parseDuration', () => {
     expect(parseDuration('7d')).toBe(604_800_000);
   });
   it('rejects what is not a duration', () => {
-    expect(parseDuration('30')).toBeUndefined();
     expect(parseDuration('m')).toBeUndefined();
     expect(parseDuration('5y')).toBeUndefined();
+    expect(parseDuration('-5')).toBeUndefined();
+    expect(parseDuration('')).toBeUndefined();
+  });
+  // Issue 22.13: one grammar: a bare number is seconds everywhere (as --timeout 5 always was, and sleep(1)).
+  it('reads a bare number as seconds', () => {
+    expect(parseDuration('30')).toBe(30_000);
+    expect(parseDuration('0')).toBe(0);
+    expect(parseDuration('1.5')).toBe(1500);
+  });
+  it('a bare number is no <time>: a year or seconds since 1970 would be a guess', () => {
+    expect(parseTime('30', Date.parse('2026-11-08T00:00:00Z'))).toBeUndefined();
+    expect(parseTime('30s', Date.parse('2026-11-08T00:00:00Z'))).toBe(Date.parse('2026-11-07T23:59:30Z'));
+  });
+});
+
+describe('formatDuration', () => {
+  it('writes a duration as a user would, in its largest exact unit', () => {
+    expect(formatDuration(600_000)).toBe('10m');
+    expect(formatDuration(90_000)).toBe('90s');
+    expect(formatDuration(5_400_000)).toBe('90m');
+    expect(formatDuration(120_000)).toBe('2m');
+    expect(formatDuration(86_400_000)).toBe('1d');
+    expect(formatDuration(1500)).toBe('1500ms');
+  });
+  it('reads back what it writes', () => {
+    for (const ms of [1000, 60_000, 600_000, 1_800_000, 3_600_000, 604_800_000, 250]) expect(parseDuration(formatDuration(ms))).toBe(ms);
   });
 });
 

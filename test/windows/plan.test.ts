@@ -80,7 +80,7 @@ describe('describePlan', () => {
       [
         'range        2026-11-01T00:00:00Z → 2026-11-01T01:15:00Z (UTC, end excluded)',
         'filter       Withdrawn (server default)',
-        'window       30 min',
+        'window       30m',
         'windows      3',
         'requests     3 (more if windows are retried or split)',
         'concurrency  4',
@@ -127,7 +127,7 @@ describe('planExport', () => {
       '--filter',
       'Completed',
       '--window',
-      '600s',
+      '10m',
       '--fields',
       'id,bridge',
       '-o',
