@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { writeFileAtomicSync } from '../fs/atomic-file.js';
+import { outputTarget } from '../fs/output-target.js';
 
 export class JsonFile<T extends object> {
   private data: T;
@@ -31,7 +32,8 @@ export class JsonFile<T extends object> {
 
   set<K extends keyof T>(key: K, value: T[K]): void {
     const next = { ...this.data, [key]: value };
-    writeFileAtomicSync(this.file, `${JSON.stringify(next, null, '\t')}\n`, this.mode);
+    // A store kept as a link (dotfiles in a repository) stays a link: the file it names is rewritten.
+    writeFileAtomicSync(outputTarget(this.file, 'the profile store'), `${JSON.stringify(next, null, '\t')}\n`, this.mode);
     this.data = next;
   }
 }
