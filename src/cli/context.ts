@@ -24,6 +24,12 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** aborted on Ctrl-C / SIGTERM */
   signal: AbortSignal;
+  /**
+   * aborted on a second Ctrl-C / SIGTERM (a double Ctrl-C, coreutils `timeout` signalling the process and its group):
+   * the process ends right after, so what must still happen (a lock released, the resume command printed) happens
+   * synchronously in its listeners (Context.onStop)
+   */
+  stop?: AbortSignal;
   /** the clock, epoch ms: relative times (--last, yesterday) and the cut of a future --to read it */
   now: () => number;
 }
@@ -156,6 +162,17 @@ export class Context {
 
   warn(message: string): void {
     this.io.stderr.write(`${this.err.yellow('warning:')} ${message}\n`);
+  }
+
+  /**
+   * `lastWords` runs (synchronously) if a second signal ends the process before the command's own clean-up has; the
+   * returned function unregisters it, once that clean-up is done.
+   */
+  onStop(lastWords: () => void): () => void {
+    const stop = this.io.stop;
+    if (!stop) return () => {};
+    stop.addEventListener('abort', lastWords, { once: true });
+    return () => stop.removeEventListener('abort', lastWords);
   }
 
   async close(): Promise<void> {

@@ -30,6 +30,8 @@ const FS_MESSAGES: Record<string, string> = {
   EISDIR: 'is a directory',
   EEXIST: 'file already exists',
   EDQUOT: 'disk quota exceeded',
+  EIO: 'input/output error',
+  EFBIG: 'file too large',
   // swapx opens the files it makes beside FILE without following a symbolic link (fs/open-flags.ts).
   ELOOP: 'a symbolic link where swapx makes its own file, not followed',
 };
