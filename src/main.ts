@@ -154,6 +154,7 @@ export function buildProgram(io: Io, onExit: (code: number) => void, outputFaile
       io.stderr.write(`swapx: ${label}${messageFor(error)}\n`);
       onExit(code);
     } finally {
+      ctx?.dropStopHooks();
       await ctx?.close();
     }
   };

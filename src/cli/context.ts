@@ -78,6 +78,7 @@ export class Context {
   readonly err: ChalkInstance;
   private resolvedSettings: ResolvedSettings | undefined;
   private readonly clients: SwapxClient[] = [];
+  private readonly stopHooks = new Set<() => void>();
 
   constructor(
     readonly io: Io,
@@ -172,7 +173,17 @@ export class Context {
     const stop = this.io.stop;
     if (!stop) return () => {};
     stop.addEventListener('abort', lastWords, { once: true });
-    return () => stop.removeEventListener('abort', lastWords);
+    this.stopHooks.add(lastWords);
+    return () => {
+      stop.removeEventListener('abort', lastWords);
+      this.stopHooks.delete(lastWords);
+    };
+  }
+
+  /** Once the run's last line is written: what a hook would say is said (main.ts). */
+  dropStopHooks(): void {
+    for (const hook of this.stopHooks) this.io.stop?.removeEventListener('abort', hook);
+    this.stopHooks.clear();
   }
 
   async close(): Promise<void> {

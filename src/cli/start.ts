@@ -29,18 +29,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(EXIT.ok);
   });
-  try {
-    if (argv.length === 1 && VERSION_FLAGS.includes(argv[0]!)) {
-      const failed = await new Promise<Error | null | undefined>((resolve) => process.stdout.write(`${VERSION}\n`, resolve));
-      if (!failed) return EXIT.ok;
-      // Node says "ENOSPC: no space left on device, write": the words only, as main.ts says them.
-      process.stderr.write(`swapx: error: cannot write to standard output: ${failed.message.replace(/^[A-Z]+: |, write$/g, '')}\n`);
-      return EXIT.failed;
-    }
-    const { run } = await import('../main.js');
-    return await run(argv, { signal: controller.signal, stop: stop.signal });
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+  // The handlers stay until the process ends: a second signal after the run's clean-up still exits 130, rather than
+  // killing the process by the signal's default.
+  if (argv.length === 1 && VERSION_FLAGS.includes(argv[0]!)) {
+    const failed = await new Promise<Error | null | undefined>((resolve) => process.stdout.write(`${VERSION}\n`, resolve));
+    if (!failed) return EXIT.ok;
+    // Node says "ENOSPC: no space left on device, write": the words only, as main.ts says them.
+    process.stderr.write(`swapx: error: cannot write to standard output: ${failed.message.replace(/^[A-Z]+: |, write$/g, '')}\n`);
+    return EXIT.failed;
   }
+  const { run } = await import('../main.js');
+  return await run(argv, { signal: controller.signal, stop: stop.signal });
 }
