@@ -33,7 +33,13 @@ export class JsonFile<T extends object> {
   set<K extends keyof T>(key: K, value: T[K]): void {
     const next = { ...this.data, [key]: value };
     // A store kept as a link (dotfiles in a repository) stays a link: the file it names is rewritten.
-    writeFileAtomicSync(outputTarget(this.file, 'the profile store'), `${JSON.stringify(next, null, '\t')}\n`, this.mode);
+    const target = outputTarget(this.file, 'the profile store');
+    try {
+      writeFileAtomicSync(target, `${JSON.stringify(next, null, '\t')}\n`, this.mode);
+    } catch (error) {
+      // It is this file that cannot be written (a read-only disk, a full one), not the temporary one beside it.
+      throw Object.assign(error as Error, { path: this.file });
+    }
     this.data = next;
   }
 }

@@ -42,7 +42,7 @@ export function outputTarget(file: string, option = '-o'): string {
     } catch (folderError) {
       throw Object.assign(folderError as Error, { path: file });
     }
-    return file;
+    return writable(file, file);
   }
   let target = file;
   if (link.isSymbolicLink()) {
@@ -56,9 +56,22 @@ export function outputTarget(file: string, option = '-o'): string {
     }
   }
   const kind = kindOf(fs.statSync(target));
-  if (kind === 'a file') return target;
+  if (kind === 'a file') return writable(target, file);
   const what = target === file ? kind : `a symbolic link to ${target}, ${kind}`;
   if (kind === 'a directory') throw new UsageError(`${option} ${file} is ${what}, not a file: name a file in it (${option} ${path.join(file, 'NAME')})`);
   const stream = option.startsWith('-') ? `; to write into it, use ${option} - (standard output) and redirect` : '';
   throw new UsageError(`${option} ${file} is ${what}, not a file: swapx writes a file beside its target and renames it into place${stream}`);
+}
+
+/**
+ * `target`, once its folder can take a new file: a read-only disk (EROFS) or a folder the user may not write (EACCES)
+ * is said before any request, naming `file` as the user gave it.
+ */
+function writable(target: string, file: string): string {
+  try {
+    fs.accessSync(path.dirname(target), fs.constants.W_OK);
+  } catch (error) {
+    throw Object.assign(error as Error, { path: file });
+  }
+  return target;
 }
