@@ -222,6 +222,10 @@ async function exportWith(ctx: Context, planned: ExportPlan, flags: SwapsFlags, 
   }
   unStop();
   progress.stop();
+  if (summary.conflicts)
+    ctx.warn(
+      `the API returned ${summary.conflicts} swap id(s) twice in one response with different content; each was written once, its version with the later updatedAt`,
+    );
   if (summary.outside)
     ctx.warn(`the API returned ${summary.outside} swap(s) outside the window asked for; each window wrote only its own, so check the export against the API`);
   if (!ctx.quiet) {
