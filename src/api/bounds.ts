@@ -30,7 +30,8 @@ export const RPS_MAX = 10_000;
 export function parseRps(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const rps = Number(text);
-  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(rps > 0) || rps > RPS_MAX) throw new UsageError(`--rps must be a positive number of requests per second, not '${text}'`);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(rps > 0) || rps > RPS_MAX)
+    throw new UsageError(`--rps must be a positive number of requests per second, not '${text}'`);
   return rps;
 }
 
