@@ -222,6 +222,12 @@ async function exportWith(ctx: Context, planned: ExportPlan, flags: SwapsFlags, 
   }
   unStop();
   progress.stop();
+  // JSON Lines and JSON keep every byte the API sent; columns of a fixed list do not hold what only `swap` documents.
+  const fixedColumns = plan.output.format === 'csv' || plan.output.format === 'parquet' || plan.output.format === 'table';
+  if (summary.withBalanceChanges && fixedColumns)
+    ctx.warn(
+      `the API sent balanceChanges with ${summary.withBalanceChanges} swap(s), which ${plan.output.format} output leaves out: export as jsonl or json to keep them, or look one swap up with 'swapx swap <id>'`,
+    );
   if (summary.conflicts)
     ctx.warn(
       `the API returned ${summary.conflicts} swap id(s) twice in one response with different content; each was written once, its version with the later updatedAt`,

@@ -18,6 +18,11 @@ export interface Kept<T = Swap> {
    */
   conflicts: number;
   /**
+   * kept swaps that carry balanceChanges (the spec gives both operations one schema; a list may send them): the
+   * formats of fixed columns (CSV, Parquet) leave them out, and must say so
+   */
+  withBalanceChanges: number;
+  /**
    * returned although their filter time lies outside the window asked for (a server fault): not written by
    * this window, counted apart from edge duplicates and reported, never dropped silently
    */
@@ -48,6 +53,7 @@ export class WindowKeeper<T> {
   private readonly seen = new Map<string, { at: number; updatedAt: unknown; content: Buffer | Swap }>();
   private dropped = 0;
   private conflicts = 0;
+  private withBalanceChanges = 0;
   private readonly outside: Swap[] = [];
 
   constructor(
@@ -100,6 +106,7 @@ export class WindowKeeper<T> {
       return;
     }
     if (id !== '') this.seen.set(id, { at: this.keyed.length, updatedAt: swap.updatedAt, content: bytes ?? swap });
+    if (swap.balanceChanges != null) this.withBalanceChanges += 1;
     entry.value = this.make(swap, bytes);
     this.keyed.push(entry);
   };
@@ -107,7 +114,7 @@ export class WindowKeeper<T> {
   result(): Kept<T> {
     this.seen.clear();
     this.keyed.sort(compare);
-    return { swaps: this.keyed.map((k) => k.value), dropped: this.dropped, conflicts: this.conflicts, outside: this.outside };
+    return { swaps: this.keyed.map((k) => k.value), dropped: this.dropped, conflicts: this.conflicts, withBalanceChanges: this.withBalanceChanges, outside: this.outside };
   }
 }
 
