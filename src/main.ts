@@ -43,8 +43,7 @@ Environment:
 Exit codes:
   0    success (an empty result is a success)
   1    the work failed: API or network error after retries, file I/O
-  2    usage or bad input: checked before any request is sent, or a
-       lookup's identifier or page refused by the API (HTTP 400)
+  2    usage or bad input (checked before any request; or a lookup's 400)
   3    authentication or permission (missing credentials, 403)
   4    not found (swap with no match, unknown chain)
   130  interrupted (Ctrl-C / SIGTERM), after saving what can be resumed
