@@ -81,7 +81,14 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
       const kept = await fetchWindow(job.client, window, job.filter, stats, signal, encoder.item);
       const bytes = encoder.join(kept.swaps, true, takeSlab);
       freeResponseBytes(kept.swaps);
-      return { bytes, swaps: kept.swaps.length, dropped: kept.dropped, outside: kept.outside.length, conflicts: kept.conflicts, withBalanceChanges: kept.withBalanceChanges };
+      return {
+        bytes,
+        swaps: kept.swaps.length,
+        dropped: kept.dropped,
+        outside: kept.outside.length,
+        conflicts: kept.conflicts,
+        withBalanceChanges: kept.withBalanceChanges,
+      };
     },
     consume: async (window, encoded) => {
       const joiner = encoded.swaps > 0 && tally.swaps > 0 ? encoder.between : '';

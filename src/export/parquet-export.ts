@@ -96,7 +96,13 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
         // Each swap goes into the columns as it is parsed, and the window's order picks the rows.
         const columns = new ColumnCollector(job.fields, tables);
         const kept = await fetchWindow(job.client, window, job.filter, stats, signal, (swap) => columns.add(swap as unknown as Row));
-        return { batch: columns.batch(kept.swaps), dropped: kept.dropped, outside: kept.outside.length, conflicts: kept.conflicts, withBalanceChanges: kept.withBalanceChanges };
+        return {
+          batch: columns.batch(kept.swaps),
+          dropped: kept.dropped,
+          outside: kept.outside.length,
+          conflicts: kept.conflicts,
+          withBalanceChanges: kept.withBalanceChanges,
+        };
       },
       consume: async (window, result) => {
         pending.push(result.batch);

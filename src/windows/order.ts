@@ -114,7 +114,13 @@ export class WindowKeeper<T> {
   result(): Kept<T> {
     this.seen.clear();
     this.keyed.sort(compare);
-    return { swaps: this.keyed.map((k) => k.value), dropped: this.dropped, conflicts: this.conflicts, withBalanceChanges: this.withBalanceChanges, outside: this.outside };
+    return {
+      swaps: this.keyed.map((k) => k.value),
+      dropped: this.dropped,
+      conflicts: this.conflicts,
+      withBalanceChanges: this.withBalanceChanges,
+      outside: this.outside,
+    };
   }
 }
 
