@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 async function windowsDone(manifest: string): Promise<void> {
-  for (let i = 0; i < 1000; i += 1) {
+  for (let i = 0; i < 3000; i += 1) {
     const text = fs.existsSync(manifest) ? fs.readFileSync(manifest, 'utf8') : '';
     if (((JSON.parse(text || '{}') as { windowsDone?: number }).windowsDone ?? 0) >= 1) return;
     await sleep(10);
@@ -55,5 +55,5 @@ describe.concurrent('swapx swaps -o FILE: two signals at once', () => {
     expect([resumed.code, resumed.stderr]).toEqual([0, '']);
     const whole = await runSwapx(['swaps', ...range, '--jsonl', '-q'], { env: envIn(dir, slow) });
     expect(fs.readFileSync(file, 'utf8')).toBe(whole.stdout);
-  });
+  }, 60_000);
 });
