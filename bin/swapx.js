@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 
 // undici parses HTTP with a WebAssembly build of llhttp; V8's optimising tier for it costs a
@@ -12,5 +13,14 @@ setFlagsFromString('--heap-growing-percent=10');
 // cost in CPU. Its maximum can only be set at start; its growth factor is read as it grows.
 setFlagsFromString('--semi-space-growth-factor=1');
 
-const { main } = await import('../dist/cli-bundle/swapx.js');
-process.exitCode = await main(process.argv.slice(2));
+const bundle = new URL('../dist/cli-bundle/swapx.js', import.meta.url);
+let program;
+try {
+  program = await import(bundle.href);
+} catch (error) {
+  // A clone that was never built (or was cleaned): say what to run, not Node's stack. Any other failure is a defect to see whole.
+  if (error?.code !== 'ERR_MODULE_NOT_FOUND' || !String(error.message).includes(fileURLToPath(bundle))) throw error;
+  process.stderr.write("swapx: this checkout is not built: run 'npm run build' first\n");
+  process.exitCode = 1;
+}
+if (program) process.exitCode = await program.main(process.argv.slice(2));

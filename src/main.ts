@@ -5,7 +5,8 @@ import { NotFoundError, UsageError } from './api/errors.js';
 import { VERSION } from './version.js';
 import type { Handler } from './cli/command.js';
 import { Context, type GlobalOptions, type Io } from './cli/context.js';
-import { EXIT, exitCodeFor, messageFor } from './cli/exit-codes.js';
+import { EXIT, exitCodeFor, fsReason, messageFor } from './cli/exit-codes.js';
+import type { OutStream } from './output/stream.js';
 import { COMMANDS } from './commands/index.js';
 
 /** Flags that would put a secret into argv (ps, shell history): refused with what to use instead. */
@@ -43,7 +44,7 @@ Environment:
 Exit codes:
   0    success (an empty result is a success)
   1    the work failed: API or network error after retries, file I/O
-  2    usage or bad input (checked before any request is sent)
+  2    usage or bad input (checked before any request; or a lookup's 400)
   3    authentication or permission (missing credentials, 403)
   4    not found (swap with no match, unknown chain)
   130  interrupted (Ctrl-C / SIGTERM), after saving what can be resumed
@@ -81,7 +82,49 @@ function doubledPrefixHint(ctx: Context): string {
   return `; the base URL ${base} ends in /v1, which swapx adds to every path: use ${fixed}`;
 }
 
-export function buildProgram(io: Io, onExit: (code: number) => void): Command {
+/**
+ * Standard output failing under a run: a full disk (ENOSPC), a device error (EIO), a reader gone (EPIPE). Its
+ * error would otherwise be thrown from nowhere (a stack trace); instead the work stops (`signal`) and the run
+ * ends with one line naming the problem (exit 1), or quietly for a closed pipe (the reader's choice, exit 0).
+ * Standard error failing leaves nowhere to say anything: it only must not crash the run.
+ */
+class OutputWatch {
+  failure: NodeJS.ErrnoException | undefined;
+  private readonly failed = new AbortController();
+  readonly signal = this.failed.signal;
+  private readonly onError = (error: NodeJS.ErrnoException) => {
+    this.failure ??= error;
+    this.failed.abort();
+  };
+  private readonly ignore = () => {};
+
+  constructor(private readonly io: Pick<Io, 'stdout' | 'stderr'>) {
+    io.stdout.on('error', this.onError);
+    io.stderr.on('error', this.ignore);
+  }
+
+  /** Once what was written has gone out (or failed): a failing write reports its error after the write returns. */
+  async settled(): Promise<void> {
+    const out = this.io.stdout as OutStream & { destroyed?: boolean; writableEnded?: boolean; writableLength?: number };
+    if (!out.destroyed && !out.writableEnded && (out.writableLength ?? 0) > 0) await new Promise<void>((resolve) => out.write('', () => resolve()));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** The run's exit code and last line once stdout failed; undefined while it has not. */
+  verdict(): { code: number; line: string } | undefined {
+    const failure = this.failure;
+    if (!failure) return undefined;
+    if (failure.code === 'EPIPE') return { code: EXIT.ok, line: '' };
+    return { code: EXIT.failed, line: `swapx: error: cannot write to standard output: ${fsReason(failure) ?? messageFor(failure)}\n` };
+  }
+
+  dispose(): void {
+    this.io.stdout.off('error', this.onError);
+    this.io.stderr.off('error', this.ignore);
+  }
+}
+
+export function buildProgram(io: Io, onExit: (code: number) => void, outputFailed: () => boolean = () => false): Command {
   const program = new Command('swapx')
     .description('Query and bulk-export cross-chain swaps from the XFlow swap export API')
     .version(VERSION, '-V, --version')
@@ -132,12 +175,15 @@ export function buildProgram(io: Io, onExit: (code: number) => void): Command {
       onExit(await handler(ctx));
     } catch (error) {
       const code = exitCodeFor(error);
+      // The run stopped because stdout failed: run() says so, once, instead of what that did to the work.
+      if (outputFailed()) return onExit(code);
       const label = code === EXIT.interrupted ? '' : `${ctx ? ctx.err.red('error:') : 'error:'} `;
       io.stderr.write(
         `swapx: ${label}${messageFor(error)}${ctx && (error instanceof NotFoundError || (error as { cause?: unknown })?.cause instanceof NotFoundError) ? doubledPrefixHint(ctx) : ''}\n`,
       );
       onExit(code);
     } finally {
+      ctx?.dropStopHooks();
       await ctx?.close();
     }
   };
@@ -156,12 +202,28 @@ export async function run(argv: readonly string[], io: Partial<Io> = {}): Promis
     },
     env: io.env ?? process.env,
     signal: io.signal ?? new AbortController().signal,
+    stop: io.stop,
     now: io.now ?? Date.now,
   };
+  const watch = new OutputWatch(fullIo);
+  fullIo.signal = AbortSignal.any([fullIo.signal, watch.signal]);
+  try {
+    const code = await runProgram(argv, fullIo, () => watch.failure !== undefined);
+    await watch.settled();
+    const failed = watch.verdict();
+    if (!failed) return code;
+    fullIo.stderr.write(failed.line);
+    return failed.code;
+  } finally {
+    watch.dispose();
+  }
+}
+
+async function runProgram(argv: readonly string[], io: Io, outputFailed: () => boolean): Promise<number> {
   let exitCode: number = EXIT.ok;
   try {
     refuseSecretFlags(argv);
-    const program = buildProgram(fullIo, (code) => (exitCode = code));
+    const program = buildProgram(io, (code) => (exitCode = code), outputFailed);
     if (argv.length === 0) {
       program.outputHelp({ error: true });
       return EXIT.usage;
@@ -169,7 +231,7 @@ export async function run(argv: readonly string[], io: Partial<Io> = {}): Promis
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    fullIo.stderr.write(`swapx: ${messageFor(error)}\n`);
+    io.stderr.write(`swapx: ${messageFor(error)}\n`);
     return exitCodeFor(error);
   }
   return exitCode;

@@ -26,6 +26,15 @@ export const WINDOW_MS: Bound = { min: 60_000, max: MAX_WINDOW_MS, default: MAX_
 /** requests per second across all workers (--rps): above this the limit is no limit */
 export const RPS_MAX = 10_000;
 
+/** --rps: requests per second above 0 and at most RPS_MAX, or undefined when the option is not given. */
+export function parseRps(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const rps = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text.trim()) || !(rps > 0) || rps > RPS_MAX)
+    throw new UsageError(`--rps must be a positive number of requests per second, not '${text}'`);
+  return rps;
+}
+
 /** A whole number within `min..max`, or undefined when the option is not given. */
 export function parseIntInRange(text: string | undefined, name: string, min: number, max: number): number | undefined {
   if (text === undefined) return undefined;

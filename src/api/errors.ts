@@ -123,7 +123,11 @@ function describeBody(status: number, body: ProblemDetails | undefined): string 
 function validationSummary(body: DefaultValidationProblemDetails | undefined): string {
   const errors = body?.errors;
   if (!errors || typeof errors !== 'object') return '';
-  const parts = Object.entries(errors).map(([field, messages]) => `${field}: ${Array.isArray(messages) ? messages.join(' ') : String(messages)}`);
+  // A field without a message (an empty list, an empty string) is named alone, never as "field: ".
+  const parts = Object.entries(errors).flatMap(([field, messages]) => {
+    const said = (Array.isArray(messages) ? messages : [messages]).filter((m) => typeof m === 'string' && m.trim() !== '').join(' ');
+    return said ? [field ? `${field}: ${said}` : said] : field ? [field] : [];
+  });
   return parts.length ? ` (${quoted(parts.join('; '))})` : '';
 }
 

@@ -24,6 +24,12 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** aborted on Ctrl-C / SIGTERM */
   signal: AbortSignal;
+  /**
+   * aborted on a second Ctrl-C / SIGTERM (a double Ctrl-C, coreutils `timeout` signalling the process and its group):
+   * the process ends right after, so what must still happen (a lock released, the resume command printed) happens
+   * synchronously in its listeners (Context.onStop)
+   */
+  stop?: AbortSignal;
   /** the clock, epoch ms: relative times (--last, yesterday) and the cut of a future --to read it */
   now: () => number;
 }
@@ -76,6 +82,7 @@ export class Context {
   readonly err: ChalkInstance;
   private resolvedSettings: ResolvedSettings | undefined;
   private readonly clients: SwapxClient[] = [];
+  private readonly stopHooks = new Set<() => void>();
 
   constructor(
     readonly io: Io,
@@ -175,6 +182,27 @@ export class Context {
 
   warn(message: string): void {
     this.io.stderr.write(`${this.err.yellow('warning:')} ${message}\n`);
+  }
+
+  /**
+   * `lastWords` runs (synchronously) if a second signal ends the process before the command's own clean-up has; the
+   * returned function unregisters it, once that clean-up is done.
+   */
+  onStop(lastWords: () => void): () => void {
+    const stop = this.io.stop;
+    if (!stop) return () => {};
+    stop.addEventListener('abort', lastWords, { once: true });
+    this.stopHooks.add(lastWords);
+    return () => {
+      stop.removeEventListener('abort', lastWords);
+      this.stopHooks.delete(lastWords);
+    };
+  }
+
+  /** Once the run's last line is written: what a hook would say is said (main.ts). */
+  dropStopHooks(): void {
+    for (const hook of this.stopHooks) this.io.stop?.removeEventListener('abort', hook);
+    this.stopHooks.clear();
   }
 
   async close(): Promise<void> {

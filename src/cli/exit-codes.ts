@@ -3,20 +3,27 @@ import { CommanderError } from 'commander';
 import { stripControl } from '../output/sanitize.js';
 import { AbortedError, AuthError, PermissionDeniedError, SwapxError, UsageError, ValidationError, WrappedError } from '../api/errors.js';
 import { NoMatchError } from './errors.js';
+import { WindowFailedError } from '../windows/run-windows.js';
 import { EXIT } from './exit-status.js';
 
 // The codes themselves live apart (the bin's start uses them without loading this mapping); here for every other user.
 export { EXIT };
 
 export function exitCodeFor(error: unknown): number {
-  while (error instanceof WrappedError && error.cause !== undefined) error = error.cause;
+  let inWindow = false;
+  while (error instanceof WrappedError && error.cause !== undefined) {
+    inWindow ||= error instanceof WindowFailedError;
+    error = error.cause;
+  }
   if (error instanceof AbortedError) return EXIT.interrupted;
   if (error instanceof UsageError || error instanceof CommanderError) return EXIT.usage;
   if (error instanceof AuthError || error instanceof PermissionDeniedError) return EXIT.auth;
   // 4 is for lookups that find nothing (they say so with NoMatchError); a raw 404 elsewhere means a wrong base URL.
   if (error instanceof NoMatchError) return EXIT.notFound;
-  // A 400 means swapx sent something the API refused: the input was bad, even if our checks missed it.
-  if (error instanceof ValidationError) return EXIT.usage;
+  // A 400 to a lookup refuses what the user typed (an identifier, a page), which they can change: exit 2. A window of
+  // an export or a sync is a request swapx made from input it had checked: its 400 is the work failing (exit 1,
+  // resumable), not the "checked before any request" of exit 2.
+  if (error instanceof ValidationError) return inWindow ? EXIT.failed : EXIT.usage;
   return EXIT.failed;
 }
 
@@ -30,6 +37,8 @@ const FS_MESSAGES: Record<string, string> = {
   EISDIR: 'is a directory',
   EEXIST: 'file already exists',
   EDQUOT: 'disk quota exceeded',
+  EIO: 'input/output error',
+  EFBIG: 'file too large',
   // swapx opens the files it makes beside FILE without following a symbolic link (fs/open-flags.ts).
   ELOOP: 'a symbolic link where swapx makes its own file, not followed',
 };

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { UsageError, WrappedError } from '../api/errors.js';
 import { encodeAll, type MachineFormat } from '../output/encode.js';
 import { writeFileAtomic } from '../fs/atomic-file.js';
+import { outputTarget } from '../fs/output-target.js';
 import { selectFields } from '../output/fields.js';
 import { terminalSafe } from '../output/sanitize.js';
 import { resolveFormat, STDOUT_NAME, type Format, type FormatFlags } from '../output/format.js';
@@ -52,8 +53,10 @@ export function planOutput(ctx: Context, flags: OutputFlags, allFields: readonly
     parquet: options.parquet === true,
   });
   if (flags.excelSafe && format !== 'csv') throw new UsageError('--excel-safe applies to CSV output only');
-  const output = flags.output === STDOUT_NAME ? undefined : flags.output;
-  return { format, gzip, fields: selectFields(flags.fields, allFields), output, excelSafe: flags.excelSafe === true };
+  const fields = selectFields(flags.fields, allFields);
+  // What is at -o FILE is looked at once, here, for every command: a device or a FIFO is refused, a link written through.
+  const output = flags.output === STDOUT_NAME || flags.output === undefined ? undefined : outputTarget(flags.output);
+  return { format, gzip, fields, output, excelSafe: flags.excelSafe === true };
 }
 
 /** Writes a whole result: `table` renders for people, other formats encode the records as sent. */

@@ -1,4 +1,5 @@
 /** The `swapx swaps` handler, loaded only when that command runs (the declaration is in swaps.ts). */
+import fsSync from 'node:fs';
 import path from 'node:path';
 import { Chalk } from 'chalk';
 import type { SwapxClient } from '../api/client.js';
@@ -142,10 +143,21 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   } catch (error) {
     throw inUsersWords(error, plan.output.file);
   }
+  const unStop = ctx.onStop(() => lock.releaseSync());
   try {
     return await exportWith(ctx, plan, flags, client, () => retries);
   } finally {
     await lock.release();
+    unStop();
+  }
+}
+
+/** The windows the manifest on disk counts (what a resume starts from); 0 when there is none to read. */
+function checkpointed(manifest: string): number {
+  try {
+    return Number((JSON.parse(fsSync.readFileSync(manifest, 'utf8')) as { windowsDone?: unknown }).windowsDone) || 0;
+  } catch {
+    return 0;
   }
 }
 
@@ -173,6 +185,17 @@ async function exportWith(ctx: Context, planned: ExportPlan, flags: SwapsFlags, 
   const options = { quiet: ctx.quiet, color: ctx.err.level > 0, retries, stdout: plan.output.file ? undefined : ctx.io.stdout, env: ctx.io.env };
   const progress = new Progress(ctx.io.stderr, { ...sink.state, windowsTotal: windows.length }, options);
   await progress.start();
+  const saved = (done: number) =>
+    `; ${done}/${windows.length} windows saved in ${partialPaths(file!.target).partial}; resume with: ${resumeCommand(ctx, plan)}`;
+  // A second signal ends the process before the clean-up below: what is checkpointed stays, and is said now.
+  // A second signal ends the process before the clean-up below: what the manifest on disk holds stays, and is said
+  // now (on a failure, until the run's last line says it: main.ts drops the hook then).
+  const unStop = ctx.onStop(() => {
+    progress.stop();
+    const done = file ? checkpointed(partialPaths(file.target).manifest) : 0;
+    if (file && done === 0) for (const name of Object.values(partialPaths(file.target))) fsSync.rmSync(name, { force: true });
+    ctx.io.stderr.write(`swapx: interrupted${done > 0 ? saved(done) : ''}\n`);
+  });
   let summary: ExportSummary;
   try {
     const job = { client, filter: plan.filter, windows, concurrency: plan.concurrency, sink, signal: ctx.io.signal, onEvent: progress.onEvent };
@@ -184,23 +207,32 @@ async function exportWith(ctx: Context, planned: ExportPlan, flags: SwapsFlags, 
   } catch (error) {
     progress.stop();
     await sink.close();
-    let saved = '';
     if (file && sink.state.windowsDone === 0) await file.discard();
-    else if (file)
-      saved = `; ${sink.state.windowsDone}/${windows.length} windows saved in ${partialPaths(file.target).partial}; resume with: ${resumeCommand(ctx, plan)}`;
+    const savedNote = file && sink.state.windowsDone > 0 ? saved(sink.state.windowsDone) : '';
     // A partial export that cannot be resumed as it is (its Parquet row groups' metadata is gone): --force, not --resume.
     if (error instanceof UsageError) throw error;
-    if (error instanceof AbortedError || ctx.io.signal.aborted) throw new AbortedError(`interrupted${saved}`);
+    if (error instanceof AbortedError || ctx.io.signal.aborted) throw new AbortedError(`interrupted${savedNote}`);
     if (error instanceof WindowFailedError) {
       const w = error.window;
-      error.message = `window ${formatUtc(w.from)} → ${formatUtc(w.to)} failed: ${error.message}${saved}`;
+      error.message = `window ${formatUtc(w.from)} → ${formatUtc(w.to)} failed: ${error.message}${savedNote}`;
       throw error;
     }
     // Writing failed (a full disk, a read-only dir): what is checkpointed is intact and resumable.
     const writing = file && fsReason(error) ? `writing ${file.target}: ${fsReason(error)}` : messageFor(error);
-    throw new WrappedError(`${writing}${saved}`, { cause: error });
+    throw new WrappedError(`${writing}${savedNote}`, { cause: error });
   }
+  unStop();
   progress.stop();
+  // JSON Lines and JSON keep every byte the API sent; columns of a fixed list do not hold what only `swap` documents.
+  const fixedColumns = plan.output.format === 'csv' || plan.output.format === 'parquet' || plan.output.format === 'table';
+  if (summary.withBalanceChanges && fixedColumns)
+    ctx.warn(
+      `the API sent balanceChanges with ${summary.withBalanceChanges} swap(s), which ${plan.output.format} output leaves out: export as jsonl or json to keep them, or look one swap up with 'swapx swap <id>'`,
+    );
+  if (summary.conflicts)
+    ctx.warn(
+      `the API returned ${summary.conflicts} swap id(s) twice in one response with different content; each was written once, its version with the later updatedAt`,
+    );
   if (summary.outside)
     ctx.warn(`the API returned ${summary.outside} swap(s) outside the window asked for; each window wrote only its own, so check the export against the API`);
   if (!ctx.quiet) {

@@ -1,4 +1,5 @@
 /** The `swapx sync` handler, loaded only when that command runs (the declaration is in sync.ts). */
+import { makeDir } from '../fs/make-dir.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { SwapxClient } from '../api/client.js';
@@ -210,7 +211,7 @@ function checkFields(query: SyncQuery, dir: string): void {
 /** Creates the dir and takes its lock; a file-system refusal says which dir, not which temporary file. */
 async function lockDir(ctx: Context, dir: string): Promise<{ lock: HeldLock; created: string | undefined }> {
   try {
-    const created = await fs.mkdir(dir, { recursive: true });
+    const created = await makeDir(dir);
     const lock = await acquireLock(dir, { onTakeOver: (reason) => ctx.warn(`took over ${reason} on ${dir}`) });
     return { lock, created };
   } catch (error) {

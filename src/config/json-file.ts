@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import { writeFileAtomicSync } from '../fs/atomic-file.js';
+import { outputTarget } from '../fs/output-target.js';
 
 export class JsonFile<T extends object> {
   private data: T;
@@ -31,7 +32,14 @@ export class JsonFile<T extends object> {
 
   set<K extends keyof T>(key: K, value: T[K]): void {
     const next = { ...this.data, [key]: value };
-    writeFileAtomicSync(this.file, `${JSON.stringify(next, null, '\t')}\n`, this.mode);
+    // A store kept as a link (dotfiles in a repository) stays a link: the file it names is rewritten.
+    const target = outputTarget(this.file, 'the profile store');
+    try {
+      writeFileAtomicSync(target, `${JSON.stringify(next, null, '\t')}\n`, this.mode);
+    } catch (error) {
+      // It is this file that cannot be written (a read-only disk, a full one), not the temporary one beside it.
+      throw Object.assign(error as Error, { path: this.file });
+    }
     this.data = next;
   }
 }

@@ -8,6 +8,7 @@ import envPaths from 'env-paths';
 import type { Credentials } from '../api/credentials.js';
 import { UsageError } from '../api/errors.js';
 import { JsonFile } from './json-file.js';
+import { makeDirSync } from '../fs/make-dir.js';
 
 export interface StoredProfile {
   clientId?: string;
@@ -43,7 +44,7 @@ export class ConfigStore {
   /** Opened on first use, so commands that never touch it never create it. */
   private open(): JsonFile<StoreShape> {
     if (this.conf) return this.conf;
-    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    makeDirSync(this.dir, 0o700);
     this.tighten(this.file, 0o600);
     try {
       this.conf = new JsonFile<StoreShape>(this.file, { profiles: {} }, 0o600);

@@ -37,6 +37,10 @@ export interface ExportSummary extends Tally {
   swapsThisRun: number;
   /** rows the API returned, in this run, outside the window asked for: not written by that window, and reported */
   outside: number;
+  /** ids returned twice in one window with different content, in this run: the later updatedAt kept (order.ts) */
+  conflicts: number;
+  /** swaps written, in this run, whose balanceChanges the API sent (CSV and Parquet leave them out: the caller says so) */
+  withBalanceChanges: number;
 }
 
 /**
@@ -52,6 +56,8 @@ interface EncodedWindow {
   swaps: number;
   dropped: number;
   outside: number;
+  conflicts: number;
+  withBalanceChanges: number;
 }
 
 export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
@@ -61,6 +67,8 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
   let tally: Tally = { windowsDone: start.windowsDone, swaps: start.swaps, dropped: start.dropped };
   const stats = { splits: 0 };
   let outside = 0;
+  let conflicts = 0;
+  let withBalanceChanges = 0;
   await runWindows<EncodedWindow>({
     windows: job.windows.slice(start.windowsDone),
     concurrency: job.concurrency,
@@ -73,7 +81,14 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
       const kept = await fetchWindow(job.client, window, job.filter, stats, signal, encoder.item);
       const bytes = encoder.join(kept.swaps, true, takeSlab);
       freeResponseBytes(kept.swaps);
-      return { bytes, swaps: kept.swaps.length, dropped: kept.dropped, outside: kept.outside.length };
+      return {
+        bytes,
+        swaps: kept.swaps.length,
+        dropped: kept.dropped,
+        outside: kept.outside.length,
+        conflicts: kept.conflicts,
+        withBalanceChanges: kept.withBalanceChanges,
+      };
     },
     consume: async (window, encoded) => {
       const joiner = encoded.swaps > 0 && tally.swaps > 0 ? encoder.between : '';
@@ -86,9 +101,11 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
       if (sink.writesThrough) discard(text);
       tally = done;
       outside += encoded.outside;
+      conflicts += encoded.conflicts;
+      withBalanceChanges += encoded.withBalanceChanges;
       job.onEvent?.({ type: 'window', windowsTotal, ...done });
     },
   });
   await sink.complete(encoder.footer(tally.swaps > 0));
-  return { ...tally, windowsTotal, splits: stats.splits, swapsThisRun: tally.swaps - start.swaps, outside };
+  return { ...tally, windowsTotal, splits: stats.splits, swapsThisRun: tally.swaps - start.swaps, outside, conflicts, withBalanceChanges };
 }

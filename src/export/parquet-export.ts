@@ -62,6 +62,8 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
   const stats = { splits: 0 };
   /** rows the API returned outside the window asked for (this run): reported, not written by that window */
   let outside = 0;
+  let conflicts = 0;
+  let withBalanceChanges = 0;
   let groups = state.lines.length;
   try {
     const file = new ParquetFile(job.fields, resumed ? { resume: { bytes: start.bytes, rowGroups: state.lines } } : {});
@@ -86,7 +88,7 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
 
     // A window waits as columns (strings as bytes or codes), not as parsed objects, as the text formats keep theirs encoded.
     const tables = columnTables(job.fields);
-    await runWindows<{ batch: ColumnBatch; dropped: number; outside: number }>({
+    await runWindows<{ batch: ColumnBatch; dropped: number; outside: number; conflicts: number; withBalanceChanges: number }>({
       windows: job.windows.slice(start.windowsDone),
       concurrency: job.concurrency,
       signal: job.signal,
@@ -94,7 +96,13 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
         // Each swap goes into the columns as it is parsed, and the window's order picks the rows.
         const columns = new ColumnCollector(job.fields, tables);
         const kept = await fetchWindow(job.client, window, job.filter, stats, signal, (swap) => columns.add(swap as unknown as Row));
-        return { batch: columns.batch(kept.swaps), dropped: kept.dropped, outside: kept.outside.length };
+        return {
+          batch: columns.batch(kept.swaps),
+          dropped: kept.dropped,
+          outside: kept.outside.length,
+          conflicts: kept.conflicts,
+          withBalanceChanges: kept.withBalanceChanges,
+        };
       },
       consume: async (window, result) => {
         pending.push(result.batch);
@@ -104,6 +112,8 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
         if (pendingRows >= groupRows) await flush(done);
         tally = done;
         outside += result.outside;
+        conflicts += result.conflicts;
+        withBalanceChanges += result.withBalanceChanges;
         job.onEvent?.({ type: 'window', windowsTotal, ...done });
       },
     });
@@ -118,5 +128,5 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
   }
   await state.handle.close();
   await fs.rm(job.stateFile, { force: true });
-  return { ...tally, windowsTotal, splits: stats.splits, swapsThisRun: tally.swaps - start.swaps, outside };
+  return { ...tally, windowsTotal, splits: stats.splits, swapsThisRun: tally.swaps - start.swaps, outside, conflicts, withBalanceChanges };
 }

@@ -35,7 +35,7 @@ export class StdoutSink implements ExportSink {
   private write(made: string | Buffer): Promise<void> {
     const text = this.show && made.length > 0 ? this.show(made.toString()) : made;
     if (text.length === 0 || this.stream.write(text)) return Promise.resolve();
-    return new Promise((resolve) => this.stream.once('drain', resolve));
+    return drained(this.stream);
   }
 
   append(text: string | Buffer): Promise<void> {
@@ -47,6 +47,25 @@ export class StdoutSink implements ExportSink {
   }
 
   async close(): Promise<void> {}
+}
+
+/** A full pipe's 'drain'; a stream that fails (a full disk) never drains, and its error ends the wait instead. */
+function drained(stream: OutStream): Promise<void> {
+  const state = stream as OutStream & { destroyed?: boolean; errored?: Error | null };
+  if (state.destroyed) return Promise.reject(state.errored ?? new Error('standard output is closed'));
+  return new Promise((resolve, reject) => {
+    const settle = (error?: Error) => {
+      stream.off('drain', settle);
+      stream.off('error', settle);
+      stream.off('close', settle);
+      if (error instanceof Error) reject(error);
+      else if (state.destroyed) reject(state.errored ?? new Error('standard output is closed'));
+      else resolve();
+    };
+    stream.on('drain', settle);
+    stream.on('error', settle);
+    stream.on('close', settle);
+  });
 }
 
 export class FileSink implements ExportSink {

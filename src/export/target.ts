@@ -26,13 +26,8 @@ export type TargetDecision =
 export async function decideTarget(plan: ExportPlan, baseUrl: string, options: { resume: boolean; force: boolean }): Promise<TargetDecision> {
   const target = plan.output.file!;
   const paths = partialPaths(target);
-  // An export is written beside FILE and renamed onto it: onto a directory that fails after the whole export,
-  // and onto a device, a FIFO or a socket it replaces the thing itself (as root, -o /dev/null --force would).
+  // What FILE is (a device, a FIFO, a link) was decided with the output options (fs/output-target.ts).
   const existing = await statOf(target);
-  const kind = existing && kindOf(existing);
-  if (kind !== undefined && kind !== 'file') {
-    throw new UsageError(`-o ${target} is ${kind}, not a file: swapx writes an export beside it and renames it into place (to stream, use -o - and redirect)`);
-  }
   if (options.force) return { action: 'start', plan };
   const manifest = await readManifest(paths.manifest);
   if (!manifest) {
@@ -75,10 +70,4 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
 /** What is at `file` (following a symbolic link), or undefined when nothing is (or it cannot be looked at). */
 function statOf(file: string): Promise<Stats | undefined> {
   return fs.stat(file).catch(() => undefined);
-}
-
-function kindOf(stat: Stats): string {
-  if (stat.isFile()) return 'file';
-  if (stat.isDirectory()) return 'a directory';
-  return stat.isFIFO() ? 'a FIFO' : stat.isSocket() ? 'a socket' : 'a device';
 }

@@ -10,8 +10,18 @@ import { parseApiTime } from '../util/time.js';
 export interface Kept<T = Swap> {
   /** what the window keeps (the swaps, or what the caller made of each), sorted */
   swaps: T[];
-  /** returned twice in the window, or exactly on its end (which the next window owns): true edge duplicates */
+  /** returned twice in the window alike, or exactly on its end (which the next window owns): true edge duplicates */
   dropped: number;
+  /**
+   * ids returned twice in the window with different content (a server fault, or a swap updated while it was being
+   * served): counted apart from duplicates and reported; the version with the later updatedAt is kept
+   */
+  conflicts: number;
+  /**
+   * kept swaps that carry balanceChanges (the spec gives both operations one schema; a list may send them): the
+   * formats of fixed columns (CSV, Parquet) leave them out, and must say so
+   */
+  withBalanceChanges: number;
   /**
    * returned although their filter time lies outside the window asked for (a server fault): not written by
    * this window, counted apart from edge duplicates and reported, never dropped silently
@@ -39,8 +49,11 @@ function compare<T>(a: Keyed<T>, b: Keyed<T>): number {
 export class WindowKeeper<T> {
   private readonly field: (typeof FILTER_TIME_FIELD)[DateRangeFilter];
   private readonly keyed: Keyed<T>[] = [];
-  private readonly seen = new Set<string>();
+  /** each id kept: where, its updatedAt, and what it was (its bytes, or the swap) to tell a repeat from a new version */
+  private readonly seen = new Map<string, { at: number; updatedAt: unknown; content: Buffer | Swap }>();
   private dropped = 0;
+  private conflicts = 0;
+  private withBalanceChanges = 0;
   private readonly outside: Swap[] = [];
 
   constructor(
@@ -77,16 +90,57 @@ export class WindowKeeper<T> {
       return;
     }
     const id = swap.id ?? '';
-    if (id !== '' && this.seen.has(id)) {
-      this.dropped += 1;
+    const entry = { value: undefined as T, ms: Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms, raw: typeof raw === 'string' ? raw : '', id };
+    const held = id === '' ? undefined : this.seen.get(id);
+    if (held) {
+      if (sameContent(held.content, bytes ?? swap)) {
+        this.dropped += 1;
+        return;
+      }
+      this.conflicts += 1;
+      // As sync keeps a swap: the later updatedAt wins, and at the same one the server's latest word.
+      if (laterUpdate(held.updatedAt, swap.updatedAt) < 0) return;
+      entry.value = this.make(swap, bytes);
+      this.keyed[held.at] = entry;
+      this.seen.set(id, { at: held.at, updatedAt: swap.updatedAt, content: bytes ?? swap });
       return;
     }
-    if (id !== '') this.seen.add(id);
-    this.keyed.push({ value: this.make(swap, bytes), ms: Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms, raw: typeof raw === 'string' ? raw : '', id });
+    if (id !== '') this.seen.set(id, { at: this.keyed.length, updatedAt: swap.updatedAt, content: bytes ?? swap });
+    if (swap.balanceChanges != null) this.withBalanceChanges += 1;
+    entry.value = this.make(swap, bytes);
+    this.keyed.push(entry);
   };
 
   result(): Kept<T> {
+    this.seen.clear();
     this.keyed.sort(compare);
-    return { swaps: this.keyed.map((k) => k.value), dropped: this.dropped, outside: this.outside };
+    return {
+      swaps: this.keyed.map((k) => k.value),
+      dropped: this.dropped,
+      conflicts: this.conflicts,
+      withBalanceChanges: this.withBalanceChanges,
+      outside: this.outside,
+    };
   }
+}
+
+/** Whether two copies of a swap are the same: byte for byte, or as JSON where a copy came without its bytes. */
+function sameContent(a: Buffer | Swap, b: Buffer | Swap): boolean {
+  if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b);
+  const text = (x: Buffer | Swap) => (Buffer.isBuffer(x) ? x.toString('utf8') : JSON.stringify(x));
+  return text(a) === text(b);
+}
+
+/**
+ * Negative when `next` is older than `held`: by updatedAt's millisecond, then its digits past it (the API writes
+ * seven); an unreadable or equal one is not older (the copy served later is the server's latest word).
+ */
+function laterUpdate(held: unknown, next: unknown): number {
+  if (typeof held !== 'string' || typeof next !== 'string') return 0;
+  const a = parseApiTime(held);
+  const b = parseApiTime(next);
+  if (Number.isNaN(a) || Number.isNaN(b)) return 0;
+  if (a !== b) return b - a;
+  const fraction = (t: string) => (/\.(\d+)/.exec(t)?.[1] ?? '').padEnd(9, '0');
+  return fraction(next) < fraction(held) ? -1 : 0;
 }

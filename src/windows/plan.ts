@@ -5,7 +5,7 @@
  * output, the concurrency. It is computed before any request; the dry-run
  * text, the resume command and the manifest are all rendered from it.
  */
-import { CONCURRENCY, RPS_MAX, WINDOW_MS, parseDurationOption, parseIntInRange, parseTimeOption } from '../api/bounds.js';
+import { CONCURRENCY, RPS_MAX, WINDOW_MS, parseDurationOption, parseIntInRange, parseRps, parseTimeOption } from '../api/bounds.js';
 import { UsageError } from '../api/errors.js';
 import { DATE_RANGE_FILTERS, DEFAULT_FILTER, LIST_SWAP_FIELDS, type DateRangeFilter } from '../api/types.js';
 import { formatFromPath, type Format } from '../output/format.js';
@@ -184,12 +184,7 @@ export interface ExportFlags extends RangeFlags {
 /** The plan from the command line: `output` is checked already, `concurrency` is the profile's when no flag is given. */
 export function planFromFlags(flags: ExportFlags, output: ExportOutput, now: number, defaultConcurrency: number): ExportPlan {
   const range = parseRange(flags, now);
-  let rps: number | undefined;
-  if (flags.rps !== undefined) {
-    rps = Number(flags.rps);
-    if (!/^\d+(\.\d+)?$/.test(flags.rps.trim()) || !(rps > 0) || rps > RPS_MAX)
-      throw new UsageError(`--rps must be a positive number of requests per second, not '${flags.rps}'`);
-  }
+  const rps = parseRps(flags.rps);
   return planExport({
     ...range,
     filter: parseFilter(flags.filter),

@@ -26,13 +26,13 @@ describe('JsonFile', () => {
     expect(new JsonFile(target, { profiles: {} }, 0o600).get('profiles')).toEqual({ work: { clientId: 'acme' } });
   });
 
-  it('leaves no temporary file behind when the rename fails', () => {
+  it('refuses a folder where the file should be, leaving no temporary file behind', () => {
     const dir = tempDir();
-    // A folder where the file should be: the rename fails as a full or read-only disk would (root ignores modes).
+    // A rename onto it would fail only after the temporary file is written: refused before (fs/output-target.ts).
     const target = path.join(dir, 'config.json');
     const file = new JsonFile(target, { profiles: {} as Record<string, unknown> }, 0o600);
     fs.mkdirSync(path.join(target, 'inside'), { recursive: true });
-    expect(() => file.set('profiles', {})).toThrow(/EISDIR|ENOTEMPTY|EEXIST/);
+    expect(() => file.set('profiles', {})).toThrow(`the profile store ${target} is a directory, not a file: name a file in it`);
     expect(fs.readdirSync(dir)).toEqual(['config.json']);
     expect(file.get('profiles')).toEqual({});
   });

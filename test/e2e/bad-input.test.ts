@@ -109,7 +109,7 @@ const CASES: Case[] = [
   ['chain percent', ['tokens', 'eth%2F..'], /^blockchainId contains '%', which no identifier has/],
   ['chain empty', ['tokens', ''], /^blockchainId is empty$/],
   ['chain control', ['tokens', 'eth\u0007'], /^blockchainId contains a control character$/],
-  ['chain missing', ['tokens'], /^missing required argument 'blockchainId'$/],
+  ['chain missing', ['tokens'], /^tokens needs a chain: swapx tokens <blockchainId>, e\.g\. swapx tokens ethereum \('swapx chains' lists the ids\)$/],
   // swap
   ['id with space', ['swap', 'a b'], /^identifier contains white space: 'a b'$/],
   ['id traversal', ['swap', '../x'], /^identifier contains '\/', which no identifier has: '\.\.\/x'$/],
