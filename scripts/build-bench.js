@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The bench (scripts/bench/*.ts) as ES modules in dist/bench/, so that `npm run bench` runs it with plain
 // Node (20 has no type stripping): bench.js (the parts), bare-client.js (the latency part's reference
-// client, a process of its own) and parquet-libs.js (how the Parquet writer was chosen; run by hand).
+// client, a process of its own), duckdb-copy.js (the Parquet part's reference, DuckDB's COPY, a process of its
+// own) and parquet-libs.js (how the Parquet writer was chosen; run by hand).
 // What the bench takes from src (window planning, the sandbox's delay draw) is bundled in; the CLI it
 // measures is the built bin/swapx.js.
 import fs from 'node:fs';
@@ -19,6 +20,7 @@ await build({
     bench: 'scripts/bench/run.ts',
     'bare-client': 'scripts/bench/bare-client.ts',
     'parquet-libs': 'scripts/bench/parquet-libs.ts',
+    'duckdb-copy': 'scripts/bench/duckdb-copy.ts',
   },
   outdir,
   bundle: true,

@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
+import { canCompress, codecOfRowGroups } from '../output/parquet/codec.js';
 
 export function parquetStatePath(partial: string): string {
   return `${partial}.rowgroups`;
@@ -17,6 +18,13 @@ export async function savedRowGroups(file: string, count: number): Promise<strin
   if (lines.length < count || lines.some((line) => !line.startsWith('{'))) {
     throw new UsageError(
       `${file} does not hold the metadata of the ${count} row group(s) the manifest counts, so the export cannot be resumed; add --force to start over`,
+    );
+  }
+  // A file keeps its codec: one started with ZSTD (Node 22.15+) cannot go on where zlib has no zstd.
+  const codec = codecOfRowGroups(lines);
+  if (codec !== undefined && !canCompress(codec)) {
+    throw new UsageError(
+      `${file.replace(/\.rowgroups$/, '')} is compressed with ${codec}, which Node.js ${process.version} cannot write: resume it with Node.js 22.15 or later, or add --force to start over`,
     );
   }
   return lines;

@@ -12,10 +12,9 @@
  * latest version, are read from that form (milliseconds, as for the text
  * formats).
  */
-import { gunzipSync } from 'node:zlib';
-import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import { type FileMetaData, parquetMetadata, parquetReadObjects } from 'hyparquet';
 import type { Swap } from '../api/types.js';
-import { apiTimeMicros, encodeParquet, parquetKind } from '../output/parquet/writer.js';
+import { apiTimeMicros, encodeParquet, parquetDecompressors as decompressors, parquetKind } from '../output/parquet/writer.js';
 import { parseApiTime } from '../util/time.js';
 import type { PartitionCodec, StoredRow } from './codec.js';
 
@@ -60,7 +59,19 @@ function arrayBufferOf(bytes: Buffer): ArrayBuffer {
   return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 }
 
-const decompressors = { GZIP: (input: Uint8Array) => new Uint8Array(gunzipSync(input)) };
+/** The metadata of a partition whose pages this runtime can decompress (a ZSTD one read by Node 20 cannot be). */
+function readableMetadata(file: ArrayBuffer): FileMetaData {
+  const metadata = parquetMetadata(file);
+  for (const group of metadata.row_groups) {
+    for (const column of group.columns) {
+      const codec = column.meta_data?.codec;
+      if (codec && codec !== 'UNCOMPRESSED' && codec !== 'SNAPPY' && !(codec in decompressors)) {
+        throw new Error(`it is compressed with ${codec}, which Node.js ${process.version} cannot read: sync with Node.js 22.15 or later`);
+      }
+    }
+  }
+  return metadata;
+}
 
 export function parquetCodec(fields: readonly string[]): PartitionCodec {
   return {
@@ -73,7 +84,7 @@ export function parquetCodec(fields: readonly string[]): PartitionCodec {
     },
     async read(bytes: Buffer) {
       const file = arrayBufferOf(bytes);
-      const metadata = parquetMetadata(file);
+      const metadata = readableMetadata(file);
       const names = metadataColumns(metadata.schema);
       if (names.join(',') !== fields.join(',')) throw new Error(`its columns are ${names.join(', ')}, not the sync's --fields`);
       const rows = await parquetReadObjects({
@@ -93,6 +104,7 @@ export function parquetCodec(fields: readonly string[]): PartitionCodec {
       const file = arrayBufferOf(bytes);
       const rows = await parquetReadObjects({
         file,
+        metadata: readableMetadata(file),
         columns: ['id', 'updatedAt'],
         compressors: decompressors,
         parsers: { timestampFromMicroseconds: microsToText },

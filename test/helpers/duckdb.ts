@@ -40,6 +40,12 @@ export async function parquetRowGroups(file: string): Promise<number> {
   return Number(row!.num_row_groups);
 }
 
+/** The compression codecs of the file's column chunks, each once, in order (DuckDB's parquet_metadata). */
+export async function parquetCodecs(file: string): Promise<string[]> {
+  const rows = await query(`SELECT DISTINCT compression FROM parquet_metadata(${quote(file)}) ORDER BY compression`);
+  return rows.map((row) => String(row.compression));
+}
+
 export { quote as sqlString };
 
 /** The swap fields Parquet stores as TIMESTAMP; read back as epoch microseconds (text). */

@@ -14,6 +14,7 @@ import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeDictionaryPage } from 'hyparquet-writer/src/dictionary.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
 import { bytesStart, type CodedValues, copyBytes, type FastBuffer, type TextValues, textAt, textStart } from './text.js';
+import type { ParquetCodec } from './codec.js';
 
 /**
  * A flat column's values. Times are microseconds since the epoch and amounts numbers, NaN for a null
@@ -27,7 +28,7 @@ export interface FlatColumn {
   /** 'PLAIN' forces plain; undefined lets the writer's dictionary rule decide */
   encoding?: 'PLAIN';
   statistics: boolean;
-  codec: 'GZIP' | 'SNAPPY' | 'UNCOMPRESSED';
+  codec: ParquetCodec;
   compressors: ParquetWriter['compressors'];
 }
 

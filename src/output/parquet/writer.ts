@@ -11,18 +11,19 @@
  * checkpoint it beside the partial file and a resume can rebuild the same
  * footer: the bytes depend only on the rows, never on the clock.
  */
-import { constants, gzipSync } from 'node:zlib';
 import type { ColumnChunk, SchemaTree } from 'hyparquet';
 import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
 import { schemaPathResolver } from 'hyparquet-writer/src/schema.js';
 import { VERSION } from '../../version.js';
 import { type FlatValues, writeChunk } from './chunk.js';
+import { canCompress, codecOfRowGroups, DEFAULT_PARQUET_CODEC, type ParquetCodec, parquetCompressors } from './codec.js';
 import { type ColumnBatch, concatColumn, type ListValues, toColumns } from './columns.js';
 import { KINDS, keepsStatistics, parquetSchema, plainOnly } from './schema.js';
 
 export { type ColumnBatch, ColumnCollector, columnTables, toColumns } from './columns.js';
 export { type Kind, PARQUET_FIELDS, parquetKind, parquetSchema } from './schema.js';
 export { apiTimeMicros } from './time.js';
+export { DEFAULT_PARQUET_CODEC, type ParquetCodec, parquetDecompressors } from './codec.js';
 
 type Row = Record<string, unknown>;
 type RowGroup = ParquetWriter['row_groups'][number];
@@ -32,16 +33,6 @@ type RowGroup = ParquetWriter['row_groups'][number];
  * MB of JSON Lines (5,000 cost 8 MB more) for 3 % more bytes; a day at 2,000 swaps/h has 24 groups.
  */
 export const ROW_GROUP_ROWS = 2_000;
-
-/**
- * GZIP (node's zlib), Huffman coding only: measured (docs/parquet.md) a quarter smaller than the same
- * data as .jsonl.gz, where Snappy is larger than it; full deflate saves another 9 % for a third more
- * CPU. Most bytes are hex hashes, which Huffman alone halves. zstd is not in Node 20's zlib. DuckDB,
- * pyarrow, Spark and BigQuery all read GZIP.
- */
-const PARQUET_CODEC: ParquetCodec = 'GZIP';
-export type ParquetCodec = 'GZIP' | 'SNAPPY' | 'UNCOMPRESSED';
-const compressors = { GZIP: (input: Uint8Array) => gzipSync(input, { level: 1, strategy: constants.Z_HUFFMAN_ONLY }) };
 
 const MAGIC = Buffer.from('PAR1');
 /** Every leaf under a schema path (a list's element, a struct's fields), as paths from the root. */
@@ -99,19 +90,24 @@ export class ParquetFile {
   /** each field's schema path, root first */
   private readonly paths: SchemaTree[][];
 
-  /** `codec`: other than the default only to measure the choice (scripts/bench). */
+  /**
+   * `codec`: other than the runtime's default only to measure the choice (scripts/bench) or in tests. A resumed
+   * file keeps the codec its saved row groups name (files from before ZSTD name GZIP).
+   */
   constructor(fields: readonly string[], options: { resume?: ParquetResumeState; codec?: ParquetCodec } = {}) {
     const { resume } = options;
     this.fields = fields;
     this.schema = parquetSchema(fields);
-    this.codec = options.codec ?? PARQUET_CODEC;
+    this.codec = (resume ? codecOfRowGroups(resume.rowGroups) : options.codec) ?? DEFAULT_PARQUET_CODEC;
+    // The export refuses such a resume before it starts (export/parquet-state.ts); this is the writer's own guard.
+    if (!canCompress(this.codec)) throw new Error(`this Node.js ${process.version} cannot write ${this.codec} Parquet pages`);
     const resolve = schemaPathResolver(this.schema);
     this.paths = fields.map((name) => resolve([name]));
     this.parquet = new ParquetWriter({
       writer: this.writer,
       schema: this.schema,
       codec: this.codec,
-      compressors,
+      compressors: parquetCompressors,
       createdBy: `swapx version ${VERSION}`,
     });
     // The writer starts with the magic bytes; header() hands them out.
