@@ -63,7 +63,7 @@ describe('SyncState', () => {
   });
 
   it('refuses anything that is not exactly a valid state', () => {
-    const good = JSON.parse(serializeState(newState(query, T))) as Record<string, unknown>;
+    const good = JSON.parse(serializeState(newState(query, T), T)) as Record<string, unknown>;
     const bad = (change: Record<string, unknown>) => JSON.stringify({ ...good, ...change });
     expect(() => parseState('{"version": 2,')).toThrow();
     expect(() => parseState('[]')).toThrow(/not a JSON object/);
@@ -82,7 +82,7 @@ describe('SyncState', () => {
     await expect(readState(dir)).rejects.toThrow(UsageError);
     await expect(readState(dir)).rejects.toThrow(/is corrupt .* left untouched/);
     expect(fs.readFileSync(statePath(dir), 'utf8')).toBe('garbage');
-    await writeState(dir, newState(query, T));
+    await writeState(dir, newState(query, T), T);
     expect((await readState(dir))?.since).toBe(T);
     expect(fs.readdirSync(dir)).toEqual([path.basename(statePath(dir))]);
   });

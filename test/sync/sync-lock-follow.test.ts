@@ -100,10 +100,12 @@ describe.concurrent('--follow', () => {
 
   it('a signal during a step lets the step finish', async () => {
     const dir = path.join(tempDir('swapx-follow-'), 'out');
-    // Four windows one at a time at ~150 ms each: the signal lands mid-step.
-    const child = spawnCli(['sync', '--out', dir, '--since', '2h', '--follow', '--concurrency', '1', '--summary-json'], { env: syncEnv(live) });
+    // Four windows one at a time at ~150 ms each, a checkpoint after each: the signal lands mid-step, after the first.
+    const child = spawnCli(['sync', '--out', dir, '--since', '2h', '--follow', '--concurrency', '1', '--checkpoint-every', '0', '--summary-json'], {
+      env: syncEnv(live),
+    });
     const done = collect(child);
-    await until(() => fs.existsSync(lockFile(dir)) && fs.existsSync(path.join(dir, '.swapx-sync.json')));
+    await until(() => fs.existsSync(lockFile(dir)) && fs.readdirSync(dir).some((name) => name.startsWith('date=')));
     child.kill('SIGTERM');
     const r = await done;
     expect(r.code).toBe(0);

@@ -43,6 +43,7 @@ describe('two runs in a row', () => {
     expect(expected.length).toBeGreaterThan(500);
     expect(Object.keys(step!)).toEqual([
       'event',
+      'time',
       'newSwaps',
       'lateSwaps',
       'updatedSwaps',
