@@ -168,7 +168,6 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
     let steps = 0;
     let requestsFrom = 0;
     const step = async (): Promise<StepOutcome> => {
-      const now = deps.now();
       // The present is the server's clock (its Date header), not ours: a skewed local clock moves no cursor.
       if (steps > 0) {
         requestsFrom = deps.requests();
@@ -180,7 +179,7 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
       steps += 1;
       const until = options.until ?? Math.max(state.cursor, defaultUntil(present));
       const end = Math.max(until, defaultUntil(present));
-      const rescan = options.rescanEveryMs === 0 || state.rescannedAt === undefined || now - state.rescannedAt >= options.rescanEveryMs;
+      const rescan = options.rescanEveryMs === 0 || state.rescannedAt === undefined || present - state.rescannedAt >= options.rescanEveryMs;
       const outcome = await runStep({
         store,
         client,
@@ -193,7 +192,6 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
         concurrency: options.concurrency,
         commitWindows: options.commitWindows,
         checkpointMs: options.checkpointMs,
-        now: deps.now,
         signal: options.follow ? undefined : deps.signal,
         requests: deps.requests,
         retries: deps.retries,

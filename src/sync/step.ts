@@ -55,8 +55,6 @@ export interface StepOptions<Q extends MirrorQuery = MirrorQuery> {
   commitWindows?: number;
   /** time between commits (0: after every window) */
   checkpointMs: number;
-  /** the wall clock, epoch ms */
-  now: () => number;
   /** whether this step re-scans [rescanBase − lag, cursor) for late swaps */
   rescan: boolean;
   concurrency: number;
@@ -118,12 +116,15 @@ function updatesTo(end: number, present: number): number {
 }
 
 /**
- * Plans the step's windows, indexed in order. A re-scan starts `lag` before where the last one reached, or where a
- * re-scan cut short got to: a backfill killed again and again never fetches twice what it made durable.
+ * Plans the step's windows, indexed in order. A re-scan looks for swaps that became visible late, so it starts
+ * `lag` before where the last one reached, and never before `lag` ahead of when that one ran (a swap completed
+ * earlier was visible then), nor before where a re-scan cut short got to: a backfill killed again and again
+ * never fetches twice what it made durable.
  */
 export function planStep(state: MirrorState<MirrorQuery>, until: number, end: number, lagMs: number, rescan: boolean, present = end): StepPlan {
   const first = state.cursor === state.since && state.updatedCursor === state.since;
-  const rescanStart = Math.max(state.since, state.rescanBase - lagMs, state.rescannedTo ?? Number.NEGATIVE_INFINITY);
+  const visibleThen = state.rescannedAt === undefined ? Number.NEGATIVE_INFINITY : state.rescannedAt - lagMs;
+  const rescanStart = Math.max(state.since, state.rescanBase - lagMs, visibleThen, state.rescannedTo ?? Number.NEGATIVE_INFINITY);
   const rescanFrom = rescan && lagMs > 0 ? Math.min(state.cursor, rescanStart) : state.cursor;
   const forwardTo = first ? until : Math.min(until, Math.max(state.cursor, state.updatedCursor));
   const tag = (filter: SyncWindow['filter']) => (w: Window) => ({ ...w, filter });
@@ -138,7 +139,6 @@ export function planStep(state: MirrorState<MirrorQuery>, until: number, end: nu
 
 export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): Promise<StepOutcome> {
   const started = performance.now();
-  const startedAt = options.now();
   const retriesAtStart = options.retries();
   const requestsAtStart = options.requests();
   const { state, until, end, store } = options;
@@ -182,7 +182,8 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     if (options.rescan && rescannedTo >= oldCursor) {
       // Every swap completed before the new cursor, back to the re-scan's start, was fetched in this step.
       next.rescanBase = next.cursor;
-      next.rescannedAt = startedAt;
+      // The server's clock, as the re-scan's bound and cadence are: a skewed local clock moves neither.
+      next.rescannedAt = options.present;
       delete next.rescannedTo;
     } else if (options.rescan && plan.rescanFrom !== undefined && rescannedTo > plan.rescanFrom) {
       next.rescannedTo = rescannedTo;

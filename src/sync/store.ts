@@ -38,7 +38,7 @@ export interface MirrorState<Q extends MirrorQuery = MirrorQuery> {
   updatedCursor: number;
   /** the cursor when a re-scan last reached it; the next re-scan starts at rescanBase − lag */
   rescanBase: number;
-  /** wall clock of that re-scan's step */
+  /** the server's clock when that re-scan's step began */
   rescannedAt: number | undefined;
   /** a re-scan cut short by a kill got this far: the next one continues here, not from its start */
   rescannedTo?: number;

@@ -133,4 +133,19 @@ describe('planStep', () => {
     expect(planStep(state, T + H, T + H, 0, true).windows).toEqual([]);
     expect(planStep(state, T + H, T + H, 48 * H, false).windows).toEqual([]);
   });
+
+  it('a re-scan continues where one cut short got to, and never reaches back past lag before the last re-scan ran', () => {
+    const state = newState(query, T - 30 * 24 * H);
+    state.cursor = T - 20 * 24 * H;
+    state.rescanBase = state.cursor;
+    state.updatedCursor = state.cursor;
+    // A backfill's commit: the swaps completed up to its cursor were fetched at T, so those before T − lag were visible.
+    state.rescannedAt = T;
+    expect(planStep(state, T - 19 * 24 * H, T, 48 * H, true).rescanFrom).toBeUndefined();
+    // Fetched weeks ago: the whole lag behind the cursor is re-scanned, but for what a re-scan cut short did.
+    state.rescannedAt = T - 30 * 24 * H;
+    expect(planStep(state, T - 19 * 24 * H, T, 48 * H, true).rescanFrom).toBe(state.cursor - 48 * H);
+    state.rescannedTo = state.cursor - 10 * H;
+    expect(planStep(state, T - 19 * 24 * H, T, 48 * H, true).rescanFrom).toBe(state.cursor - 10 * H);
+  });
 });
