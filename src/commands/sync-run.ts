@@ -1,11 +1,12 @@
 /** The `swapx sync` handler, loaded only when that command runs (the declaration is in sync.ts): flags in, the engine, lines out. */
+import { AbortedError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { EXIT, exitCodeFor, fsReason, messageFor } from '../cli/exit-codes.js';
 import { formatElapsed, formatUtc } from '../util/time.js';
 import { runSync, type ErrorPolicy, type SyncEvent } from '../sync/engine.js';
 import { FolderStore } from '../sync/folder-store.js';
 import { parseSyncFlags, type SyncFlags } from '../sync/options.js';
-import { failureJson, movedJson, stepJson, stepText } from '../sync/summary.js';
+import { failureJson, movedJson, noteJson, stepJson, stepText } from '../sync/summary.js';
 
 const errors: ErrorPolicy = {
   fsReason,
@@ -42,8 +43,14 @@ async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
   });
   const store = new FolderStore({ dir: options.dir, format: options.format, gzip: options.gzip, fields: options.fields, now: () => ctx.now(), fsReason });
   const json = (line: string) => ctx.io.stderr.write(`${line}\n`);
+  // With --summary-json every line on stderr is JSON: a log parser reads warnings and notices too.
+  const warn = (message: string) => (options.summaryJson ? json(noteJson('sync-warning', message, ctx.now())) : ctx.warn(message));
+  const info = (message: string) => {
+    if (!options.summaryJson) ctx.info(message);
+    else if (!ctx.quiet) json(noteJson('sync-info', message, ctx.now()));
+  };
   const onEvent = (event: SyncEvent): void => {
-    if (event.type === 'note') ctx.warn(event.message);
+    if (event.type === 'note') warn(event.message);
     else if (event.type === 'step') {
       if (options.summaryJson) json(stepJson(event.result, ctx.now()));
       else ctx.info(stepText(event.result));
@@ -51,9 +58,14 @@ async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
       if (options.summaryJson) json(movedJson(event.from, event.to, ctx.now()));
       else ctx.info(`${options.dir} follows its API from ${event.from} to ${event.to}`);
     } else if (event.type === 'following') {
-      ctx.info(`Following ${options.dir}: a step every ${formatElapsed(event.intervalMs)}; stop with Ctrl-C or SIGTERM`);
-    } else if (event.type === 'stopping') ctx.info('Stopping after this step…');
-    else ctx.warn(messageFor(event.error));
+      info(`Following ${options.dir}: a step every ${formatElapsed(event.intervalMs)}; stop with Ctrl-C or SIGTERM`);
+    } else if (event.type === 'stopping') info('Stopping after this step…');
+    else if (event.type === 'retrying') warn(messageFor(event.error));
+    else {
+      const message = `interrupted; synced up to ${formatUtc(event.cursor)}; run the same command again to continue`;
+      if (options.summaryJson) json(failureJson(ctx.now(), EXIT.interrupted, new AbortedError(message), message));
+      else ctx.io.stderr.write(`swapx: ${message}\n`);
+    }
   };
   const summary = await runSync(
     { ...options, baseUrl: ctx.settings().baseUrl.value, concurrency },
@@ -62,12 +74,13 @@ async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
       client,
       now: () => ctx.now(),
       signal: ctx.io.signal,
+      stop: ctx.io.stop,
       requests: () => requests,
       retries: () => retries,
       errors,
     },
     onEvent,
   );
-  if (options.follow) ctx.info(`Stopped; synced up to ${formatUtc(summary.cursor)}`);
+  if (options.follow) info(`Stopped; synced up to ${formatUtc(summary.cursor)}`);
   return EXIT.ok;
 }

@@ -43,6 +43,8 @@ export interface SyncDeps<Q extends MirrorQuery> {
   now: () => number;
   /** the user's stop (Ctrl-C, SIGTERM) */
   signal: AbortSignal;
+  /** a second stop: the process ends right after this aborts, so its listener says the last words synchronously */
+  stop?: AbortSignal;
   /** HTTP requests and retries so far, counted by the client */
   requests: () => number;
   retries: () => number;
@@ -57,7 +59,9 @@ export type SyncEvent =
   | { type: 'following'; intervalMs: number }
   | { type: 'stopping' }
   /** a --follow step failed in a way the next step may outlast */
-  | { type: 'retrying'; error: Error };
+  | { type: 'retrying'; error: Error }
+  /** a second signal ends the process now: said synchronously, with the cursor the store holds */
+  | { type: 'stopped-now'; cursor: number };
 
 export interface SyncSummary {
   cursor: number;
@@ -143,6 +147,7 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
   const saved = await store.open(note);
   /** a new mirror none of whose rows were committed: closing removes what its start created */
   let discard = false;
+  let stopListener = () => {};
   try {
     // Again under the lock: a sync that ended meanwhile may have moved the cursor.
     const { query, since, movedFrom } = prepare(options, store, saved, note);
@@ -157,6 +162,13 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
       }
       throw error;
     };
+    // A second signal ends the process at once: the lock is released and how far the mirror got is said, now.
+    const lastWords = () => {
+      store.closeNow?.();
+      onEvent({ type: 'stopped-now', cursor: state.cursor });
+    };
+    deps.stop?.addEventListener('abort', lastWords, { once: true });
+    stopListener = () => deps.stop?.removeEventListener('abort', lastWords);
     if (!saved || movedFrom !== undefined) {
       // The start of a new mirror is recorded at once: a run killed before its first checkpoint is continued by the
       // cron line, which gives no --since. A move to a new base URL is recorded before any row of it.
@@ -243,6 +255,8 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
     discard = false;
     return summary();
   } finally {
+    // The last words stay ready until the lock is released: a second signal may come while it is.
     await store.close(discard);
+    stopListener();
   }
 }

@@ -146,6 +146,11 @@ export class FolderStore implements MirrorStore<SyncQuery> {
     return { newSwaps: flushed.newSwaps, lateSwaps: flushed.lateSwaps, updatedSwaps: flushed.updatedSwaps, touched: flushed.files };
   }
 
+  closeNow(): void {
+    this.lock?.releaseNow();
+    this.lock = undefined;
+  }
+
   async close(discard: boolean): Promise<void> {
     if (!this.lock) return;
     try {

@@ -99,4 +99,10 @@ export interface MirrorStore<Q extends MirrorQuery = MirrorQuery> {
    * committed (its first run failed): the store removes what it created, so a failed first run leaves nothing.
    */
   close(discard: boolean): Promise<void>;
+  /**
+   * The process ends at once (a second Ctrl-C): release, synchronously, a lock that would outlive it (a lock file).
+   * What is half-written stays as a crash leaves it, for the next run to repair. Not needed by a lock that ends with
+   * its connection.
+   */
+  closeNow?(): void;
 }

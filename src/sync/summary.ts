@@ -33,6 +33,11 @@ export function movedJson(from: string, to: string, now: number): string {
   return line('sync-moved', now, { from, to });
 }
 
+/** `{"event":"sync-warning","time":"ISO","message":"…"}` (or sync-info): what would be a plain line without --summary-json. */
+export function noteJson(event: 'sync-warning' | 'sync-info', message: string, now: number): string {
+  return line(event, now, { message });
+}
+
 /** `{"event":"sync-failed","time":"ISO","exitCode":N,"error":"WindowFailedError","message":"…"}`: the run's last line when it fails. */
 export function failureJson(now: number, exitCode: number, error: unknown, message: string): string {
   const name = error instanceof Error ? error.name : typeof error;

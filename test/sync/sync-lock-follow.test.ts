@@ -80,7 +80,8 @@ describe.concurrent('--follow', () => {
     const steps = stepLines(r);
     expect(steps.length).toBeGreaterThanOrEqual(2);
     expect(steps.every((s) => s.complete)).toBe(true);
-    expect(r.stderr).toMatch(/Stopped; synced up to \S+Z\n$/);
+    // --summary-json: every line is JSON, the notices too.
+    expect(r.stderr).toMatch(/"event":"sync-info","time":"[^"]+","message":"Stopped; synced up to \S+Z"\}\n$/);
     const state = readState(dir);
     expect(state.cursor).toBe(steps.at(-1)!.cursor);
     expect(Math.abs(Date.parse(state.cursor) - (Date.now() - 2 * 60_000))).toBeLessThan(30_000);
@@ -94,7 +95,7 @@ describe.concurrent('--follow', () => {
     expect(Date.now() - stopAt).toBeLessThan(10_000);
     expect(r.code).toBe(0);
     expect(stepLines(r)).toHaveLength(1);
-    expect(r.stderr).toMatch(/Stopped; synced up to \S+Z\n$/);
+    expect(r.stderr).toMatch(/"message":"Stopped; synced up to \S+Z"\}\n$/);
     expectTidy(dir);
   });
 
