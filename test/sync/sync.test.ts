@@ -226,9 +226,7 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
 
     const r = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T23:00:00Z', '--summary-json'], env);
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain(
-      `{"event":"sync-warning","time":"`,
-    );
+    expect(r.stderr).toContain(`{"event":"sync-warning","time":"`);
     expect(r.stderr).toContain(
       `"message":"${dir} was written by an older swapx: its parts are folded into one file per partition, and updates since ${SINCE} are fetched once`,
     );
