@@ -33,7 +33,7 @@ async function caseSandbox(): Promise<{ sandbox: RunningSandbox; requests: Reque
   const sandbox = await startSandbox({
     port: 0,
     ...data,
-    latencyMs: 15,
+    latencyMs: 5,
     now: () => NOW,
     onRequest: ({ url }) => {
       const query = new URL(url, 'http://x').searchParams;
