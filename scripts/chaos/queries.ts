@@ -62,9 +62,9 @@ export function syncArgs(query: Omit<SyncQuery, 'kind'>, dir: string, extra: str
     '--concurrency',
     String(query.concurrency ?? 2),
     '--summary-json',
-    // A checkpoint after every window: a kill falls between commits, not only before the first.
+    // A checkpoint every half second (not every 30): a kill falls between commits, not only before the first.
     '--checkpoint-every',
-    '0',
+    '500ms',
     ...(query.format ? ['--format', query.format] : []),
     ...extra,
   ];
