@@ -14,7 +14,7 @@ import { createEncoder } from '../../src/output/encode.js';
 import { textCodec } from '../../src/sync/codec.js';
 import { writePartitionFile } from '../../src/sync/partitions.js';
 import { mountSupport } from '../../scripts/chaos/faults.js';
-import { Chaos } from '../../scripts/chaos/scenarios.js';
+import { Chaos } from '../../scripts/chaos/chaos.js';
 import { BIN, tempDir } from '../helpers/cli.js';
 
 /**
@@ -134,6 +134,9 @@ describe.skipIf(noMount !== undefined)(`a full disk: the one-line error says wha
     mount();
     const r = await run(chaos.syncArgs(query, path.join(mnt, 'out'), ['-q']));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^swapx: error: writing \S+out: no space left on device; synced up to \S+Z; run the same command again to continue\n$/);
+    // --summary-json: the failure is a JSON line of the log.
+    const failure = JSON.parse(r.stderr) as Record<string, unknown>;
+    expect(failure).toMatchObject({ event: 'sync-failed', exitCode: 1, error: 'WrappedError' });
+    expect(failure.message).toMatch(/^writing \S+out: no space left on device; synced up to \S+Z; run the same command again to continue$/);
   });
 });

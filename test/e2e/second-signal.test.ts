@@ -47,7 +47,7 @@ describe.concurrent('swapx swaps -o FILE: two signals at once', () => {
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(
       new RegExp(
-        `^swapx: interrupted; \\d+/36 windows saved in ${file}\\.partial; resume with: swapx swaps --from ${FROM} --to ${TO} --window 300s -o ${file} --resume\\n$`,
+        `^swapx: interrupted; \\d+/36 windows saved in ${file}\\.partial; resume with: swapx swaps --from ${FROM} --to ${TO} --window 5m -o ${file} --resume\\n$`,
       ),
     );
     expect(fs.existsSync(`${file}.partial.lock`)).toBe(false);

@@ -10,22 +10,15 @@ import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import { parquetCodec } from '../../src/sync/parquet-codec.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { CAUGHT_UP, useClockedSandbox } from '../helpers/clocked-sandbox.js';
-import { asRead, query, TIME_FIELDS } from '../helpers/duckdb.js';
+import { asRead, query } from '../helpers/duckdb.js';
 import { expectedIds, mirrorRows, runInProcess, snapshotData, sorted } from './helpers.js';
+import { readMirror } from './parquet-helpers.js';
 
 const data = { seed: 62, swapsPerHour: 50 };
 const { since: SINCE, until: UNTIL, clock1: CLOCK1, clock2: CLOCK2 } = CAUGHT_UP;
 const mirror = useClockedSandbox({ ...data, clock: CLOCK1 });
 // The same data answered slowly, so a kill falls inside the catch-up.
 const slow = useClockedSandbox({ ...data, latencyMs: 3, clock: CLOCK1 });
-
-/** The mirror through the README's glob, times as epoch microseconds (text), ordered as the partitions are. */
-async function readMirror(dir: string, fields: readonly string[]): Promise<Record<string, unknown>[]> {
-  const select = fields.map((f) => (TIME_FIELDS.has(f) ? `epoch_us("${f}")::VARCHAR AS "${f}"` : `"${f}"`));
-  return query(
-    `SELECT ${select.join(', ')}, "date"::VARCHAR AS "date" FROM read_parquet('${dir}/**/*.parquet', hive_partitioning = true, filename = true, file_row_number = true) ORDER BY filename, file_row_number`,
-  );
-}
 
 async function syncBoth(args: readonly string[], fields: readonly string[]) {
   const env = mirror.env();
@@ -102,7 +95,7 @@ describe('sync --format parquet', () => {
   });
 
   it('SIGKILLs during the catch-up at the later clock: a rerun ends byte-identical to an uninterrupted run', async () => {
-    const env = slow.env({ SWAPX_SYNC_COMMIT_WINDOWS: '2' });
+    const env = slow.env();
     const base = tempDir('swapx-sync-pq-kill-');
     const clean = path.join(base, 'clean');
     const killed = path.join(base, 'killed');
@@ -115,7 +108,7 @@ describe('sync --format parquet', () => {
     slow.clock = CLOCK2;
     // Counted from the spawn: while the process starts or early in the catch-up, then past its first commits.
     for (const ms of [250, 700]) {
-      const child = spawnCli(more(killed), { env });
+      const child = spawnCli([...more(killed), '--checkpoint-every', '0'], { env });
       const done = collect(child);
       await Promise.race([sleep(ms), done]);
       child.kill('SIGKILL');

@@ -37,6 +37,19 @@ describe('SyncState', () => {
     expect(serializeState(back, T + 3 * H)).toBe(text);
   });
 
+  it('round-trips where a re-scan cut short got to, and refuses one outside [since, cursor]', () => {
+    const state = newState(query, T);
+    state.cursor = T + 2 * H;
+    state.updatedCursor = T + 2 * H;
+    state.rescannedTo = T + H;
+    const text = serializeState(state, T + 3 * H);
+    expect(text).toContain('\n  "rescannedTo": "2026-11-10T01:00:00Z",\n');
+    expect(parseState(text)).toEqual(state);
+    const beyond = JSON.parse(text) as Record<string, unknown>;
+    beyond.rescannedTo = '2026-11-10T03:00:00Z';
+    expect(() => parseState(JSON.stringify(beyond))).toThrow('rescannedTo is not between since and cursor');
+  });
+
   it('reads a version 1 state (append-only parts, ids): updates are caught up from since', () => {
     const v1 = {
       version: 1,
@@ -63,7 +76,7 @@ describe('SyncState', () => {
   });
 
   it('refuses anything that is not exactly a valid state', () => {
-    const good = JSON.parse(serializeState(newState(query, T))) as Record<string, unknown>;
+    const good = JSON.parse(serializeState(newState(query, T), T)) as Record<string, unknown>;
     const bad = (change: Record<string, unknown>) => JSON.stringify({ ...good, ...change });
     expect(() => parseState('{"version": 2,')).toThrow();
     expect(() => parseState('[]')).toThrow(/not a JSON object/);
@@ -82,7 +95,7 @@ describe('SyncState', () => {
     await expect(readState(dir)).rejects.toThrow(UsageError);
     await expect(readState(dir)).rejects.toThrow(/is corrupt .* left untouched/);
     expect(fs.readFileSync(statePath(dir), 'utf8')).toBe('garbage');
-    await writeState(dir, newState(query, T));
+    await writeState(dir, newState(query, T), T);
     expect((await readState(dir))?.since).toBe(T);
     expect(fs.readdirSync(dir)).toEqual([path.basename(statePath(dir))]);
   });
@@ -132,5 +145,20 @@ describe('planStep', () => {
     expect(planStep(state, T + H, T + H, 48 * H, true).rescanFrom).toBe(T);
     expect(planStep(state, T + H, T + H, 0, true).windows).toEqual([]);
     expect(planStep(state, T + H, T + H, 48 * H, false).windows).toEqual([]);
+  });
+
+  it('a re-scan continues where one cut short got to, and never reaches back past lag before the last re-scan ran', () => {
+    const state = newState(query, T - 30 * 24 * H);
+    state.cursor = T - 20 * 24 * H;
+    state.rescanBase = state.cursor;
+    state.updatedCursor = state.cursor;
+    // A backfill's commit: the swaps completed up to its cursor were fetched at T, so those before T − lag were visible.
+    state.rescannedAt = T;
+    expect(planStep(state, T - 19 * 24 * H, T, 48 * H, true).rescanFrom).toBeUndefined();
+    // Fetched weeks ago: the whole lag behind the cursor is re-scanned, but for what a re-scan cut short did.
+    state.rescannedAt = T - 30 * 24 * H;
+    expect(planStep(state, T - 19 * 24 * H, T, 48 * H, true).rescanFrom).toBe(state.cursor - 48 * H);
+    state.rescannedTo = state.cursor - 10 * H;
+    expect(planStep(state, T - 19 * 24 * H, T, 48 * H, true).rescanFrom).toBe(state.cursor - 10 * H);
   });
 });
