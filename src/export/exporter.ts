@@ -3,14 +3,13 @@
  * encoder into a sink. It reports as it goes through `onEvent` and returns
  * what it did; how that is shown is the caller's business.
  */
-import { freeResponseBytes, type SwapxClient } from '../api/client.js';
+import type { SwapxClient } from '../api/client.js';
 import type { DateRangeFilter } from '../api/types.js';
 import type { Encoder } from '../output/encode.js';
 import { fetchWindow } from '../windows/fetch-window.js';
 import type { Window } from '../windows/plan.js';
 import { runWindows } from '../windows/run-windows.js';
 import type { ExportSink, Tally } from './sink.js';
-import { discard, takeSlab } from '../util/slab-pool.js';
 
 export interface ExportJob {
   client: SwapxClient;
@@ -71,8 +70,7 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
       // Each swap becomes its encoded piece as it arrives (for most, a part of the response body); the window is
       // joined once it is sorted, and then the body is of no more use.
       const kept = await fetchWindow(job.client, window, job.filter, stats, signal, encoder.item);
-      const bytes = encoder.join(kept.swaps, true, takeSlab);
-      freeResponseBytes(kept.swaps);
+      const bytes = encoder.join(kept.swaps, true);
       return { bytes, swaps: kept.swaps.length, dropped: kept.dropped, outside: kept.outside.length };
     },
     consume: async (window, encoded) => {
@@ -80,10 +78,7 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
       const before = (window.index === 0 ? encoder.header() : '') + joiner;
       const text = before === '' ? encoded.bytes : Buffer.concat([Buffer.from(before), encoded.bytes]);
       const done: Tally = { windowsDone: window.index + 1, swaps: tally.swaps + encoded.swaps, dropped: tally.dropped + encoded.dropped };
-      if (text !== encoded.bytes) discard(encoded.bytes);
       await sink.append(text, done);
-      // Written, and nothing else holds them.
-      if (sink.writesThrough) discard(text);
       tally = done;
       outside += encoded.outside;
       job.onEvent?.({ type: 'window', windowsTotal, ...done });

@@ -11,7 +11,6 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { syncDirectory } from '../fs/atomic-file.js';
 import { OPEN_EXISTING, OPEN_NEW } from '../fs/open-flags.js';
-import { freeNow } from '../util/free-now.js';
 import { writeAll } from '../fs/write-all.js';
 import { queryFingerprint, writeManifest, type ExportQuery, type Manifest } from './manifest.js';
 import type { Tally } from './sink.js';
@@ -93,8 +92,6 @@ export class PartialFile {
       const bytes = this.manifest.query.gzip ? gzipSync(text) : typeof text === 'string' ? Buffer.from(text) : text;
       await writeAll(this.handle, bytes, this.manifest.bytes);
       this.manifest = { ...this.manifest, bytes: this.manifest.bytes + bytes.length };
-      // Made here (compressed or encoded) and written: no one else holds them.
-      if (bytes !== text) freeNow(bytes);
     }
     this.manifest = { ...this.manifest, ...done };
     if (performance.now() - this.lastCheckpoint >= CHECKPOINT_MS) await this.checkpoint();

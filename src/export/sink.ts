@@ -14,8 +14,6 @@ export interface Tally {
 export interface ExportSink {
   /** where a resumed export starts */
   readonly state: PartialState;
-  /** append and complete resolve once the bytes are written and keep no hold on them: the caller may free them */
-  readonly writesThrough?: boolean;
   append(text: string | Buffer, done: Tally): Promise<void>;
   complete(text: string | Buffer): Promise<void>;
   /** after a failure or interrupt: keep what is durable */
@@ -50,7 +48,6 @@ export class StdoutSink implements ExportSink {
 }
 
 export class FileSink implements ExportSink {
-  readonly writesThrough = true;
   constructor(private readonly file: PartialFile) {}
   get state(): PartialState {
     return this.file.state;
