@@ -82,7 +82,7 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
         progress?.onEvent(event);
     }
   };
-  const stdout = ctx.io.stdout as typeof ctx.io.stdout & { columns?: number; isTTY?: boolean };
+  const stdout = ctx.io.stdout;
   const look = plan.output.format === 'table' ? { chalk: ctx.out, width: terminalWidth(stdout, ctx.io.env) } : undefined;
   let outcome: ExportOutcome;
   try {
