@@ -7,6 +7,7 @@ import type { SwapxClient } from '../api/client.js';
 import type { DateRangeFilter } from '../api/types.js';
 import type { Encoder } from '../output/encode.js';
 import { fetchWindow } from '../windows/fetch-window.js';
+import { freeNow } from '../util/free-now.js';
 import type { Window } from '../windows/plan.js';
 import { runWindows } from '../windows/run-windows.js';
 import type { ExportSink, Tally } from './sink.js';
@@ -71,6 +72,9 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
       // joined once it is sorted, and then the body is of no more use.
       const kept = await fetchWindow(job.client, window, job.filter, stats, signal, encoder.item);
       const bytes = encoder.join(kept.swaps, true);
+      // Encoded (canonical swaps copied out of them): nothing reads the bodies any more. Kept alive by those swaps'
+      // bytes until now, they would linger until V8's next full collection: ~10 MB of a JSON Lines export's peak.
+      for (const body of kept.bodies) freeNow(body);
       return { bytes, swaps: kept.swaps.length, dropped: kept.dropped, outside: kept.outside.length };
     },
     consume: async (window, encoded) => {

@@ -11,6 +11,11 @@ import { WINDOW_MS } from '../api/bounds.js';
 import type { Window } from './plan.js';
 import { windowReader, type ReadWindow } from './read-window.js';
 
+/** A window's swaps, and the response bodies they were read from (the raws given to `make` are parts of them). */
+export interface FetchedWindow<T = Swap> extends Kept<T> {
+  bodies: Buffer[];
+}
+
 export interface FetchStats {
   /** windows split after timing out */
   splits: number;
@@ -27,7 +32,7 @@ export function fetchWindow(
   filter: DateRangeFilter | undefined,
   stats?: FetchStats,
   signal?: AbortSignal,
-): Promise<Kept>;
+): Promise<FetchedWindow>;
 export function fetchWindow<T>(
   source: SwapxClient | ReadWindow,
   window: Pick<Window, 'from' | 'to'>,
@@ -35,7 +40,7 @@ export function fetchWindow<T>(
   stats: FetchStats,
   signal: AbortSignal | undefined,
   make: (swap: Swap, raw: Buffer | undefined) => T,
-): Promise<Kept<T>>;
+): Promise<FetchedWindow<T>>;
 export async function fetchWindow<T>(
   source: SwapxClient | ReadWindow,
   window: Pick<Window, 'from' | 'to'>,
@@ -43,15 +48,16 @@ export async function fetchWindow<T>(
   stats: FetchStats = { splits: 0 },
   signal?: AbortSignal,
   make: (swap: Swap, raw: Buffer | undefined) => T = (swap) => swap as T,
-): Promise<Kept<T>> {
+): Promise<FetchedWindow<T>> {
   // One keeper for the window, whatever its requests: a split's parts are de-duplicated and sorted together (a swap
   // without a readable filter time comes back from each part, and sorts last in the window, not in each part).
   const keeper = new WindowKeeper(window.from, window.to, filter, make);
   const read = typeof source === 'function' ? source : windowReader(source);
+  const bodies: Buffer[] = [];
   const fetchPart = async (from: number, to: number): Promise<void> => {
     keeper.part(from, to);
     try {
-      await read({ from, to, filter }, keeper.offer, signal);
+      bodies.push((await read({ from, to, filter }, keeper.offer, signal)).body);
     } catch (error) {
       // A timeout comes before the first swap is visited (the body is read whole first): the part has added nothing.
       const span = to - from;
@@ -64,5 +70,5 @@ export async function fetchWindow<T>(
     }
   };
   await fetchPart(window.from, window.to);
-  return keeper.result();
+  return { ...keeper.result(), bodies };
 }

@@ -20,12 +20,17 @@ import { keyCount, splitObjects, utf8Text } from './json-elements.js';
  */
 export type SwapVisitor = (swap: Swap, raw: Buffer | undefined) => void;
 
+/** A window read: how many swaps were visited, and the body their raws are parts of. */
+export interface WindowRead {
+  count: number;
+  body: Buffer;
+}
+
 /**
- * Reads one window: the same request, retries and errors as the client's listSwaps; resolves to the number of
- * swaps visited. A wrong swap throws before the next is visited: the swaps visited before it belong to a failed
- * read and are to be dropped with it.
+ * Reads one window: the same request, retries and errors as the client's listSwaps. A wrong swap throws before the
+ * next is visited: the swaps visited before it belong to a failed read and are to be dropped with it.
  */
-export type ReadWindow = (query: SwapWindowQuery, visit: SwapVisitor, signal?: AbortSignal) => Promise<number>;
+export type ReadWindow = (query: SwapWindowQuery, visit: SwapVisitor, signal?: AbortSignal) => Promise<WindowRead>;
 
 /** The reader of windows over `client`'s connections, throttle and retries. */
 export function windowReader(client: SwapxClient): ReadWindow {
@@ -48,7 +53,7 @@ export function windowReader(client: SwapxClient): ReadWindow {
       }
       const swaps = checkSwaps(parsed, request);
       for (const swap of swaps) visit(swap, undefined);
-      return swaps.length;
+      return { count: swaps.length, body: bytes };
     }
     const { spans, canonical, keys, count } = elements;
     for (let i = 0; i < count; i++) {
@@ -66,6 +71,6 @@ export function windowReader(client: SwapxClient): ReadWindow {
       const raw = canonical[i] === 1 && keyCount(swap) === keys[i] ? bytes.subarray(start, end) : undefined;
       visit(swap, raw);
     }
-    return count;
+    return { count, body: bytes };
   };
 }

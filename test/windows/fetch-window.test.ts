@@ -4,7 +4,7 @@ import type { SwapWindowQuery } from '../../src/api/client.js';
 import { TimeoutError } from '../../src/api/errors.js';
 import type { Swap } from '../../src/api/types.js';
 import { fetchWindow } from '../../src/windows/fetch-window.js';
-import type { ReadWindow, SwapVisitor } from '../../src/windows/read-window.js';
+import type { ReadWindow, SwapVisitor, WindowRead } from '../../src/windows/read-window.js';
 
 const from = Date.parse('2026-11-01T00:00:00Z');
 const to = Date.parse('2026-11-01T00:30:00Z');
@@ -26,13 +26,13 @@ function splittingReader(): { read: ReadWindow; asked: string[] } {
     swap('c', at(to - 1)),
     swap('next', at(to)),
   ];
-  const read = async (query: SwapWindowQuery, visit: SwapVisitor): Promise<number> => {
+  const read = async (query: SwapWindowQuery, visit: SwapVisitor): Promise<WindowRead> => {
     const [qFrom, qTo] = [Number(query.from), Number(query.to)];
     asked.push(`${at(qFrom)} ${at(qTo)}`);
     if (qTo - qFrom > 15 * 60_000) throw new TimeoutError('request timed out', { method: 'GET', path: '/swaps' });
     const answer = [swap('no-time', null), ...swaps.filter((s) => Date.parse(s.withdrawnAt!) >= qFrom && Date.parse(s.withdrawnAt!) <= qTo)];
     for (const s of answer) visit(s, undefined);
-    return answer.length;
+    return { count: answer.length, body: Buffer.from(asked.at(-1)!) };
   };
   return { read, asked };
 }
@@ -48,5 +48,7 @@ describe('fetchWindow after a timeout', () => {
     // The middle's two swaps from the first half and 'next' (the next window's) are edge duplicates; so is the second 'no-time'.
     expect(kept.dropped).toBe(4);
     expect(kept.outside).toEqual([]);
+    // The bodies of the two halves that answered, for a caller that frees them once it is done with the raws.
+    expect(kept.bodies.map((body) => body.toString())).toEqual(asked.slice(1));
   });
 });

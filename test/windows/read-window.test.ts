@@ -26,7 +26,9 @@ function serve(body: string, times = 2) {
 async function visit(body: string) {
   const client = serve(body);
   const seen: { swap: Swap; raw: string | undefined }[] = [];
-  const count = await windowReader(client)(WINDOW, (s, raw) => void seen.push({ swap: s, raw: raw?.toString('utf8') }));
+  const { count, body: read } = await windowReader(client)(WINDOW, (s, raw) => void seen.push({ swap: s, raw: raw?.toString('utf8') }));
+  // The body handed back is the one the raws are parts of.
+  expect(read.toString('utf8')).toBe(body);
   return { client, seen, count };
 }
 
