@@ -7,6 +7,7 @@ import type { SwapxClient } from '../api/client.js';
 import type { DateRangeFilter } from '../api/types.js';
 import type { Encoder } from '../output/encode.js';
 import { fetchWindow } from '../windows/fetch-window.js';
+import { windowReader, type ReadWindow } from '../windows/read-window.js';
 import { freeNow } from '../util/free-now.js';
 import type { Window } from '../windows/plan.js';
 import { runWindows } from '../windows/run-windows.js';
@@ -60,6 +61,7 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
   const windowsTotal = job.windows.length;
   let tally: Tally = { windowsDone: start.windowsDone, swaps: start.swaps, dropped: start.dropped };
   const stats = { splits: 0 };
+  const reader = windowReader(job.client);
   let outside = 0;
   await runWindows<EncodedWindow>({
     windows: job.windows.slice(start.windowsDone),
@@ -69,12 +71,17 @@ export async function exportSwaps(job: ExportJob): Promise<ExportSummary> {
     signal: job.signal,
     fetch: async (window, signal) => {
       // Each swap becomes its encoded piece as it arrives (for most, a part of the response body); the window is
-      // joined once it is sorted, and then the body is of no more use.
-      const kept = await fetchWindow(job.client, window, job.filter, stats, signal, encoder.item);
+      // joined once it is sorted, and then its bodies are freed: kept alive by those parts until now, they would
+      // linger until V8's next full collection (~10 MB of a JSON Lines export's peak, measured).
+      const bodies: Buffer[] = [];
+      const read: ReadWindow = async (query, visit, signal) => {
+        const done = await reader(query, visit, signal);
+        bodies.push(done.body);
+        return done;
+      };
+      const kept = await fetchWindow(read, window, job.filter, stats, signal, encoder.item);
       const bytes = encoder.join(kept.swaps, true);
-      // Encoded (canonical swaps copied out of them): nothing reads the bodies any more. Kept alive by those swaps'
-      // bytes until now, they would linger until V8's next full collection: ~10 MB of a JSON Lines export's peak.
-      for (const body of kept.bodies) freeNow(body);
+      for (const body of bodies) freeNow(body);
       return { bytes, swaps: kept.swaps.length, dropped: kept.dropped, outside: kept.outside.length };
     },
     consume: async (window, encoded) => {

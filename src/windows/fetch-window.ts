@@ -11,11 +11,6 @@ import { WINDOW_MS } from '../api/bounds.js';
 import type { Window } from './plan.js';
 import { windowReader, type ReadWindow } from './read-window.js';
 
-/** A window's swaps, and the response bodies they were read from (the raws given to `make` are parts of them). */
-export interface FetchedWindow<T = Swap> extends Kept<T> {
-  bodies: Buffer[];
-}
-
 export interface FetchStats {
   /** windows split after timing out */
   splits: number;
@@ -32,7 +27,7 @@ export function fetchWindow(
   filter: DateRangeFilter | undefined,
   stats?: FetchStats,
   signal?: AbortSignal,
-): Promise<FetchedWindow>;
+): Promise<Kept>;
 export function fetchWindow<T>(
   source: SwapxClient | ReadWindow,
   window: Pick<Window, 'from' | 'to'>,
@@ -40,7 +35,7 @@ export function fetchWindow<T>(
   stats: FetchStats,
   signal: AbortSignal | undefined,
   make: (swap: Swap, raw: Buffer | undefined) => T,
-): Promise<FetchedWindow<T>>;
+): Promise<Kept<T>>;
 export async function fetchWindow<T>(
   source: SwapxClient | ReadWindow,
   window: Pick<Window, 'from' | 'to'>,
@@ -48,16 +43,15 @@ export async function fetchWindow<T>(
   stats: FetchStats = { splits: 0 },
   signal?: AbortSignal,
   make: (swap: Swap, raw: Buffer | undefined) => T = (swap) => swap as T,
-): Promise<FetchedWindow<T>> {
+): Promise<Kept<T>> {
   // One keeper for the window, whatever its requests: a split's parts are de-duplicated and sorted together (a swap
   // without a readable filter time comes back from each part, and sorts last in the window, not in each part).
   const keeper = new WindowKeeper(window.from, window.to, filter, make);
   const read = typeof source === 'function' ? source : windowReader(source);
-  const bodies: Buffer[] = [];
   const fetchPart = async (from: number, to: number): Promise<void> => {
     keeper.part(from, to);
     try {
-      bodies.push((await read({ from, to, filter }, keeper.offer, signal)).body);
+      await read({ from, to, filter }, keeper.offer, signal);
     } catch (error) {
       // A timeout comes before the first swap is visited (the body is read whole first): the part has added nothing.
       const span = to - from;
@@ -70,5 +64,5 @@ export async function fetchWindow<T>(
     }
   };
   await fetchPart(window.from, window.to);
-  return { ...keeper.result(), bodies };
+  return keeper.result();
 }
