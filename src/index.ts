@@ -3,5 +3,6 @@ export { createClient, SwapxClient, type ClientOptions, type SwapWindowQuery } f
 export type { Credentials } from './api/credentials.js';
 export * from './api/errors.js';
 export * from './api/types.js';
+export { PATHS } from './api/paths.js';
 export type { AttemptLog, HttpCoreOptions } from './api/http.js';
 export { CONCURRENCY, DEFAULT_BASE_URL, RETRIES, TIMEOUT_MS, WINDOW_MS, type Bound } from './api/bounds.js';

@@ -1,15 +1,15 @@
 /**
  * The typed client: one method per API operation, over the shared HTTP core.
- * This is what the package exports for library use.
+ * This is what the package exports for library use: every method returns
+ * values checked against the spec's shapes, and nothing that aliases a
+ * response body. (The exporter and sync read windows their own way, through
+ * the window reader: windows/read-window.ts.)
  */
-import { isUtf8 } from 'node:buffer';
 import type { RequestInfo } from './errors.js';
 import { HttpCore, type HttpCoreOptions, type Query } from './http.js';
-import { keyCount, splitObjects, utf8Text } from './json-elements.js';
-import { BRIDGE_SHAPE, CHAIN_SHAPE, checkObjects, checkSwap, checkSwaps, checkTokenPage } from './shape.js';
-import { PATHS, type Bridge, type Chain, type DateRangeFilter, type Swap, type TokenPage } from './types.js';
-import { freeNow } from '../util/free-now.js';
-import { giveSlab, intoSlab } from '../util/slab-pool.js';
+import { PATHS } from './paths.js';
+import { BRIDGE_SHAPE, CHAIN_SHAPE, checkObjects, checkSwaps, checkTokenPage } from './shape.js';
+import type { Bridge, Chain, DateRangeFilter, Swap, TokenPage } from './types.js';
 import { formatUtc } from '../util/time.js';
 
 export type ClientOptions = HttpCoreOptions;
@@ -26,34 +26,9 @@ function toTimeParam(value: Date | number | string): string {
   return formatUtc(typeof value === 'number' ? value : value.getTime());
 }
 
-function swapsQuery(query: SwapWindowQuery): Query {
+/** A window's query parameters, as listSwaps and the window reader send them. */
+export function swapsQuery(query: SwapWindowQuery): Query {
   return { From: toTimeParam(query.from), To: toTimeParam(query.to), Filter: query.filter };
-}
-
-/**
- * Receives the swaps of a window one at a time, in the order sent. `raw` is the swap's bytes as the API sent
- * them when they are exactly what JSON.stringify(swap) writes (so they can be written as they are), else undefined.
- * The bytes belong to the response: keep a copy, or the part, only as long as needed.
- */
-export type SwapVisitor = (swap: Swap, raw: Buffer | undefined) => void;
-
-/** Response bodies forEachSwap read that are all of their memory, and so may be freed (freeResponseBytes). */
-const freeable = new WeakSet<ArrayBufferLike>();
-
-/**
- * Frees, at once, the response bodies that these raws (SwapVisitor's, among other items) are parts of, or gives
- * them back to the pool (util/slab-pool.ts), for a caller done with every raw of those responses: they all read as
- * empty, or as other bytes, afterwards. A window's body otherwise outlives its use by seconds (see util/free-now.ts).
- */
-export function freeResponseBytes(items: Iterable<unknown>): void {
-  let last: ArrayBufferLike | undefined;
-  for (const item of items) {
-    if (!Buffer.isBuffer(item) || item.buffer === last) continue;
-    last = item.buffer;
-    if (giveSlab(last)) continue;
-    if (!freeable.delete(last)) continue;
-    freeNow(Buffer.from(last));
-  }
 }
 
 /** Per call: `signal` aborts this request and its retries. */
@@ -62,6 +37,7 @@ export interface CallOptions {
 }
 
 export class SwapxClient {
+  /** The transport under every call (connections, throttle, retries), shared with the window reader. */
   readonly http: HttpCore;
 
   constructor(options: ClientOptions) {
@@ -92,53 +68,6 @@ export class SwapxClient {
     this.http.serverDate = undefined;
     await this.listSwaps({ from: at, to: at, filter: 'Completed' }, options);
     return this.http.serverDate;
-  }
-
-  /**
-   * listSwaps, one swap at a time: each is parsed and checked on its own, so a window's swaps never all live
-   * as objects at once, and a swap sent in canonical JSON comes with its bytes. Same request, retries and errors
-   * as listSwaps; resolves to the number of swaps visited. A wrong swap throws before the next is visited: the
-   * swaps visited before it belong to a failed call and are to be dropped with it.
-   */
-  async forEachSwap(query: SwapWindowQuery, visit: SwapVisitor, options?: CallOptions): Promise<number> {
-    const { relative, request } = this.encode(PATHS.swaps, swapsQuery(query));
-    const body = await this.http.getJsonBytes(relative, options);
-    // A dense window's body goes into pooled memory at once (one copy, ~0.2 ms for 1.5 MB): its own lives only
-    // through the receive, and the pooled copy through the parse and the caller's use (freeResponseBytes gives it back).
-    const bytes = intoSlab(body.bytes);
-    // JSON between systems is UTF-8 (RFC 8259): other bytes would be read as U+FFFD and written so, silently.
-    if (!isUtf8(bytes)) throw body.notJson();
-    const elements = splitObjects(bytes);
-    if (elements === undefined) {
-      // Not a plain array of objects (or not JSON at all): read the ordinary way, for the ordinary errors.
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(bytes.toString('utf8'));
-      } catch {
-        throw body.notJson();
-      }
-      const swaps = checkSwaps(parsed, request);
-      for (const swap of swaps) visit(swap, undefined);
-      return swaps.length;
-    }
-    const { spans, canonical, keys, count } = elements;
-    if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) freeable.add(bytes.buffer);
-    for (let i = 0; i < count; i++) {
-      const start = spans[i * 2]!;
-      const end = spans[i * 2 + 1]!;
-      let value: unknown;
-      try {
-        value = JSON.parse(utf8Text(bytes, start, end));
-      } catch {
-        // An element that is not JSON makes the whole body not JSON.
-        throw body.notJson();
-      }
-      const swap = checkSwap(value, i, request);
-      // A key sent twice is read once (the last): such bytes are not what JSON.stringify writes.
-      const raw = canonical[i] === 1 && keyCount(swap) === keys[i] ? bytes.subarray(start, end) : undefined;
-      visit(swap, raw);
-    }
-    return count;
   }
 
   /** GET /v1/external/swaps/{identifier}: by tx hash (either side) or swap id; [] when nothing matches. */

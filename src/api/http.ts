@@ -4,9 +4,9 @@
  */
 import { TIMEOUT_MS } from './bounds.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isUtf8 } from 'node:buffer';
 import type { Dispatcher } from 'undici';
 import { linkAbort } from './abort.js';
+import { checkBaseUrl } from './base-url.js';
 import { authorizationHeader, secretsOf, type Credentials } from './credentials.js';
 import {
   AbortedError,
@@ -15,12 +15,13 @@ import {
   RateLimitError,
   ResponseFormatError,
   TimeoutError,
-  UsageError,
   apiErrorFromResponse,
   type RequestInfo,
 } from './errors.js';
 import { MAX_NESTING } from './shape.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, errorCode, parseRetryAfter, serverNow, type RetryPolicy } from './retry.js';
+import { NETWORK_WORDS, networkWords } from './network-words.js';
+import { headerRecord, JSON_TYPE_RE, mediaType, notJsonError, parseJson, readBody, type JsonBytes } from './response.js';
 import { Throttle } from './throttle.js';
 import type { ProblemDetails } from './types.js';
 import { VERSION } from '../version.js';
@@ -62,92 +63,8 @@ export interface HttpCoreOptions {
   dispatcher?: Dispatcher;
 }
 
-const JSON_TYPE_RE = /^(application\/json|text\/json|text\/plain|application\/[\w.+-]*\+json)$/i;
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 /** Far above any real window (a dense 30 minutes is a few MB), far below what would hurt the machine. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
-
-/**
- * Where credentials may go over plain http. Not *.localhost: RFC 6761 reserves it for loopback, but where the
- * resolver does not know that (hosts: files dns) it is asked of the DNS server, which may answer anything.
- */
-export function isLoopbackHost(hostname: string): boolean {
-  return LOOPBACK_HOSTS.has(hostname) || /^127\.\d+\.\d+\.\d+$/.test(hostname);
-}
-
-/** A URL as it may be shown: credentials in it are never echoed (up to the last @ of the authority, with or without a scheme). */
-export function redactUrl(text: string): string {
-  return text.replace(/^([a-z][a-z\d+.-]*:\/\/)?[^/?#\s]*@/i, '$1[REDACTED]@');
-}
-
-/** The environment variable that lets credentials go over plain http to a test server beyond loopback. */
-export const ALLOW_HTTP_ENV = 'SWAPX_ALLOW_HTTP';
-
-/**
- * Parses and checks a base URL: http(s) only, and no credentials over plain
- * http beyond loopback unless `allowPlainHttp` (SWAPX_ALLOW_HTTP=1, for a test server).
- */
-export function checkBaseUrl(baseUrl: string, sendsCredentials: boolean, name = '--base-url', allowPlainHttp = false): URL {
-  let url: URL | undefined;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    url = undefined;
-  }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new UsageError(`${name} is not an http(s) URL: '${redactUrl(baseUrl)}'`);
-  if (url.username || url.password) throw new UsageError(`${name} must not contain credentials; use 'swapx auth login' or SWAPX_CLIENT_ID/SWAPX_API_KEY`);
-  // Each request's path and query are swapx's own: a query here would be dropped from every one of them, silently.
-  if (url.search || url.hash) throw new UsageError(`${name} must not have a query or fragment: '${redactUrl(baseUrl)}'`);
-  if (url.protocol === 'http:' && sendsCredentials && !allowPlainHttp && !isLoopbackHost(url.hostname)) {
-    throw new UsageError(
-      `${name}: refusing plain http to ${url.host}: the API key would travel in clear text; use https://, or a loopback address, or for a test server set ${ALLOW_HTTP_ENV}=1`,
-    );
-  }
-  return url;
-}
-
-/** What a network error code means, in the words -v and error messages use (undici's UND_ERR_… mean nothing to people). */
-const NETWORK_WORDS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ECONNABORTED: 'connection aborted',
-  EPIPE: 'connection closed while sending',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host name lookup failed (temporary)',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'timed out',
-  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
-  UND_ERR_HEADERS_TIMEOUT: 'no response in time',
-  UND_ERR_BODY_TIMEOUT: 'the response stopped arriving',
-  UND_ERR_SOCKET: 'connection closed unexpectedly',
-  UND_ERR_CLOSED: 'connection closed',
-  UND_ERR_DESTROYED: 'connection closed',
-  UND_ERR_ABORTED: 'aborted',
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'response cut short',
-  UND_ERR_REQ_CONTENT_LENGTH_MISMATCH: 'request cut short',
-  UND_ERR_INFO: 'invalid response',
-  HPE_INVALID_CONSTANT: 'invalid HTTP response',
-  DEPTH_ZERO_SELF_SIGNED_CERT: 'self-signed TLS certificate',
-  SELF_SIGNED_CERT_IN_CHAIN: 'self-signed TLS certificate in the chain',
-  CERT_HAS_EXPIRED: 'expired TLS certificate',
-  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate for another host',
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not verifiable',
-};
-
-/** A short word for a failed attempt's -v line: the meaning when known, the code otherwise. */
-function networkWords(code: string | undefined): string {
-  if (code === undefined) return 'failed';
-  return NETWORK_WORDS[code] ?? code;
-}
-
-function headerRecord(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(headers)) {
-    if (value !== undefined) out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
-}
 
 /** Turns one response into the caller's value or an error; runs inside the attempt, so what it throws is judged for a retry. */
 type Interpret<T> = (status: number, headers: Record<string, string>, body: Buffer, info: RequestInfo) => T;
@@ -155,39 +72,6 @@ type Interpret<T> = (status: number, headers: Record<string, string>, body: Buff
 /** A monotonic clock in ms. Not performance.now(): the global `performance` loads eleven more modules at start. */
 function nowMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
-}
-
-function mediaType(headers: Record<string, string>): string {
-  return (headers['content-type'] ?? '').split(';')[0]!.trim();
-}
-
-function parseJson(body: Buffer, contentType: string): { ok: true; value: unknown } | { ok: false } {
-  if (contentType && !JSON_TYPE_RE.test(contentType)) return { ok: false };
-  // JSON between systems is UTF-8 (RFC 8259); decoding other bytes would put U+FFFD in their place, silently.
-  if (!isUtf8(body)) return { ok: false };
-  try {
-    return { ok: true, value: JSON.parse(body.toString('utf8')) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** A 2xx body, unparsed, and the error to throw if it turns out not to be JSON. */
-export interface JsonBytes {
-  bytes: Buffer;
-  notJson(): ResponseFormatError;
-}
-
-/** A 2xx whose body is not JSON. */
-function notJsonError(status: number, headers: Record<string, string>, info: RequestInfo): ResponseFormatError {
-  const contentType = mediaType(headers);
-  return new ResponseFormatError(
-    `the API answered HTTP ${status} with a body that is not JSON (content type ${contentType || 'none'}, ${info.method} ${info.path})`,
-    status,
-    headers,
-    undefined,
-    info,
-  );
 }
 
 let transportLoaded = false;
@@ -343,7 +227,7 @@ export class HttpCore {
       if (Number.isFinite(serverDate)) this.serverDate = serverDate;
       let body: Buffer;
       try {
-        body = await this.readBody(response, headers, info);
+        body = await readBody(response, headers, info, this.maxBodyBytes);
       } catch (error) {
         if (error instanceof ApiError) throw error;
         return fail(error);
@@ -353,42 +237,6 @@ export class HttpCore {
       clearTimeout(timer);
       linked.dispose();
     }
-  }
-
-  /** Reads the whole body under the size cap; always consumes or destroys it so the connection is released. */
-  private async readBody(response: Dispatcher.ResponseData, headers: Record<string, string>, info: RequestInfo): Promise<Buffer> {
-    const declared = Number(headers['content-length']);
-    const tooLarge = () =>
-      new ResponseFormatError(
-        `response body larger than ${Math.round(this.maxBodyBytes / 1048576)} MiB (HTTP ${response.statusCode}, ${info.method} ${info.path}); refusing to read it`,
-        response.statusCode,
-        headers,
-        undefined,
-        info,
-      );
-    if (Number.isFinite(declared) && declared > this.maxBodyBytes) {
-      response.body.destroy();
-      throw tooLarge();
-    }
-    // With a declared length the chunks are copied into one buffer as they arrive: no list of chunks held beside it.
-    const exact = Number.isInteger(declared) && declared >= 0 ? Buffer.allocUnsafe(declared) : undefined;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body) {
-      const bytes = chunk as Buffer;
-      if (size + bytes.length > this.maxBodyBytes || (exact && size + bytes.length > exact.length)) {
-        response.body.destroy();
-        // More than declared is a broken response (undici normally refuses it first).
-        if (exact && size + bytes.length <= this.maxBodyBytes)
-          throw Object.assign(new Error('response longer than its Content-Length'), { code: 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH' });
-        throw tooLarge();
-      }
-      if (exact) exact.set(bytes, size);
-      else chunks.push(bytes);
-      size += bytes.length;
-    }
-    if (exact) return size === exact.length ? exact : exact.subarray(0, size);
-    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
   }
 
   private interpret<T>(status: number, headers: Record<string, string>, body: Buffer, info: RequestInfo): T {

@@ -3,7 +3,6 @@
  * (shared/api/export-api.md) and the vendor's public docs define them.
  * Every other module takes its API shapes from here.
  */
-import { UsageError } from './errors.js';
 
 /** ISO 8601 timestamp string, kept exactly as the API sent it. */
 export type DateTimeString = string;
@@ -224,21 +223,3 @@ export interface UnexpectedProblemDetails extends ProblemDetails {
   timestamp?: DateTimeString | null;
   traceId?: string | null;
 }
-
-/** API paths, relative to the base URL. */
-/**
- * One path segment naming `value`. '', '.' and '..' cannot: URLs drop dot segments (even escaped), so the request
- * would name the parent resource (the list of swaps, /v1/external) instead of the one asked for.
- */
-function pathSegment(value: string): string {
-  if (value === '' || value === '.' || value === '..') throw new UsageError(`'${value}' cannot name a resource in a URL path`);
-  return encodeURIComponent(value);
-}
-
-export const PATHS = {
-  swaps: '/v1/external/swaps',
-  swap: (identifier: string) => `/v1/external/swaps/${pathSegment(identifier)}`,
-  chains: '/v1/external/chains',
-  tokens: (blockchainId: string) => `/v1/external/chains/${pathSegment(blockchainId)}/tokens`,
-  bridges: '/v1/external/bridges',
-} as const;

@@ -1,6 +1,6 @@
 /** The `swapx sandbox` handler, loaded only when that command runs (the declaration is in sandbox.ts). */
 import { UsageError, WrappedError } from '../api/errors.js';
-import { isLoopbackHost } from '../api/http.js';
+import { isLoopbackHost } from '../api/base-url.js';
 import { parseDurationOption, parseIntInRange, parseTimeOption } from '../api/bounds.js';
 import type { Context } from '../cli/context.js';
 import { checkFaultKinds, startSandbox, type SandboxOptions } from '../sandbox/index.js';

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../api/errors.js';
 import { CONCURRENCY, DEFAULT_BASE_URL, RETRIES, TIMEOUT_MS, parseWholeNumber } from '../api/bounds.js';
-import { ALLOW_HTTP_ENV, checkBaseUrl } from '../api/http.js';
+import { ALLOW_HTTP_ENV, checkBaseUrl } from '../api/base-url.js';
 import { parseDuration } from '../util/time.js';
 import { DEFAULT_FORMATS, parseFormat, type Format } from '../output/format.js';
 

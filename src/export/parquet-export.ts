@@ -4,7 +4,7 @@
  * group of ROW_GROUP_ROWS, which is then written. A Parquet file ends with
  * the metadata of all its row groups, so each group's metadata is also
  * appended, synced, to `<file>.partial.rowgroups` before the manifest may
- * count the group (Manifest.parquet). A checkpoint is therefore always at a
+ * count the group (the sink's formatState, Manifest.parquet). A checkpoint is therefore always at a
  * row-group edge: a resume cuts the file there, rebuilds the writer from
  * those lines and ends with the same bytes as a run never stopped.
  */
@@ -57,7 +57,7 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
   const start = sink.state;
   const windowsTotal = job.windows.length;
   const resumed = start.bytes > 0;
-  const state = await openState(job.stateFile, resumed ? Number(start.parquet ?? 0) : 0);
+  const state = await openState(job.stateFile, resumed ? Number(start.formatState ?? 0) : 0);
   let tally: Tally = { windowsDone: start.windowsDone, swaps: start.swaps, dropped: start.dropped };
   const stats = { splits: 0 };
   /** rows the API returned outside the window asked for (this run): reported, not written by that window */
@@ -83,7 +83,7 @@ export async function exportSwapsParquet(job: ParquetExportJob): Promise<ExportS
       groups += 1;
       const bytes = header ? Buffer.concat([header, group]) : group;
       header = undefined;
-      await sink.append(bytes, { ...done, parquet: String(groups) });
+      await sink.append(bytes, done, String(groups));
     };
 
     // A window waits as columns (strings as bytes or codes), not as parsed objects, as the text formats keep theirs encoded.

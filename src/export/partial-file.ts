@@ -6,33 +6,33 @@
  * windows written after it are simply fetched again. With gzip each window
  * is its own gzip member, so the file can be cut at any window.
  */
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { syncDirectory } from '../fs/atomic-file.js';
 import { OPEN_EXISTING, OPEN_NEW } from '../fs/open-flags.js';
-import { freeNow } from '../util/free-now.js';
 import { writeAll } from '../fs/write-all.js';
 import { queryFingerprint, writeManifest, type ExportQuery, type Manifest } from './manifest.js';
-import type { Tally } from './sink.js';
-
-export interface PartialState {
-  windowsDone: number;
-  swaps: number;
-  dropped: number;
-  bytes: number;
-  /** Parquet: the row groups written (Manifest.parquet) */
-  parquet?: string;
-}
+import type { ExportSink, SinkState, Tally } from './sink.js';
 
 export function partialPaths(target: string): { partial: string; manifest: string } {
   return { partial: `${target}.partial`, manifest: `${target}.partial.manifest.json` };
 }
 
+/** The windows FILE's manifest on disk counts (what a resume starts from), read synchronously; 0 when there is none to read. */
+export function windowsSaved(target: string): number {
+  try {
+    return Number((JSON.parse(fsSync.readFileSync(partialPaths(target).manifest, 'utf8')) as { windowsDone?: unknown }).windowsDone) || 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** A checkpoint costs three syncs (data, manifest, directory) and a rename: a few per second keep a resume cheap and the export fast. */
 export const CHECKPOINT_MS = 250;
 
-export class PartialFile {
+export class PartialFile implements ExportSink {
   /** what the manifest on disk says */
   private saved: Manifest;
   private lastCheckpoint = 0;
@@ -48,9 +48,9 @@ export class PartialFile {
   }
 
   /** What is checkpointed: where a resume starts. */
-  get state(): PartialState {
+  get state(): SinkState {
     const { windowsDone, swaps, dropped, bytes, parquet } = this.saved;
-    return { windowsDone, swaps, dropped, bytes, parquet };
+    return { windowsDone, swaps, dropped, bytes, formatState: parquet };
   }
 
   /** A new export: an empty partial file and a manifest of no windows done. */
@@ -87,16 +87,17 @@ export class PartialFile {
     return new PartialFile(target, handle, { ...saved, query: { ...saved.query, baseUrl } }, paths);
   }
 
-  /** Appends a window's text or bytes (gzipped when the file is); checkpoints when the last checkpoint is CHECKPOINT_MS old. */
-  async append(text: string | Buffer, done: Tally): Promise<void> {
+  /**
+   * Appends a window's text or bytes (gzipped when the file is); checkpoints when the last checkpoint is CHECKPOINT_MS old.
+   * `formatState` is kept in the manifest's `parquet` field, the only format that has one.
+   */
+  async append(text: string | Buffer, done: Tally, formatState?: string): Promise<void> {
     if (text.length > 0) {
       const bytes = this.manifest.query.gzip ? gzipSync(text) : typeof text === 'string' ? Buffer.from(text) : text;
       await writeAll(this.handle, bytes, this.manifest.bytes);
       this.manifest = { ...this.manifest, bytes: this.manifest.bytes + bytes.length };
-      // Made here (compressed or encoded) and written: no one else holds them.
-      if (bytes !== text) freeNow(bytes);
     }
-    this.manifest = { ...this.manifest, ...done };
+    this.manifest = { ...this.manifest, ...done, ...(formatState === undefined ? {} : { parquet: formatState }) };
     if (performance.now() - this.lastCheckpoint >= CHECKPOINT_MS) await this.checkpoint();
   }
 

@@ -1,22 +1,24 @@
-/** Where an export's text goes: stdout as it comes, or a checkpointed partial file. */
+/** Where an export's bytes go: stdout as they come (StdoutSink), or a checkpointed partial file (partial-file.ts). */
 import type { OutStream } from '../output/stream.js';
-import type { PartialFile, PartialState } from './partial-file.js';
 
 /** How far an export is: windows complete and contiguous from the first, and what they held. */
 export interface Tally {
   windowsDone: number;
   swaps: number;
   dropped: number;
-  /** Parquet: how many row groups the file holds (their metadata is kept beside it, parquet-export.ts) */
-  parquet?: string;
+}
+
+/** Where a resumed export starts: what its last checkpoint recorded. */
+export interface SinkState extends Tally {
+  bytes: number;
+  /** what the format checkpointed with its bytes, for its resume (Parquet: its row groups; parquet-export.ts) */
+  formatState?: string;
 }
 
 export interface ExportSink {
-  /** where a resumed export starts */
-  readonly state: PartialState;
-  /** append and complete resolve once the bytes are written and keep no hold on them: the caller may free them */
-  readonly writesThrough?: boolean;
-  append(text: string | Buffer, done: Tally): Promise<void>;
+  readonly state: SinkState;
+  /** `formatState`: the format's own checkpoint, recorded with these bytes (it replaces the last) */
+  append(text: string | Buffer, done: Tally, formatState?: string): Promise<void>;
   complete(text: string | Buffer): Promise<void>;
   /** after a failure or interrupt: keep what is durable */
   close(): Promise<void>;
@@ -24,7 +26,7 @@ export interface ExportSink {
 
 /** Writes with backpressure: waits for 'drain' when the pipe is full. */
 export class StdoutSink implements ExportSink {
-  readonly state: PartialState = { windowsDone: 0, swaps: 0, dropped: 0, bytes: 0 };
+  readonly state: SinkState = { windowsDone: 0, swaps: 0, dropped: 0, bytes: 0 };
 
   /** `show`: the stream is a terminal showing machine output (terminalSafe); else every byte goes out as made. */
   constructor(
@@ -66,21 +68,4 @@ function drained(stream: OutStream): Promise<void> {
     stream.on('error', settle);
     stream.on('close', settle);
   });
-}
-
-export class FileSink implements ExportSink {
-  readonly writesThrough = true;
-  constructor(private readonly file: PartialFile) {}
-  get state(): PartialState {
-    return this.file.state;
-  }
-  append(text: string | Buffer, done: Tally): Promise<void> {
-    return this.file.append(text, done);
-  }
-  complete(text: string | Buffer): Promise<void> {
-    return this.file.complete(text);
-  }
-  close(): Promise<void> {
-    return this.file.close();
-  }
 }

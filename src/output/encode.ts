@@ -19,8 +19,8 @@ export interface Encoder {
    * what JSON.stringify writes (see SwapVisitor): JSON formats then write them as they are, without re-serialising.
    */
   item(record: object, raw?: Buffer): string | Buffer;
-  /** A batch of items as bytes; `first`: no record came before this batch; `alloc`: a buffer of that size for them. */
-  join(items: readonly (string | Buffer)[], first: boolean, alloc?: (size: number) => Buffer): Buffer;
+  /** A batch of items as bytes; `first`: no record came before this batch. */
+  join(items: readonly (string | Buffer)[], first: boolean): Buffer;
   /** `first`: no record came before this batch */
   batch(records: readonly object[], first: boolean): string;
   /**
@@ -63,17 +63,11 @@ export function cellText(value: unknown, excelSafe = false): string {
 }
 
 /** Items with a separator before each (and `opening` before the first instead), as one buffer: one copy of each item. */
-function concat(
-  items: readonly (string | Buffer)[],
-  opening: string,
-  separator: string,
-  closing: string,
-  alloc: (size: number) => Buffer = Buffer.allocUnsafe,
-): Buffer {
+function concat(items: readonly (string | Buffer)[], opening: string, separator: string, closing: string): Buffer {
   let size = 0;
   for (const item of items) size += typeof item === 'string' ? Buffer.byteLength(item) : item.length;
   if (items.length > 0) size += opening.length + (items.length - 1) * separator.length + items.length * closing.length;
-  const out = alloc(size);
+  const out = Buffer.allocUnsafe(size);
   let at = 0;
   for (let i = 0; i < items.length; i++) {
     const before = i === 0 ? opening : separator;
@@ -105,7 +99,7 @@ function fromItems(encoder: Omit<Encoder, 'batch'>): Encoder {
 
 /** A format of one text line per record (CSV, the table), each line ending in a newline: a header, no footer. */
 export function linesEncoder(header: () => string, line: (record: object) => string): Encoder {
-  return fromItems({ header, item: line, join: (items, _first, alloc) => concat(items, '', '', '', alloc), between: '', footer: () => '' });
+  return fromItems({ header, item: line, join: (items) => concat(items, '', '', ''), between: '', footer: () => '' });
 }
 
 export function createEncoder(format: MachineFormat, options: EncodeOptions): Encoder {
@@ -118,7 +112,7 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
       return fromItems({
         header: () => '',
         item: json,
-        join: (items, _first, alloc) => concat(items, '', '', '\n', alloc),
+        join: (items) => concat(items, '', '', '\n'),
         between: '',
         footer: () => '',
       });
@@ -126,7 +120,7 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
       return fromItems({
         header: () => '[',
         item: json,
-        join: (items, first, alloc) => concat(items, first ? '\n' : ',\n', ',\n', '', alloc),
+        join: (items, first) => concat(items, first ? '\n' : ',\n', ',\n', ''),
         between: ',',
         footer: (wroteAny) => (wroteAny ? '\n]\n' : ']\n'),
       });

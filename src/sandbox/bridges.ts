@@ -5,7 +5,7 @@
  */
 import type { Bridge, BridgeStatus } from '../api/types.js';
 import { formatUtc } from '../util/time.js';
-import { chainById } from './catalog.js';
+import { chainById } from './chains.js';
 import { randomAddress } from './formats.js';
 import { hash4, hashString, Rng } from './random.js';
 

@@ -5,7 +5,7 @@
  * the same output.
  */
 import { FILTER_TIME_FIELD, type DateRangeFilter, type Swap } from '../api/types.js';
-import { chainById } from './catalog.js';
+import { chainById } from './chains.js';
 import { decodeId, openTx, SOURCE, type SwapRef } from './codec.js';
 import { HEX_TX, txByteCandidates } from './formats.js';
 import { Lru } from './lru.js';

@@ -4,7 +4,7 @@
  * request that gets a fault instead never pays for serialising its data.
  */
 import { bridgesAt } from './bridges.js';
-import { chainById, chainTokens, listChains } from './catalog.js';
+import { chainById, chainTokens, listChains } from './chains.js';
 import type { SwapDataset } from './dataset.js';
 import { authenticate, type Credentials } from './auth.js';
 import { forbiddenProblem, methodNotAllowedProblem, notFoundProblem, unconfirmedProblem, validationProblem } from './problems.js';

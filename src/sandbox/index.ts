@@ -5,7 +5,7 @@
  */
 import type { Bridge, DateRangeFilter, Swap, TokenPage } from '../api/types.js';
 import { bridgesAt } from './bridges.js';
-import { chainById, chainTokens } from './catalog.js';
+import { chainById, chainTokens } from './chains.js';
 import { DATA_DEFAULTS, datasetFor, type DataOptions } from './dataset.js';
 import { seedKey } from './random.js';
 import { parseApiDateTime } from './validation.js';
@@ -13,7 +13,7 @@ import { parseApiDateTime } from './validation.js';
 export { startSandbox, type RunningSandbox, type SandboxOptions } from './server.js';
 export { SwapDataset, DATA_DEFAULTS, datasetFor, type DataOptions } from './dataset.js';
 export { MAX_DELAY_MS, MAX_OFFSET_MS } from './timeline.js';
-export { listChains } from './catalog.js';
+export { listChains } from './chains.js';
 export { FAULT_KINDS, checkFaultKinds, type FaultKind } from './faults.js';
 export { parseApiDateTime } from './validation.js';
 

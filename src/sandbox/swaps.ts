@@ -6,7 +6,8 @@ import type { BalanceChange, InOutDollarStatus, Swap, Tag } from '../api/types.j
 import { formatTimestamp } from './clock.js';
 import { balanceChange, quantize, roundUsd } from './amounts.js';
 import { protocolAddress, SWAP_BRIDGES, type BridgeDef } from './bridges.js';
-import { chainById, swapTokens, type ChainDef, type TokenDef } from './catalog.js';
+import type { ChainDef, TokenDef } from './catalog.js';
+import { chainById, swapTokens } from './chains.js';
 import { DESTINATION, encodeId, sealTx, SOURCE, type Side } from './codec.js';
 import { formatTx, randomAddress, TX_BYTES } from './formats.js';
 import { cumulative, hashString, Rng } from './random.js';

@@ -9,6 +9,7 @@ import type { DateRangeFilter, Swap } from '../api/types.js';
 import { WindowKeeper, type Kept } from './order.js';
 import { WINDOW_MS } from '../api/bounds.js';
 import type { Window } from './plan.js';
+import { windowReader, type ReadWindow } from './read-window.js';
 
 export interface FetchStats {
   /** windows split after timing out */
@@ -18,16 +19,17 @@ export interface FetchStats {
 /**
  * The window's swaps, kept and sorted (order.ts). With `make`, each kept swap becomes what `make` returns
  * as it arrives (`raw`: its canonical bytes, see SwapVisitor), so the window's swaps are never all held as objects.
+ * `source`: the client whose window reader (read-window.ts) asks, or a reader of its own (tests).
  */
 export function fetchWindow(
-  client: SwapxClient,
+  source: SwapxClient | ReadWindow,
   window: Pick<Window, 'from' | 'to'>,
   filter: DateRangeFilter | undefined,
   stats?: FetchStats,
   signal?: AbortSignal,
 ): Promise<Kept>;
 export function fetchWindow<T>(
-  client: SwapxClient,
+  source: SwapxClient | ReadWindow,
   window: Pick<Window, 'from' | 'to'>,
   filter: DateRangeFilter | undefined,
   stats: FetchStats,
@@ -35,7 +37,7 @@ export function fetchWindow<T>(
   make: (swap: Swap, raw: Buffer | undefined) => T,
 ): Promise<Kept<T>>;
 export async function fetchWindow<T>(
-  client: SwapxClient,
+  source: SwapxClient | ReadWindow,
   window: Pick<Window, 'from' | 'to'>,
   filter: DateRangeFilter | undefined,
   stats: FetchStats = { splits: 0 },
@@ -45,10 +47,11 @@ export async function fetchWindow<T>(
   // One keeper for the window, whatever its requests: a split's parts are de-duplicated and sorted together (a swap
   // without a readable filter time comes back from each part, and sorts last in the window, not in each part).
   const keeper = new WindowKeeper(window.from, window.to, filter, make);
+  const read = typeof source === 'function' ? source : windowReader(source);
   const fetchPart = async (from: number, to: number): Promise<void> => {
     keeper.part(from, to);
     try {
-      await client.forEachSwap({ from, to, filter }, keeper.offer, { signal });
+      await read({ from, to, filter }, keeper.offer, signal);
     } catch (error) {
       // A timeout comes before the first swap is visited (the body is read whole first): the part has added nothing.
       const span = to - from;

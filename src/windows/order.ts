@@ -75,7 +75,7 @@ export class WindowKeeper<T> {
     this.to = to;
   }
 
-  /** A swap as the client visits it (SwapVisitor). */
+  /** A swap as the window reader visits it (SwapVisitor, read-window.ts). */
   readonly offer = (swap: Swap, bytes?: Buffer): void => {
     const raw = swap[this.field];
     const ms = typeof raw === 'string' ? parseApiTime(raw) : Number.NaN;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MOCK_BASE, useMockAgent } from '../helpers/mock-agent.js';
-import { createClient, freeResponseBytes } from '../../src/api/client.js';
+import { createClient } from '../../src/api/client.js';
 import type { Swap } from '../../src/api/types.js';
-import { giveSlab, takeSlab } from '../../src/util/slab-pool.js';
+import { windowReader } from '../../src/windows/read-window.js';
 
 const BASE = MOCK_BASE;
 const WINDOW = { from: '2026-11-01T00:00:00Z', to: '2026-11-01T00:30:00Z' };
@@ -26,11 +26,13 @@ function serve(body: string, times = 2) {
 async function visit(body: string) {
   const client = serve(body);
   const seen: { swap: Swap; raw: string | undefined }[] = [];
-  const count = await client.forEachSwap(WINDOW, (s, raw) => seen.push({ swap: s, raw: raw?.toString('utf8') }));
+  const { count, body: read } = await windowReader(client)(WINDOW, (s, raw) => void seen.push({ swap: s, raw: raw?.toString('utf8') }));
+  // The body handed back is the one the raws are parts of.
+  expect(read.toString('utf8')).toBe(body);
   return { client, seen, count };
 }
 
-describe('forEachSwap', () => {
+describe('the window reader', () => {
   it('visits what listSwaps returns, in order, with the bytes of each swap sent canonically', async () => {
     const canonical = JSON.stringify(swap('a'));
     const spaced = JSON.stringify(swap('b'), null, 2);
@@ -59,54 +61,12 @@ describe('forEachSwap', () => {
     const expected = await client.listSwaps(WINDOW).catch((error: unknown) => error as Error);
     expect(expected).toBeInstanceOf(Error);
     const seen: Swap[] = [];
-    const error = await client
-      .forEachSwap(WINDOW, (s) => void seen.push(s))
-      .then(
-        () => undefined,
-        (e: unknown) => e as Error,
-      );
+    const error = await windowReader(client)(WINDOW, (s) => void seen.push(s)).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
     expect(error).toBeInstanceOf(expected.constructor as typeof Error);
     expect(error?.message).toBe((expected as Error).message);
     expect(seen).toHaveLength(visited);
-  });
-});
-
-describe('freeResponseBytes', () => {
-  async function raws(count: number) {
-    const body = `[${Array.from({ length: count }, (_, i) => JSON.stringify(swap(`id-${i}`))).join(',')}]`;
-    const kept: Buffer[] = [];
-    await serve(body).forEachSwap(WINDOW, (_, raw) => void kept.push(raw!));
-    return { body, kept, texts: kept.map((raw) => raw.toString('utf8')) };
-  }
-
-  it('frees the body that raws are parts of: they all read as empty, other bytes are left alone', async () => {
-    const { body, kept, texts } = await raws(40);
-    expect(body.length).toBeGreaterThan(8192);
-    const other = Buffer.from(body);
-    freeResponseBytes(['a string', other, ...kept, undefined]);
-    expect(kept.map((raw) => raw.length)).toEqual(kept.map(() => 0));
-    expect(texts.every((text) => text.startsWith('{"id":"id-'))).toBe(true);
-    expect(other.toString('utf8')).toBe(body);
-    // Freed once: a second call finds nothing to do.
-    freeResponseBytes(kept);
-  });
-
-  it('gives the body of a dense window, moved into pooled memory as it came, back to the pool', async () => {
-    const { body, kept, texts } = await raws(1200);
-    expect(body.length).toBeGreaterThan(256 * 1024);
-    expect(texts).toEqual(JSON.parse(body).map((swap: unknown) => JSON.stringify(swap)));
-    const memory = kept[0]!.buffer;
-    expect(kept.every((raw) => raw.buffer === memory)).toBe(true);
-    freeResponseBytes(kept);
-    // The process's pool keeps two free buffers, which other test files in this worker may have left: one of two takes is it.
-    const taken = [takeSlab(body.length), takeSlab(body.length)];
-    expect(taken.map((bytes) => bytes.buffer)).toContain(memory);
-    for (const bytes of taken) giveSlab(bytes);
-  });
-
-  it('leaves a small body alone: it lies in memory shared with other buffers', async () => {
-    const { kept, texts } = await raws(1);
-    freeResponseBytes(kept);
-    expect(kept.map((raw) => raw.toString('utf8'))).toEqual(texts);
   });
 });

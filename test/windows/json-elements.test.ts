@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { keyCount, splitObjects } from '../../src/api/json-elements.js';
+import { keyCount, splitObjects } from '../../src/windows/json-elements.js';
 
 /** The elements as the split reads them: each parsed, and its bytes when it says they are canonical. */
 function read(text: string | Buffer) {

@@ -11,7 +11,7 @@
  * the parsed value: see `keyCount`.
  */
 import { isUtf8 } from 'node:buffer';
-import { MAX_NESTING } from './shape.js';
+import { MAX_NESTING } from '../api/shape.js';
 
 export interface Elements {
   /** start and end (exclusive) byte offsets, one pair per element */

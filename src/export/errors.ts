@@ -1,0 +1,52 @@
+/**
+ * What runExport throws beside the API's own errors: each carries what the shell needs to word it (the saved plan
+ * whose resume command it prints, the windows saved), and maps to its exit code through its class or its cause.
+ */
+import { UsageError, WrappedError } from '../api/errors.js';
+import type { ExportPlan } from '../windows/plan.js';
+
+/** -o FILE holds something this run must not overwrite or continue: nothing was changed (exit 2). */
+export type TargetRefusal =
+  /** FILE is complete and neither --force nor --resume was given */
+  | { reason: 'exists' }
+  /** an unfinished export of FILE is there; `saved` is its plan, whose resume continues it */
+  | { reason: 'unfinished' | 'different'; saved: ExportPlan; windowsDone: number; windowsTotal: number; difference: string };
+
+export class TargetRefusedError extends UsageError {
+  constructor(
+    readonly target: string,
+    readonly refusal: TargetRefusal,
+  ) {
+    super(
+      refusal.reason === 'exists'
+        ? `${target} exists; add --force to overwrite it`
+        : refusal.reason === 'unfinished'
+          ? `an unfinished export to ${target} exists (${refusal.windowsDone}/${refusal.windowsTotal} windows done); resume it, or add --force to start over`
+          : `the unfinished export to ${target} is of a different query (${refusal.difference}); resume it, or add --force to start over`,
+    );
+  }
+}
+
+/** A file error while taking FILE's lock or opening FILE's partial export, before anything was written. */
+export class TargetFileError extends WrappedError {
+  constructor(
+    readonly target: string,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
+/**
+ * An export that stopped (failed, or was interrupted) after it began: `cause` says why. `saved`: the windows kept in
+ * FILE's partial file for a resume of `plan`; undefined when nothing was kept (stdout, or no window saved).
+ */
+export class ExportStoppedError extends WrappedError {
+  constructor(
+    readonly plan: ExportPlan,
+    readonly saved: { windowsDone: number; windowsTotal: number; partial: string } | undefined,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
