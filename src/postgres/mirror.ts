@@ -1,0 +1,292 @@
+/**
+ * A mirror of swaps in a Postgres table, written exactly once:
+ *
+ * - One writer: a session-level advisory lock on the table, taken at open
+ *   and never waited for (a second sync fails at once). It dies with the
+ *   session, so a killed run leaves no lock behind; every commit first checks
+ *   that it still runs on the session holding it.
+ * - Rows are buffered as COPY text. A commit is ONE transaction: COPY into a
+ *   temporary table, the keys repeated in the batch collapsed to their latest
+ *   version, one set-based INSERT … ON CONFLICT that replaces a row only when
+ *   the incoming version is newer (updatedAt to the nanosecond: a later tick
+ *   in the same millisecond is newer, the same version changes nothing), and
+ *   the cursors written to the state table. A run killed anywhere before the
+ *   COMMIT leaves table and cursors as they were; replaying a batch changes
+ *   no row.
+ * - Readers are never blocked: the merge takes row locks only (no table lock
+ *   beyond ROW EXCLUSIVE); only a schema change (a new table, a new column)
+ *   takes a short exclusive lock, bounded by lock_timeout.
+ */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { SwapxError } from '../api/errors.js';
+import { SWAP_FIELDS } from '../api/types.js';
+import type { SyncQuery, SyncState } from '../sync/state.js';
+import { VERSION } from '../version.js';
+import { COLUMNS, type Column, extraColumn, KEY_COLUMN, LOADED_COLUMN, quoteIdent, type RowEncoder, rowEncoder, VERSION_COLUMN } from './columns.js';
+import { connect, type Db, describeError, type JSONValue, type Sql } from './driver.js';
+import { addExtraColumns, ensureTables, type Ensured, qualified, STATE_TABLE, type TableName } from './schema.js';
+import { describeTarget, type PgTarget } from './target.js';
+
+export interface CommitCounts {
+  /** swaps not held before, placed at or after the cursor given */
+  newSwaps: number;
+  /** swaps not held before, placed before it (late arrivals) */
+  lateSwaps: number;
+  /** swaps held in an older version, now replaced */
+  updatedSwaps: number;
+}
+
+/** Rows buffered between adds and a commit, in COPY text, in chunks of about this many characters. */
+const CHUNK_CHARS = 256 * 1024;
+const KNOWN_FIELDS = new Set<string>(SWAP_FIELDS);
+
+/** A batch's rows for one set of columns: a field first seen mid-batch starts another. */
+interface Segment {
+  columns: readonly Column[];
+  chunks: string[];
+  current: string;
+}
+
+/** The lock of a table: a 64-bit key from its database, schema and name (the same for every swapx). */
+function lockKey(target: PgTarget): bigint {
+  const digest = createHash('sha256').update(`swapx sync\u0000${target.database}\u0000${target.schema}\u0000${target.table}`).digest();
+  return digest.readBigInt64BE(0);
+}
+
+export class MirrorLockedError extends SwapxError {}
+
+export class PostgresMirror {
+  private segments: Segment[] = [];
+  /** the columns rows are encoded for now (the known ones, then the extra ones), and their encoder */
+  private columns: readonly Column[] = COLUMNS;
+  private encode: RowEncoder = rowEncoder(COLUMNS);
+  private count = 0;
+  /** fields the API sent that this swapx does not know, each in a jsonb column */
+  private extras: Column[] = [];
+  /** those of them the table lacks: added by the next commit */
+  private newExtras: Column[] = [];
+  private readonly name: TableName;
+  private closed = false;
+
+  private constructor(
+    private readonly db: Db,
+    readonly target: PgTarget,
+    /** the backend holding the lock: a commit on another (a reconnect) would write unlocked */
+    private readonly pid: number,
+    private readonly tableColumns: Map<string, string>,
+    /** what opening did to the table */
+    readonly ensured: Ensured,
+  ) {
+    this.name = { schema: target.schema, table: target.table };
+  }
+
+  /**
+   * Connects, takes the table's lock (MirrorLockedError at once when another run holds it), and creates or checks
+   * the tables. Every failure is one line naming the server and the cause, never the password.
+   */
+  static async open(target: PgTarget): Promise<PostgresMirror> {
+    const db = await connect(target);
+    try {
+      let pid: number;
+      try {
+        const [row] = await db<{ locked: boolean; pid: number }[]>`
+          SELECT pg_try_advisory_lock(${String(lockKey(target))}::bigint) AS locked, pg_backend_pid() AS pid`;
+        if (!row!.locked)
+          throw new MirrorLockedError(`${describeTarget(target)} is being written by another swapx sync${await holder(db, target)}; this run stopped`);
+        pid = row!.pid;
+      } catch (error) {
+        throw describeError(error, target, 'connect');
+      }
+      let ensured: Ensured;
+      try {
+        ensured = await ensureTables(db, { schema: target.schema, table: target.table });
+      } catch (error) {
+        throw describeError(error, target, `create or check ${target.schema}.${target.table}`);
+      }
+      return new PostgresMirror(db, target, pid, ensured.columns, ensured);
+    } catch (error) {
+      await db.end({ timeout: 1 }).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** rows buffered */
+  get size(): number {
+    return this.count;
+  }
+
+  /** The cursors committed last, or undefined when this table has none yet. */
+  async readState(): Promise<SyncState | undefined> {
+    const state: TableName = { schema: this.name.schema, table: STATE_TABLE };
+    let rows: Record<string, unknown>[];
+    try {
+      rows = await this.db.unsafe(
+        `SELECT query, since, completed_cursor, updated_cursor, rescan_base, rescanned_at FROM ${qualified(state)} WHERE mirror = $1`,
+        [this.name.table],
+      );
+    } catch (error) {
+      throw describeError(error, this.target, 'read the state');
+    }
+    const row = rows[0];
+    if (!row) return undefined;
+    const ms = (value: unknown) => (value instanceof Date ? value.getTime() : Number.NaN);
+    const result: SyncState = {
+      query: row.query as SyncQuery,
+      since: ms(row.since),
+      cursor: ms(row.completed_cursor),
+      updatedCursor: ms(row.updated_cursor),
+      rescanBase: ms(row.rescan_base),
+      rescannedAt: row.rescanned_at === null ? undefined : ms(row.rescanned_at),
+    };
+    return result;
+  }
+
+  /** Buffers a swap; `placedMs` is the completion time it counts as (new or late) when its completedAt is unreadable. */
+  add(swap: Record<string, unknown>, placedMs: number): void {
+    for (const field in swap) {
+      if (KNOWN_FIELDS.has(field) || this.extras.some((c) => c.field === field)) continue;
+      const column = extraColumn(field);
+      // A user's own column of that name (not jsonb) is left alone: the field is not written.
+      if (this.tableColumns.has(column.name) && this.tableColumns.get(column.name) !== 'jsonb') continue;
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(column.name)) continue;
+      this.extras.push(column);
+      if (!this.tableColumns.has(column.name)) this.newExtras.push(column);
+    }
+    if (this.columns.length !== COLUMNS.length + this.extras.length) {
+      this.columns = [...COLUMNS, ...this.extras];
+      this.encode = rowEncoder(this.columns);
+    }
+    let segment = this.segments.at(-1);
+    if (!segment || segment.columns !== this.columns) {
+      segment = { columns: this.columns, chunks: [], current: '' };
+      this.segments.push(segment);
+    }
+    segment.current += this.encode(swap, [String(this.count), Number.isFinite(placedMs) ? String(Math.trunc(placedMs)) : '\\N']);
+    if (segment.current.length >= CHUNK_CHARS) {
+      segment.chunks.push(segment.current);
+      segment.current = '';
+    }
+    this.count += 1;
+  }
+
+  /**
+   * Merges the buffered rows and writes `next` as the table's state, in one transaction. `cursor` tells new swaps
+   * from late ones. On a failure nothing of it is written, and the buffer is kept.
+   */
+  async commit(next: SyncState, cursor: number): Promise<CommitCounts> {
+    if (this.closed) throw new Error('commit after close');
+    let counts: CommitCounts = { newSwaps: 0, lateSwaps: 0, updatedSwaps: 0 };
+    try {
+      counts = await this.db.begin(async (tx) => {
+        const [row] = await tx<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+        if (row!.pid !== this.pid) {
+          throw new MirrorLockedError(`the connection to ${describeTarget(this.target)} holding its lock was lost; run again to continue`);
+        }
+        let result: CommitCounts = { newSwaps: 0, lateSwaps: 0, updatedSwaps: 0 };
+        if (this.count > 0) {
+          if (this.newExtras.length > 0) await addExtraColumns(tx, this.name, this.newExtras);
+          const columns = this.segments.at(-1)!.columns;
+          await tx.unsafe(
+            `CREATE TEMP TABLE swapx_batch (${columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')}, _swapx_seq integer, _swapx_placed_ms bigint) ON COMMIT DROP`,
+          );
+          for (const segment of this.segments) await copySegment(tx, segment);
+          const [merged] = await tx.unsafe(mergeSql(this.name, columns), [cursor]);
+          result = { newSwaps: Number(merged!.new_swaps), lateSwaps: Number(merged!.late_swaps), updatedSwaps: Number(merged!.updated_swaps) };
+        }
+        await writeState(tx, this.name, next);
+        return result;
+      });
+    } catch (error) {
+      throw describeError(error, this.target, `write ${this.name.schema}.${this.name.table}`);
+    }
+    for (const column of this.newExtras) this.tableColumns.set(column.name, column.type);
+    this.newExtras = [];
+    this.segments = [];
+    this.count = 0;
+    return counts;
+  }
+
+  /** Ends the session (and with it the lock). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.db.end({ timeout: 5 }).catch(() => {});
+  }
+}
+
+/** Who holds the lock, as Postgres sees them: ` (backend 4711 from 10.0.0.5, since 2026-11-25T17:02:03Z)` or ''. */
+async function holder(db: Db, target: PgTarget): Promise<string> {
+  const key = lockKey(target);
+  try {
+    const [row] = await db<{ pid: number; client: string | null; since: Date | null }[]>`
+      SELECT a.pid, host(a.client_addr) AS client, a.backend_start AS since
+      FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+        AND l.classid = ${String(BigInt.asUintN(32, key >> 32n))}::bigint::oid AND l.objid = ${String(BigInt.asUintN(32, key))}::bigint::oid`;
+    if (!row) return '';
+    return ` (Postgres backend ${row.pid}${row.client ? ` from ${row.client}` : ''}${row.since ? `, connected since ${row.since.toISOString().replace(/\.\d+Z$/, 'Z')}` : ''})`;
+  } catch {
+    return '';
+  }
+}
+
+async function copySegment(tx: Sql, segment: Segment): Promise<void> {
+  const names = [...segment.columns.map((c) => quoteIdent(c.name)), '_swapx_seq', '_swapx_placed_ms'];
+  const chunks = segment.current === '' ? segment.chunks : [...segment.chunks, segment.current];
+  const writable = await tx.unsafe(`COPY swapx_batch (${names.join(', ')}) FROM STDIN`).writable();
+  await pipeline(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), writable);
+}
+
+/**
+ * The merge: the batch's latest version of each key (the largest updatedAt, then the last added), inserted, or
+ * replacing the held row when newer. A held row without a readable updatedAt is older than any with one, and is
+ * replaced by another unreadable one only when the row differs (the folder mirror's rule). Returns the counts.
+ */
+function mergeSql(name: TableName, columns: readonly Column[]): string {
+  const cols = columns.map((c) => quoteIdent(c.name));
+  const key = quoteIdent(KEY_COLUMN);
+  const version = quoteIdent(VERSION_COLUMN);
+  const updates = columns.filter((c) => c.name !== KEY_COLUMN).map((c) => `${quoteIdent(c.name)} = EXCLUDED.${quoteIdent(c.name)}`);
+  const rowOf = (alias: string) => `(${cols.map((c) => `${alias}.${c}`).join(', ')})`;
+  return `
+    WITH batch AS MATERIALIZED (
+      SELECT DISTINCT ON (${key}) * FROM swapx_batch ORDER BY ${key}, ${version} DESC NULLS LAST, _swapx_seq DESC
+    ), merged AS (
+      INSERT INTO ${qualified(name)} AS held (${cols.join(', ')})
+      SELECT ${cols.join(', ')} FROM batch
+      ON CONFLICT (${key}) DO UPDATE SET ${updates.join(', ')}, ${quoteIdent(LOADED_COLUMN)} = now()
+      WHERE held.${version} < EXCLUDED.${version}
+         OR (held.${version} IS NULL AND EXCLUDED.${version} IS NOT NULL)
+         OR (held.${version} IS NULL AND EXCLUDED.${version} IS NULL AND ${rowOf('held')} IS DISTINCT FROM ${rowOf('EXCLUDED')})
+      RETURNING held.${key} AS key, (held.xmax = 0) AS inserted
+    )
+    SELECT count(*) FILTER (WHERE merged.inserted AND (batch._swapx_placed_ms IS NULL OR batch._swapx_placed_ms >= $1::bigint)) AS new_swaps,
+           count(*) FILTER (WHERE merged.inserted AND batch._swapx_placed_ms < $1::bigint) AS late_swaps,
+           count(*) FILTER (WHERE NOT merged.inserted) AS updated_swaps
+    FROM merged JOIN batch ON batch.${key} = merged.key`;
+}
+
+async function writeState(tx: Sql, name: TableName, state: SyncState): Promise<void> {
+  const table: TableName = { schema: name.schema, table: STATE_TABLE };
+  const iso = (ms: number) => new Date(ms).toISOString();
+  await tx.unsafe(
+    `INSERT INTO ${qualified(table)} (mirror, query, since, completed_cursor, updated_cursor, rescan_base, rescanned_at, swapx_version, updated_at)
+     VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7, $8, now())
+     ON CONFLICT (mirror) DO UPDATE SET query = EXCLUDED.query, since = EXCLUDED.since, completed_cursor = EXCLUDED.completed_cursor,
+       updated_cursor = EXCLUDED.updated_cursor, rescan_base = EXCLUDED.rescan_base, rescanned_at = EXCLUDED.rescanned_at,
+       swapx_version = EXCLUDED.swapx_version, updated_at = EXCLUDED.updated_at`,
+    [
+      name.table,
+      // The object itself: the driver serializes a jsonb parameter, so a string given here would be stored as a JSON string.
+      state.query as unknown as JSONValue,
+      iso(state.since),
+      iso(state.cursor),
+      iso(state.updatedCursor),
+      iso(state.rescanBase),
+      state.rescannedAt === undefined ? null : iso(state.rescannedAt),
+      VERSION,
+    ],
+  );
+}
