@@ -7,6 +7,7 @@
  * must be made on the session that holds it.
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import type postgres from 'postgres';
 import { AuthError, SwapxError, UsageError, WrappedError } from '../api/errors.js';
 import { hostPort, type PgTarget } from './target.js';
@@ -41,7 +42,8 @@ function tlsOption(target: PgTarget): postgres.Options<Record<string, postgres.P
       return {
         rejectUnauthorized: true,
         ...(ca ? { ca } : {}),
-        ...(target.host.startsWith('/') ? {} : { servername: target.host }),
+        // The name checked against the certificate; SNI only for a name (an address is not a server name: RFC 6066).
+        ...(target.host.startsWith('/') ? {} : { host: target.host, ...(net.isIP(target.host) ? {} : { servername: target.host }) }),
         // verify-ca checks the chain only; verify-full also the host name (Node's default check).
         ...(target.sslMode === 'verify-ca' ? { checkServerIdentity: () => undefined } : {}),
       };
