@@ -130,22 +130,21 @@ export function keyOf(swap: Record<string, unknown>): string {
   return `sha256:${createHash('sha256').update(JSON.stringify(swap)).digest('hex')}`;
 }
 
-/** Encodes a swap as one line of COPY text for `columns`, then `extra` values (already COPY text), tab-separated. */
-export type RowEncoder = (swap: Record<string, unknown>, extra: readonly string[]) => string;
+/** Encodes a swap, whose key and version the caller found, as one line of COPY text, tab-separated. */
+export type RowEncoder = (swap: Record<string, unknown>, key: string, version: bigint | undefined) => string;
 
-/** The encoder of a set of columns (known or extra ones), each column's reader and writer chosen once. */
+/** The encoder of a set of columns (known or extra ones), each column's writer chosen once. */
 export function rowEncoder(columns: readonly Column[]): RowEncoder {
-  const parts = columns.map((column): ((swap: Record<string, unknown>) => string) => {
-    if (column.name === KEY_COLUMN) return (swap) => copyEscape(keyOf(swap));
-    if (column.name === VERSION_COLUMN) return (swap) => ENCODERS.bigint(versionOf(swap.updatedAt));
+  const parts = columns.map((column): ((swap: Record<string, unknown>, key: string, version: bigint | undefined) => string) => {
+    if (column.name === KEY_COLUMN) return (_swap, key) => copyEscape(key);
+    if (column.name === VERSION_COLUMN) return (_swap, _key, version) => ENCODERS.bigint(version);
     const field = column.field!;
     const encode = ENCODERS[column.type];
     return (swap) => encode(swap[field]);
   });
-  return (swap, extra) => {
-    let line = parts[0]!(swap);
-    for (let i = 1; i < parts.length; i++) line += `\t${parts[i]!(swap)}`;
-    for (const value of extra) line += `\t${value}`;
+  return (swap, key, version) => {
+    let line = parts[0]!(swap, key, version);
+    for (let i = 1; i < parts.length; i++) line += `\t${parts[i]!(swap, key, version)}`;
     return `${line}\n`;
   };
 }

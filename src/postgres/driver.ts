@@ -75,7 +75,8 @@ export async function connect(target: PgTarget): Promise<Db> {
     debug: false,
     backoff: false,
     onnotice: () => {},
-    connection: { application_name: APPLICATION_NAME },
+    // A batch (about 1.5 KB a row, up to some 100 MB) stays in memory as the temporary table it is loaded into.
+    connection: { application_name: APPLICATION_NAME, temp_buffers: '128MB' },
     target_session_attrs: undefined,
   });
 }

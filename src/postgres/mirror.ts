@@ -23,8 +23,19 @@ import { pipeline } from 'node:stream/promises';
 import { SwapxError } from '../api/errors.js';
 import { SWAP_FIELDS } from '../api/types.js';
 import type { SyncQuery, SyncState } from '../sync/state.js';
-import { VERSION } from '../version.js';
-import { COLUMNS, type Column, extraColumn, KEY_COLUMN, LOADED_COLUMN, quoteIdent, type RowEncoder, rowEncoder, VERSION_COLUMN } from './columns.js';
+import {
+  COLUMNS,
+  type Column,
+  extraColumn,
+  KEY_COLUMN,
+  keyOf,
+  versionOf,
+  LOADED_COLUMN,
+  quoteIdent,
+  type RowEncoder,
+  rowEncoder,
+  VERSION_COLUMN,
+} from './columns.js';
 import { connect, type Db, describeError, type JSONValue, type Sql } from './driver.js';
 import { addExtraColumns, ensureTables, type Ensured, qualified, STATE_TABLE, type TableName } from './schema.js';
 import { describeTarget, type PgTarget } from './target.js';
@@ -38,15 +49,26 @@ export interface CommitCounts {
   updatedSwaps: number;
 }
 
-/** Rows buffered between adds and a commit, in COPY text, in chunks of about this many characters. */
-const CHUNK_CHARS = 256 * 1024;
 const KNOWN_FIELDS = new Set<string>(SWAP_FIELDS);
+/** COPY data is sent in messages of about this many characters. */
+const CHUNK_CHARS = 256 * 1024;
 
-/** A batch's rows for one set of columns: a field first seen mid-batch starts another. */
-interface Segment {
+/** A row waiting for the commit: its COPY line, for the columns it was encoded for (a field first seen later adds some). */
+interface Pending {
+  line: string;
   columns: readonly Column[];
-  chunks: string[];
-  current: string;
+  version: bigint | undefined;
+  placedMs: number;
+}
+
+/**
+ * Whether a version replaces the one held for its key: a larger updatedAt does, and so does the same one or one
+ * without a readable updatedAt when the held one has none (the later arrival is the server's later word); an
+ * unreadable one never replaces a readable one. The same rule as the merge's, and as the folder mirror's.
+ */
+function replaces(version: bigint | undefined, held: bigint | undefined): boolean {
+  if (held === undefined) return true;
+  return version !== undefined && version >= held;
 }
 
 /** The lock of a table: a 64-bit key from its database, schema and name (the same for every swapx). */
@@ -57,12 +79,17 @@ function lockKey(target: PgTarget): bigint {
 
 export class MirrorLockedError extends SwapxError {}
 
+export interface OpenOptions {
+  /** the swapx version, kept with the cursors (a table written by another version is checked, not trusted) */
+  version: string;
+}
+
 export class PostgresMirror {
-  private segments: Segment[] = [];
+  /** the batch: the latest version of each key added since the last commit, collapsed here, so the merge meets each key once */
+  private pending = new Map<string, Pending>();
   /** the columns rows are encoded for now (the known ones, then the extra ones), and their encoder */
   private columns: readonly Column[] = COLUMNS;
   private encode: RowEncoder = rowEncoder(COLUMNS);
-  private count = 0;
   /** fields the API sent that this swapx does not know, each in a jsonb column */
   private extras: Column[] = [];
   /** those of them the table lacks: added by the next commit */
@@ -78,6 +105,7 @@ export class PostgresMirror {
     private readonly tableColumns: Map<string, string>,
     /** what opening did to the table */
     readonly ensured: Ensured,
+    private readonly version: string,
   ) {
     this.name = { schema: target.schema, table: target.table };
   }
@@ -86,7 +114,7 @@ export class PostgresMirror {
    * Connects, takes the table's lock (MirrorLockedError at once when another run holds it), and creates or checks
    * the tables. Every failure is one line naming the server and the cause, never the password.
    */
-  static async open(target: PgTarget): Promise<PostgresMirror> {
+  static async open(target: PgTarget, options: OpenOptions): Promise<PostgresMirror> {
     const db = await connect(target);
     try {
       let pid: number;
@@ -105,16 +133,16 @@ export class PostgresMirror {
       } catch (error) {
         throw describeError(error, target, `create or check ${target.schema}.${target.table}`);
       }
-      return new PostgresMirror(db, target, pid, ensured.columns, ensured);
+      return new PostgresMirror(db, target, pid, ensured.columns, ensured, options.version);
     } catch (error) {
       await db.end({ timeout: 1 }).catch(() => {});
       throw error;
     }
   }
 
-  /** rows buffered */
+  /** rows buffered (one per key) */
   get size(): number {
-    return this.count;
+    return this.pending.size;
   }
 
   /** The cursors committed last, or undefined when this table has none yet. */
@@ -158,17 +186,12 @@ export class PostgresMirror {
       this.columns = [...COLUMNS, ...this.extras];
       this.encode = rowEncoder(this.columns);
     }
-    let segment = this.segments.at(-1);
-    if (!segment || segment.columns !== this.columns) {
-      segment = { columns: this.columns, chunks: [], current: '' };
-      this.segments.push(segment);
-    }
-    segment.current += this.encode(swap, [String(this.count), Number.isFinite(placedMs) ? String(Math.trunc(placedMs)) : '\\N']);
-    if (segment.current.length >= CHUNK_CHARS) {
-      segment.chunks.push(segment.current);
-      segment.current = '';
-    }
-    this.count += 1;
+    const key = keyOf(swap);
+    const version = versionOf(swap.updatedAt);
+    const held = this.pending.get(key);
+    // Two versions of a swap in one batch (a re-scan and the Updated pass): only the latest is kept.
+    if (held && !replaces(version, held.version)) return;
+    this.pending.set(key, { line: this.encode(swap, key, version), columns: this.columns, version, placedMs });
   }
 
   /**
@@ -185,17 +208,22 @@ export class PostgresMirror {
           throw new MirrorLockedError(`the connection to ${describeTarget(this.target)} holding its lock was lost; run again to continue`);
         }
         let result: CommitCounts = { newSwaps: 0, lateSwaps: 0, updatedSwaps: 0 };
-        if (this.count > 0) {
+        if (this.pending.size > 0) {
           if (this.newExtras.length > 0) await addExtraColumns(tx, this.name, this.newExtras);
-          const columns = this.segments.at(-1)!.columns;
-          await tx.unsafe(
-            `CREATE TEMP TABLE swapx_batch (${columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')}, _swapx_seq integer, _swapx_placed_ms bigint) ON COMMIT DROP`,
-          );
-          for (const segment of this.segments) await copySegment(tx, segment);
-          const [merged] = await tx.unsafe(mergeSql(this.name, columns), [cursor]);
-          result = { newSwaps: Number(merged!.new_swaps), lateSwaps: Number(merged!.late_swaps), updatedSwaps: Number(merged!.updated_swaps) };
+          const columns = this.columns;
+          await tx.unsafe(`CREATE TEMP TABLE swapx_batch (${columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')}) ON COMMIT DROP`);
+          await copyRows(tx, this.pending);
+          const [merged] = await tx.unsafe(mergeSql(this.name, columns), [new Date(cursor).toISOString()]);
+          // A row without a readable completedAt counts by the time the caller placed it at.
+          const undated = merged!.undated as string[];
+          const undatedLate = undated.filter((key) => this.pending.get(key)!.placedMs < cursor).length;
+          result = {
+            newSwaps: Number(merged!.new_swaps) + undated.length - undatedLate,
+            lateSwaps: Number(merged!.late_swaps) + undatedLate,
+            updatedSwaps: Number(merged!.updated_swaps),
+          };
         }
-        await writeState(tx, this.name, next);
+        await writeState(tx, this.name, next, this.version);
         return result;
       });
     } catch (error) {
@@ -203,8 +231,7 @@ export class PostgresMirror {
     }
     for (const column of this.newExtras) this.tableColumns.set(column.name, column.type);
     this.newExtras = [];
-    this.segments = [];
-    this.count = 0;
+    this.pending = new Map();
     return counts;
   }
 
@@ -232,17 +259,26 @@ async function holder(db: Db, target: PgTarget): Promise<string> {
   }
 }
 
-async function copySegment(tx: Sql, segment: Segment): Promise<void> {
-  const names = [...segment.columns.map((c) => quoteIdent(c.name)), '_swapx_seq', '_swapx_placed_ms'];
-  const chunks = segment.current === '' ? segment.chunks : [...segment.chunks, segment.current];
-  const writable = await tx.unsafe(`COPY swapx_batch (${names.join(', ')}) FROM STDIN`).writable();
-  await pipeline(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), writable);
+/** COPY of the batch into the temporary table, a COPY for each set of columns its lines were encoded for. */
+async function copyRows(tx: Sql, pending: ReadonlyMap<string, Pending>): Promise<void> {
+  const groups = new Map<readonly Column[], string[]>();
+  for (const row of pending.values()) {
+    let chunks = groups.get(row.columns);
+    if (!chunks) groups.set(row.columns, (chunks = ['']));
+    if (chunks[chunks.length - 1]!.length >= CHUNK_CHARS) chunks.push('');
+    chunks[chunks.length - 1] += row.line;
+  }
+  for (const [columns, chunks] of groups) {
+    const writable = await tx.unsafe(`COPY swapx_batch (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`).writable();
+    await pipeline(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), writable);
+  }
 }
 
 /**
- * The merge: the batch's latest version of each key (the largest updatedAt, then the last added), inserted, or
- * replacing the held row when newer. A held row without a readable updatedAt is older than any with one, and is
- * replaced by another unreadable one only when the row differs (the folder mirror's rule). Returns the counts.
+ * The merge, one statement: each row of the batch (one per key) inserted, or replacing the held row when newer. A
+ * held row without a readable updatedAt is older than any with one, and is replaced by another without one only when
+ * the row differs (the folder mirror's rule). Returns the counts, by completedAt against the cursor ($1), and the
+ * keys of inserted rows without a completedAt (counted by the caller).
  */
 function mergeSql(name: TableName, columns: readonly Column[]): string {
   const cols = columns.map((c) => quoteIdent(c.name));
@@ -251,24 +287,23 @@ function mergeSql(name: TableName, columns: readonly Column[]): string {
   const updates = columns.filter((c) => c.name !== KEY_COLUMN).map((c) => `${quoteIdent(c.name)} = EXCLUDED.${quoteIdent(c.name)}`);
   const rowOf = (alias: string) => `(${cols.map((c) => `${alias}.${c}`).join(', ')})`;
   return `
-    WITH batch AS MATERIALIZED (
-      SELECT DISTINCT ON (${key}) * FROM swapx_batch ORDER BY ${key}, ${version} DESC NULLS LAST, _swapx_seq DESC
-    ), merged AS (
+    WITH merged AS (
       INSERT INTO ${qualified(name)} AS held (${cols.join(', ')})
-      SELECT ${cols.join(', ')} FROM batch
+      SELECT ${cols.join(', ')} FROM swapx_batch
       ON CONFLICT (${key}) DO UPDATE SET ${updates.join(', ')}, ${quoteIdent(LOADED_COLUMN)} = now()
       WHERE held.${version} < EXCLUDED.${version}
          OR (held.${version} IS NULL AND EXCLUDED.${version} IS NOT NULL)
          OR (held.${version} IS NULL AND EXCLUDED.${version} IS NULL AND ${rowOf('held')} IS DISTINCT FROM ${rowOf('EXCLUDED')})
-      RETURNING held.${key} AS key, (held.xmax = 0) AS inserted
+      RETURNING (held.xmax = 0) AS inserted, held.completed_at, held.${key} AS key
     )
-    SELECT count(*) FILTER (WHERE merged.inserted AND (batch._swapx_placed_ms IS NULL OR batch._swapx_placed_ms >= $1::bigint)) AS new_swaps,
-           count(*) FILTER (WHERE merged.inserted AND batch._swapx_placed_ms < $1::bigint) AS late_swaps,
-           count(*) FILTER (WHERE NOT merged.inserted) AS updated_swaps
-    FROM merged JOIN batch ON batch.${key} = merged.key`;
+    SELECT count(*) FILTER (WHERE inserted AND completed_at >= $1::timestamptz) AS new_swaps,
+           count(*) FILTER (WHERE inserted AND completed_at < $1::timestamptz) AS late_swaps,
+           count(*) FILTER (WHERE NOT inserted) AS updated_swaps,
+           coalesce(json_agg(key) FILTER (WHERE inserted AND completed_at IS NULL), '[]') AS undated
+    FROM merged`;
 }
 
-async function writeState(tx: Sql, name: TableName, state: SyncState): Promise<void> {
+async function writeState(tx: Sql, name: TableName, state: SyncState, version: string): Promise<void> {
   const table: TableName = { schema: name.schema, table: STATE_TABLE };
   const iso = (ms: number) => new Date(ms).toISOString();
   await tx.unsafe(
@@ -286,7 +321,7 @@ async function writeState(tx: Sql, name: TableName, state: SyncState): Promise<v
       iso(state.updatedCursor),
       iso(state.rescanBase),
       state.rescannedAt === undefined ? null : iso(state.rescannedAt),
-      VERSION,
+      version,
     ],
   );
 }

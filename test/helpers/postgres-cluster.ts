@@ -70,7 +70,8 @@ function freePort(): Promise<number> {
   });
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
+/** Starts a new cluster; `stop` stops it and removes its folder. Throws when the server cannot start. */
+export async function startCluster(): Promise<{ server: PostgresServer; stop: () => void }> {
   const bin = binDir();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapx-pg-'));
   if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
@@ -164,12 +165,20 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const psql = (sql: string) =>
     execFileSync(path.join(bin, 'psql'), ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAtc', sql]);
   psql(`CREATE ROLE ${user} LOGIN CREATEDB PASSWORD '${password}'`);
-  project.provide('postgres', { host: '127.0.0.1', port, socketDir: dir, user, password, certFile, binDir: bin });
-  return () => {
-    try {
-      server(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+  return {
+    server: { host: '127.0.0.1', port, socketDir: dir, user, password, certFile, binDir: bin },
+    stop: () => {
+      try {
+        server(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
   };
+}
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  const { server, stop } = await startCluster();
+  project.provide('postgres', server);
+  return stop;
 }

@@ -10,6 +10,9 @@ import path from 'node:path';
 import { AuthError, UsageError, WrappedError } from '../../src/api/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
 import { PostgresMirror } from '../../src/postgres/mirror.js';
+
+// The version a run writes with its cursors.
+const OPEN = { version: '0.0.0-test' };
 import { parseTarget, type PgTarget } from '../../src/postgres/target.js';
 import { tempDir } from '../helpers/cli.js';
 import { usePostgres } from '../helpers/postgres.js';
@@ -20,7 +23,7 @@ const db = usePostgres();
 async function openError(target: PgTarget): Promise<{ error: Error; code: number }> {
   let mirror: PostgresMirror | undefined;
   try {
-    mirror = await PostgresMirror.open(target);
+    mirror = await PostgresMirror.open(target, OPEN);
   } catch (error) {
     expect((error as Error).message).not.toContain(db.server.password);
     return { error: error as Error, code: exitCodeFor(error) };
@@ -162,11 +165,11 @@ describe('opening the mirror', () => {
   });
 
   it('TLS: sslmode=require encrypts; verify-full checks the certificate against sslrootcert, and refuses one it cannot trust', async () => {
-    const mirror = await PostgresMirror.open(target({ sslMode: 'require', table: 'tls_require' }));
+    const mirror = await PostgresMirror.open(target({ sslMode: 'require', table: 'tls_require' }), OPEN);
     const [row] = await db.admin`SELECT bool_and(s.ssl) AS ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE a.application_name = 'swapx sync'`;
     expect(row).toEqual({ ssl: true });
     await mirror.close();
-    const verified = await PostgresMirror.open(target({ sslMode: 'verify-full', sslRootCert: db.server.certFile, table: 'tls_verified' }));
+    const verified = await PostgresMirror.open(target({ sslMode: 'verify-full', sslRootCert: db.server.certFile, table: 'tls_verified' }), OPEN);
     await verified.close();
     const { error, code } = await openError(target({ sslMode: 'verify-full', sslRootCert: undefined, table: 'tls_untrusted' }));
     expect(code).toBe(1);
@@ -205,11 +208,11 @@ describe('a table that exists', () => {
   });
 
   it("made by an older swapx: the columns it lacks are added, the user's own columns and rows kept", async () => {
-    const first = await PostgresMirror.open(target('older'));
+    const first = await PostgresMirror.open(target('older'), OPEN);
     await first.close();
     await db.sql.unsafe(`ALTER TABLE older DROP COLUMN balance_changes, DROP COLUMN _swapx_loaded_at, ADD COLUMN note text DEFAULT 'mine'`);
     await db.sql.unsafe(`INSERT INTO older (_swapx_key, id, note) VALUES ('k', 'k', 'kept')`);
-    const again = await PostgresMirror.open(target('older'));
+    const again = await PostgresMirror.open(target('older'), OPEN);
     expect(again.ensured.added).toEqual(['balance_changes', '_swapx_loaded_at']);
     await again.close();
     const [row] = await db.sql`SELECT id, note FROM older`;

@@ -6,6 +6,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Swap } from '../../src/api/types.js';
 import { MirrorLockedError, PostgresMirror } from '../../src/postgres/mirror.js';
+
+// The version a run writes with its cursors.
+const OPEN = { version: '0.0.0-test' };
 import { parseTarget, type PgTarget } from '../../src/postgres/target.js';
 import { swapsInWindow } from '../../src/sandbox/index.js';
 import type { SyncState } from '../../src/sync/state.js';
@@ -41,7 +44,7 @@ function target(extra: Partial<PgTarget> = {}): PgTarget {
 }
 
 async function open(t: PgTarget): Promise<PostgresMirror> {
-  const mirror = await PostgresMirror.open(t);
+  const mirror = await PostgresMirror.open(t, OPEN);
   opened.push(mirror);
   return mirror;
 }
@@ -219,6 +222,17 @@ describe('versions', () => {
     expect(await load(mirror, swaps, cursor)).toEqual({ newSwaps: swaps.length - lateCount, lateSwaps: lateCount, updatedSwaps: 0 });
   });
 
+  it('a swap without a readable completedAt is held with completed_at NULL, new or late by the time it was placed at', async () => {
+    const t = target();
+    const mirror = await open(t);
+    const [a, b] = early();
+    mirror.add({ ...a!, completedAt: 'soon' } as unknown as Record<string, unknown>, Date.parse('2026-11-10T01:00:00Z'));
+    mirror.add({ ...b!, completedAt: null } as unknown as Record<string, unknown>, Date.parse('2026-11-10T05:00:00Z'));
+    expect(await mirror.commit(state(TO), Date.parse('2026-11-10T03:00:00Z'))).toEqual({ newSwaps: 1, lateSwaps: 1, updatedSwaps: 0 });
+    const held = await db.sql.unsafe(`SELECT count(*)::int AS n FROM ${t.table} WHERE completed_at IS NULL`);
+    expect(held).toEqual([{ n: 2 }]);
+  });
+
   it('a swap without an id is keyed by its content: the same content is one row, other content another', async () => {
     const t = target();
     const mirror = await open(t);
@@ -271,7 +285,7 @@ describe('exactly once', () => {
   it('one writer: a second mirror of the table is refused at once, and the lock dies with its session', async () => {
     const t = target();
     const first = await open(t);
-    const error = await PostgresMirror.open(t).catch((e: unknown) => e);
+    const error = await PostgresMirror.open(t, OPEN).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MirrorLockedError);
     expect((error as Error).message).toMatch(
       new RegExp(
