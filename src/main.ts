@@ -127,6 +127,7 @@ export async function run(argv: readonly string[], io: Partial<Io> = {}): Promis
     },
     env: io.env ?? process.env,
     signal: io.signal ?? new AbortController().signal,
+    stop: io.stop,
     now: io.now ?? Date.now,
   };
   let exitCode: number = EXIT.ok;

@@ -206,8 +206,6 @@ export class Chaos {
       SWAPX_CONFIG_DIR: path.join(this.root, 'config'),
       SWAPX_CLIENT_ID: 'demo',
       SWAPX_API_KEY: 'demo',
-      // A sync commits every 4 windows (not every 96): a kill falls between commits, not only before the first.
-      SWAPX_SYNC_COMMIT_WINDOWS: '4',
     };
   }
 
@@ -249,6 +247,9 @@ export class Chaos {
       '--concurrency',
       String(query.concurrency ?? 2),
       '--summary-json',
+      // A checkpoint after every window: a kill falls between commits, not only before the first.
+      '--checkpoint-every',
+      '0',
       ...(query.format ? ['--format', query.format] : []),
       ...extra,
     ];

@@ -85,6 +85,16 @@ export class SwapxClient {
   }
 
   /**
+   * The server's clock: the Date header (whole seconds) of one small authenticated request, an empty window at
+   * `at`. Undefined when the server sends none. Fails as listSwaps fails.
+   */
+  async serverTime(at: number, options?: CallOptions): Promise<number | undefined> {
+    this.http.serverDate = undefined;
+    await this.listSwaps({ from: at, to: at, filter: 'Completed' }, options);
+    return this.http.serverDate;
+  }
+
+  /**
    * listSwaps, one swap at a time: each is parsed and checked on its own, so a window's swaps never all live
    * as objects at once, and a swap sent in canonical JSON comes with its bytes. Same request, retries and errors
    * as listSwaps; resolves to the number of swaps visited. A wrong swap throws before the next is visited: the

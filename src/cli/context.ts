@@ -24,6 +24,12 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** aborted on Ctrl-C / SIGTERM */
   signal: AbortSignal;
+  /**
+   * aborted on a second Ctrl-C / SIGTERM (a double Ctrl-C, coreutils `timeout` signalling the process and its group):
+   * the process ends right after, so what must still happen (a lock released, the resume command printed) happens
+   * synchronously in its listeners (Context.onStop)
+   */
+  stop?: AbortSignal;
   /** the clock, epoch ms: relative times (--last, yesterday) and the cut of a future --to read it */
   now: () => number;
 }

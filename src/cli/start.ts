@@ -11,8 +11,12 @@ const VERSION_FLAGS: readonly string[] = ['--version', '-V'];
 /** For the bin: Ctrl-C / SIGTERM abort the run (it saves what it can); a second one exits at once. */
 export async function main(argv: readonly string[]): Promise<number> {
   const controller = new AbortController();
+  const stop = new AbortController();
   const onSignal = () => {
-    if (controller.signal.aborted) process.exit(EXIT.interrupted);
+    if (controller.signal.aborted) {
+      stop.abort();
+      process.exit(EXIT.interrupted);
+    }
     controller.abort();
   };
   process.on('SIGINT', onSignal);
@@ -28,7 +32,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return EXIT.ok;
     }
     const { run } = await import('../main.js');
-    return await run(argv, { signal: controller.signal });
+    return await run(argv, { signal: controller.signal, stop: stop.signal });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

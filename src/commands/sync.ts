@@ -28,8 +28,13 @@ export const register: Register = (program, run) => {
     .option('--interval <duration>', 'with --follow: time between steps (default: 60s)')
     .option('--concurrency <n>', 'windows fetched at once, 1 to 32 (default: 4, or the profile setting)')
     .option(
+      '--checkpoint-every <duration>',
+      'make progress durable at least this often, so a run killed without warning loses at most this much; 0: after every window (default: 30s)',
+    )
+    .option('--move-base-url', 'the API moved: continue a mirror made from another base URL from this one (its state records the new one)')
+    .option(
       '--summary-json',
-      'one JSON line on stderr after each step (newSwaps, lateSwaps, updatedSwaps, outsideWindow, cursor, updatedCursor, windows, requests, retries, elapsedMs, parts)',
+      'one JSON line on stderr after each step (time, newSwaps, lateSwaps, updatedSwaps, outsideWindow, cursor, updatedCursor, windows, requests, retries, elapsedMs, parts); a failure is a JSON line too (time, exitCode, error, message)',
     )
     .addHelpText(
       'after',

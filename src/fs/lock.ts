@@ -52,6 +52,8 @@ export interface HeldLock {
    */
   check(): Promise<void>;
   release(): Promise<void>;
+  /** release(), at once: for a process that ends right after (a second Ctrl-C), where nothing asynchronous runs. */
+  releaseNow(): void;
 }
 
 /** Whether a process with this pid exists on this host. */
@@ -215,6 +217,15 @@ function holdLock(file: string, text: string, what: string, where: string): Held
       heldHere.delete(text);
       // Removed only if still ours.
       if ((await current()) === text) await fs.rm(file, { force: true });
+    },
+    releaseNow: () => {
+      clearInterval(heartbeat);
+      heldHere.delete(text);
+      try {
+        if (fsSync.readFileSync(file, 'utf8') === text) fsSync.rmSync(file, { force: true });
+      } catch {
+        // Gone already, or unreadable: not ours to remove.
+      }
     },
   };
 }

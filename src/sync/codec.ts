@@ -9,40 +9,12 @@
  * the form it reads back as: see parquet-codec.ts.
  */
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Swap } from '../api/types.js';
 import { createEncoder, type Encoder } from '../output/encode.js';
 import { parseApiTime } from '../util/time.js';
 import { readCsvRecords } from './csv-records.js';
 import { parquetCodec } from './parquet-codec.js';
+import type { PartitionCodec, StoredRow } from './stored-row.js';
 import type { SyncFormat } from './state.js';
-
-export interface StoredRow {
-  /** the swap id; rows without one are keyed by their payload, so a repeat is still one row */
-  key: string;
-  /** epoch ms; NaN when unreadable */
-  completedMs: number;
-  /** epoch ms; NaN when unreadable */
-  updatedMs: number;
-  /** updatedAt's digits past the millisecond, in ns (0 to 999,999): the API's times have seven fractional digits */
-  updatedSubMs?: number;
-  /** what the codec writes for this row (encoded text for text formats) */
-  payload: string | Record<string, unknown>;
-}
-
-export interface PartitionCodec {
-  /** the file name's extension, with its dot: `.jsonl.gz` */
-  readonly extension: string;
-  row(swap: Swap): StoredRow;
-  /** every row of a file this codec wrote; throws on bytes it cannot read */
-  read(bytes: Buffer): StoredRow[] | Promise<StoredRow[]>;
-  /**
-   * Optional, cheaper than `read` where a format can read two columns alone: id → updatedMs of the rows
-   * with an id. Only an optimization: a row missing from it is merged at the flush, by `read`.
-   */
-  readIndex?(bytes: Buffer): Promise<Map<string, number>>;
-  /** the whole file holding `rows`, in the given order */
-  encode(rows: readonly StoredRow[]): Buffer;
-}
 
 function timeOf(value: unknown): number {
   return typeof value === 'string' ? parseApiTime(value) : Number.NaN;

@@ -9,7 +9,8 @@ import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../api/types.js';
 import { parseIntInRange, parseTimeOption } from '../api/bounds.js';
 import { selectFields } from '../output/fields.js';
 import { formatUtc, parseDuration } from '../util/time.js';
-import { describeDifference, SYNC_FORMATS, type SyncFormat, type SyncQuery, type SyncState } from './state.js';
+import { SYNC_FORMATS, type SyncFormat } from './state.js';
+import type { MirrorState } from './store.js';
 
 export interface SyncFlags {
   out?: string;
@@ -24,6 +25,8 @@ export interface SyncFlags {
   interval?: string;
   summaryJson?: boolean;
   concurrency?: string;
+  checkpointEvery?: string;
+  moveBaseUrl?: boolean;
 }
 
 export interface SyncOptions {
@@ -40,10 +43,16 @@ export interface SyncOptions {
   intervalMs: number;
   summaryJson: boolean;
   concurrency: number | undefined;
+  /** time between checkpoints (0: after every window) */
+  checkpointMs: number;
+  /** the API moved: a mirror of another base URL continues from this one */
+  moveBaseUrl: boolean;
 }
 
 export const DEFAULT_LAG_MS = 48 * 3_600_000;
 export const DEFAULT_INTERVAL_MS = 60_000;
+/** Time between checkpoints: a run killed without warning (SIGKILL) loses at most this much work. */
+export const DEFAULT_CHECKPOINT_MS = 30_000;
 /** --follow re-scans the trailing lag at most this often by default (a 48 h re-scan is 96 requests) */
 export const DEFAULT_FOLLOW_RESCAN_MS = 15 * 60_000;
 /** swaps completing right now may not be visible yet: the default --until stays this far behind */
@@ -135,42 +144,19 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
     intervalMs: flags.interval === undefined ? DEFAULT_INTERVAL_MS : duration(flags.interval, '--interval', { min: 1000, max: 86_400_000 }),
     summaryJson: flags.summaryJson === true,
     concurrency: parseIntInRange(flags.concurrency, '--concurrency', 1, 32),
+    checkpointMs:
+      flags.checkpointEvery === undefined
+        ? DEFAULT_CHECKPOINT_MS
+        : duration(flags.checkpointEvery, '--checkpoint-every', { min: 0, max: 3_600_000, zero: true }),
+    moveBaseUrl: flags.moveBaseUrl === true,
   };
-}
-
-/**
- * A new mirror's fields: those of a list export (no balanceChanges, which the list never returns: a CSV
- * column that would always be empty). JSON Lines keeps every field: its lines are the API's objects as
- * sent (pass-through), which hold no balanceChanges anyway. A mirror keeps the fields in its state, so
- * one made before this default keeps its columns.
- */
-function defaultFields(format: SyncFormat): readonly string[] {
-  return format === 'jsonl' ? SWAP_FIELDS : LIST_SWAP_FIELDS;
-}
-
-/** The query of this run: the flags given, else the state's, else the defaults; a flag that contradicts the state is refused. */
-export function resolveQuery(options: SyncOptions, baseUrl: string, saved: SyncQuery | undefined): SyncQuery {
-  const query: SyncQuery = {
-    baseUrl,
-    filter: 'Completed',
-    format: options.format ?? saved?.format ?? 'jsonl',
-    fields: options.fields ?? saved?.fields ?? [...defaultFields(options.format ?? saved?.format ?? 'jsonl')],
-    gzip: options.gzip ?? saved?.gzip ?? false,
-  };
-  if (saved) {
-    const difference = describeDifference(saved, query);
-    if (difference) {
-      throw new UsageError(`${options.dir} holds a sync of another query (${difference}); sync this one into a new --out dir`);
-    }
-  }
-  return query;
 }
 
 /**
  * Where the run starts, checked against the state: the first run needs --since; later runs continue
  * from the cursor, and a --since that differs from the state's start is ignored (the caller warns).
  */
-export function checkStart(options: SyncOptions, saved: SyncState | undefined): { since: number; ignoredSince: boolean } {
+export function checkStart(options: Pick<SyncOptions, 'dir' | 'since' | 'until'>, saved: MirrorState | undefined): { since: number; ignoredSince: boolean } {
   if (!saved) {
     if (options.since === undefined) {
       throw new UsageError(`${options.dir} has no sync state yet: the first run needs --since <time>, where the sync starts (e.g. --since 2026-11-01)`);

@@ -17,7 +17,7 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import type { Swap } from '../api/types.js';
 import { apiTimeMicros, encodeParquet, parquetKind } from '../output/parquet/writer.js';
 import { parseApiTime } from '../util/time.js';
-import type { PartitionCodec, StoredRow } from './codec.js';
+import type { PartitionCodec, StoredRow } from './stored-row.js';
 
 type Row = Record<string, unknown>;
 

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { WrappedError } from '../api/errors.js';
 import { tempPathFor } from '../fs/atomic-file.js';
 import { writeAll } from '../fs/write-all.js';
-import type { PartitionCodec, StoredRow } from './codec.js';
+import type { PartitionCodec, StoredRow } from './stored-row.js';
 
 /** The partition file's name: `part.jsonl`, `part.csv.gz`, … */
 export const PARTITION_FILE_RE = /^part\.[a-z]+(\.gz)?$/;

@@ -5,7 +5,7 @@
  * after, so the state never describes data that is not durable.
  */
 import path from 'node:path';
-import type { PartitionCodec, StoredRow } from './codec.js';
+import type { PartitionCodec, StoredRow } from './stored-row.js';
 import { mergeRow, partitionFile, readPartitionFile, readPartitionIndex, writePartitionFile } from './partitions.js';
 
 export interface FlushResult {

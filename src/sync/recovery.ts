@@ -16,7 +16,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { WrappedError } from '../api/errors.js';
-import type { PartitionCodec, StoredRow } from './codec.js';
+import type { PartitionCodec, StoredRow } from './stored-row.js';
 import { LOCK_FILE, isAlive } from '../fs/lock.js';
 import {
   mergeRow,

@@ -14,35 +14,19 @@ import { UsageError } from '../api/errors.js';
 import { writeFileAtomic } from '../fs/atomic-file.js';
 import { formatUtc } from '../util/time.js';
 import { describeDifference as describe, fingerprint } from '../util/fingerprint.js';
+import type { MirrorQuery, MirrorState } from './store.js';
 
 export const STATE_FILE = '.swapx-sync.json';
 export const SYNC_FORMATS = ['jsonl', 'csv', 'parquet'] as const;
 export type SyncFormat = (typeof SYNC_FORMATS)[number];
 
-/** What the data in a sync directory is: a different query needs a different directory. */
-export interface SyncQuery {
-  baseUrl: string;
-  filter: 'Completed';
+/** What the data in a sync directory is: a different query needs a different directory. The format is the folder's own. */
+export interface SyncQuery extends MirrorQuery {
   format: SyncFormat;
-  fields: string[];
   gzip: boolean;
 }
 
-export interface SyncState {
-  query: SyncQuery;
-  /** the first run's --since, epoch ms: the mirror holds swaps completed from here */
-  since: number;
-  /** completions cursor: every swap completed in [since, cursor) and visible when fetched is held */
-  cursor: number;
-  /**
-   * updates cursor: every row held reflects every version of its swap with an updatedAt before this.
-   * The largest updatedAt held, never past the end of the Updated windows fetched (nor the server's clock then).
-   */
-  updatedCursor: number;
-  /** the cursor at the end of the last step whose re-scan completed; the next re-scan starts at rescanBase − lag */
-  rescanBase: number;
-  /** wall clock of that step, epoch ms */
-  rescannedAt: number | undefined;
+export interface SyncState extends MirrorState<SyncQuery> {
   /** read from a version 1 state: the partitions are folded and updates caught up from `since` */
   upgradedFrom?: 1;
 }
@@ -60,14 +44,14 @@ export function describeDifference(saved: SyncQuery, wanted: SyncQuery): string 
   return describe(saved, wanted, LABELS);
 }
 
-export function newState(query: SyncQuery, since: number): SyncState {
+export function newState<Q extends MirrorQuery>(query: Q, since: number): MirrorState<Q> {
   return { query, since, cursor: since, updatedCursor: since, rescanBase: since, rescannedAt: undefined };
 }
 
 const FIELDS_MARK = '\u0000fields';
 
 /** Readable and diffable: one key a line, the fields on one line. */
-export function serializeState(state: SyncState, updatedAt = Date.now()): string {
+export function serializeState(state: SyncState, updatedAt: number): string {
   const head = {
     version: 2,
     fingerprint: fingerprint(state.query),
@@ -77,6 +61,7 @@ export function serializeState(state: SyncState, updatedAt = Date.now()): string
     updatedCursor: formatUtc(state.updatedCursor),
     rescanBase: formatUtc(state.rescanBase),
     rescannedAt: state.rescannedAt === undefined ? null : formatUtc(state.rescannedAt),
+    ...(state.rescannedTo === undefined ? {} : { rescannedTo: formatUtc(state.rescannedTo) }),
     updatedAt: formatUtc(updatedAt),
   };
   return `${JSON.stringify(head, null, 2).replace(JSON.stringify(FIELDS_MARK), JSON.stringify(state.query.fields))}\n`;
@@ -123,6 +108,7 @@ export function parseState(text: string): SyncState {
     rescanBase: time(raw.rescanBase, 'rescanBase'),
     rescannedAt: raw.rescannedAt === null ? undefined : time(raw.rescannedAt, 'rescannedAt'),
   };
+  if (raw.rescannedTo !== undefined) state.rescannedTo = time(raw.rescannedTo, 'rescannedTo');
   if (raw.version === 1) state.upgradedFrom = 1;
   if (!(state.since <= state.cursor && state.rescanBase <= state.cursor && state.since <= state.updatedCursor)) {
     throw new Error('since ≤ cursor, rescanBase ≤ cursor and since ≤ updatedCursor do not all hold');
@@ -149,6 +135,6 @@ export async function readState(dir: string): Promise<SyncState | undefined> {
   }
 }
 
-export async function writeState(dir: string, state: SyncState): Promise<void> {
-  await writeFileAtomic(statePath(dir), serializeState(state), { mode: 0o644 });
+export async function writeState(dir: string, state: SyncState, now: number): Promise<void> {
+  await writeFileAtomic(statePath(dir), serializeState(state, now), { mode: 0o644 });
 }

@@ -13,11 +13,11 @@
  *     cursor stops at `end` (2 minutes before it): what changed since is
  *     fetched again by the next run, in case it was not all visible yet.
  *
- * Each row goes to its partition (the UTC date of completedAt) if
- * completedAt lies in [since, until); a partition holds one row per swap,
- * its latest version (pending.ts). Rows are merged into their partitions at
- * commits (every BUFFER_ROWS rows, and at the end or on a failure), and THEN
- * the state is written: the completions cursor, and the updates cursor — the
+ * Each row goes to the store (store.ts) if completedAt lies in [since,
+ * until); the store holds one row per swap, its latest version. Rows are
+ * committed with the next state (every BUFFER_ROWS rows, every checkpoint
+ * interval, at the end or on a failure): the completions cursor, and the
+ * updates cursor — the
  * largest updatedAt held, never past the end of the Updated windows consumed
  * (a row fetched by the Completed pass may carry a later updatedAt, but the
  * rows held from earlier runs are only known current up to there).
@@ -29,10 +29,7 @@ import { fetchWindow, type FetchStats } from '../windows/fetch-window.js';
 import { planWindows, type Window } from '../windows/plan.js';
 import { runWindows, WindowFailedError } from '../windows/run-windows.js';
 import { parseApiTime } from '../util/time.js';
-import type { PartitionCodec } from './codec.js';
-import { utcDate } from './partitions.js';
-import { PendingPartitions } from './pending.js';
-import { writeState, type SyncState } from './state.js';
+import type { MirrorQuery, MirrorState, MirrorStore } from './store.js';
 
 /** Rows held in memory before a commit merges them into their partitions (about 1.5 KB each). */
 export const BUFFER_ROWS = 64_000;
@@ -42,13 +39,11 @@ export const BUFFER_ROWS = 64_000;
  */
 export const COMMIT_WINDOWS = 336;
 
-export interface StepOptions {
-  dir: string;
+export interface StepOptions<Q extends MirrorQuery = MirrorQuery> {
+  store: MirrorStore<Q>;
   client: SwapxClient;
-  /** mutated, and written at every commit */
-  state: SyncState;
-  /** the state is not on disk yet: a step that consumed nothing does not write it (a failed first run leaves nothing behind) */
-  unsaved?: { value: boolean };
+  /** mutated, and committed at every checkpoint */
+  state: MirrorState<Q>;
   /** the mirror holds swaps completed before this */
   until: number;
   /** the present (the server's clock): the Updated pass reaches it */
@@ -58,12 +53,11 @@ export interface StepOptions {
   lagMs: number;
   /** windows between commits; default COMMIT_WINDOWS */
   commitWindows?: number;
+  /** time between commits (0: after every window) */
+  checkpointMs: number;
   /** whether this step re-scans [rescanBase − lag, cursor) for late swaps */
   rescan: boolean;
   concurrency: number;
-  codec: PartitionCodec;
-  /** throws when the directory's lock is no longer this sync's (HeldLock.check): called before each commit writes */
-  stillLocked?: () => Promise<void>;
   /** aborts fetching (not given in --follow: a step there always finishes) */
   signal?: AbortSignal;
   /** HTTP requests so far, retries included, counted by the client */
@@ -86,7 +80,7 @@ export interface StepResult {
   requests: number;
   retries: number;
   elapsedMs: number;
-  /** partition files rewritten, relative to the dir, in the order written */
+  /** what the store rewrote (partition files relative to the dir), in the order written */
   parts: string[];
   cursor: number;
   updatedCursor: number;
@@ -121,10 +115,17 @@ function updatesTo(end: number, present: number): number {
   return present > end ? present + 1000 : end;
 }
 
-/** Plans the step's windows, indexed in order. */
-export function planStep(state: SyncState, until: number, end: number, lagMs: number, rescan: boolean, present = end): StepPlan {
+/**
+ * Plans the step's windows, indexed in order. A re-scan looks for swaps that became visible late, so it starts
+ * `lag` before where the last one reached, and never before `lag` ahead of when that one ran (a swap completed
+ * earlier was visible then), nor before where a re-scan cut short got to: a backfill killed again and again
+ * never fetches twice what it made durable.
+ */
+export function planStep(state: MirrorState<MirrorQuery>, until: number, end: number, lagMs: number, rescan: boolean, present = end): StepPlan {
   const first = state.cursor === state.since && state.updatedCursor === state.since;
-  const rescanFrom = rescan && lagMs > 0 ? Math.min(state.cursor, Math.max(state.since, state.rescanBase - lagMs)) : state.cursor;
+  const visibleThen = state.rescannedAt === undefined ? Number.NEGATIVE_INFINITY : state.rescannedAt - lagMs;
+  const rescanStart = Math.max(state.since, state.rescanBase - lagMs, visibleThen, state.rescannedTo ?? Number.NEGATIVE_INFINITY);
+  const rescanFrom = rescan && lagMs > 0 ? Math.min(state.cursor, rescanStart) : state.cursor;
   const forwardTo = first ? until : Math.min(until, Math.max(state.cursor, state.updatedCursor));
   const tag = (filter: SyncWindow['filter']) => (w: Window) => ({ ...w, filter });
   const windows: SyncWindow[] = [
@@ -136,15 +137,13 @@ export function planStep(state: SyncState, until: number, end: number, lagMs: nu
   return { windows, rescanFrom: rescanFrom < state.cursor ? rescanFrom : undefined, first };
 }
 
-export async function runStep(options: StepOptions): Promise<StepOutcome> {
+export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): Promise<StepOutcome> {
   const started = performance.now();
-  const startedAt = Date.now();
   const retriesAtStart = options.retries();
   const requestsAtStart = options.requests();
-  const { state, until, end } = options;
+  const { state, until, end, store } = options;
   const oldCursor = state.cursor;
   const plan = planStep(state, until, end, options.lagMs, options.rescan, options.present);
-  const pending = new PendingPartitions(options.dir, options.codec);
   const result: StepResult = {
     newSwaps: 0,
     lateSwaps: 0,
@@ -163,36 +162,41 @@ export async function runStep(options: StepOptions): Promise<StepOutcome> {
   };
   /** end of the last Completed window at or after the cursor consumed whole */
   let completedTo = oldCursor;
+  /** end of the last re-scan window (Completed, before the cursor) consumed whole */
+  let rescannedTo = plan.rescanFrom ?? oldCursor;
   /** end of the last Updated window consumed whole; on the first run every row is fetched now, current up to `end` */
   let updatedTo: number | undefined = plan.first ? end : undefined;
   /** largest updatedAt of the rows consumed */
   let maxUpdated = Number.NaN;
-  /** a write failed: what is in memory is not what is on disk, so nothing more is committed */
+  /** a write failed: what is in memory is not what is durable, so nothing more is committed */
   let broken: unknown;
+  let committedAt = performance.now();
 
   const commit = async (complete: boolean) => {
-    await options.stillLocked?.();
-    const flushed = await pending.flush(oldCursor);
-    result.newSwaps += flushed.newSwaps;
-    result.lateSwaps += flushed.lateSwaps;
-    result.updatedSwaps += flushed.updatedSwaps;
-    for (const file of flushed.files) if (!result.parts.includes(file)) result.parts.push(file);
     // The Updated pass covers completions from the updates cursor on: they are held when it reached past them.
     const reached = plan.first || updatedTo === undefined ? completedTo : Math.max(completedTo, Math.min(until, updatedTo));
-    // The next state, taken on only once it is on disk: a failed write must leave `state` what the disk holds,
+    // The next state, taken on only once it is durable: a failed commit must leave `state` what the store holds,
     // which is what the error message says is synced.
-    const next: SyncState = { ...state, cursor: Math.max(state.cursor, complete ? until : reached) };
+    const next: MirrorState<Q> = { ...state, cursor: Math.max(state.cursor, complete ? until : reached) };
     if (updatedTo !== undefined && !Number.isNaN(maxUpdated)) next.updatedCursor = Math.max(state.updatedCursor, Math.min(updatedTo, maxUpdated));
-    if (complete && options.rescan) {
+    if (options.rescan && rescannedTo >= oldCursor) {
+      // Every swap completed before the new cursor, back to the re-scan's start, was fetched in this step.
       next.rescanBase = next.cursor;
-      next.rescannedAt = startedAt;
+      // The server's clock, as the re-scan's bound and cadence are: a skewed local clock moves neither.
+      next.rescannedAt = options.present;
+      delete next.rescannedTo;
+    } else if (options.rescan && plan.rescanFrom !== undefined && rescannedTo > plan.rescanFrom) {
+      next.rescannedTo = rescannedTo;
     }
+    const committed = await store.commit(next, oldCursor);
+    committedAt = performance.now();
+    result.newSwaps += committed.newSwaps;
+    result.lateSwaps += committed.lateSwaps;
+    result.updatedSwaps += committed.updatedSwaps;
+    for (const file of committed.touched) if (!result.parts.includes(file)) result.parts.push(file);
     result.cursor = next.cursor;
     result.updatedCursor = next.updatedCursor;
-    if (!(options.unsaved?.value && result.windows === 0 && flushed.files.length === 0)) {
-      await writeState(options.dir, next);
-      if (options.unsaved) options.unsaved.value = false;
-    }
+    if (next.rescannedTo === undefined) delete state.rescannedTo;
     Object.assign(state, next);
   };
 
@@ -201,10 +205,9 @@ export async function runStep(options: StepOptions): Promise<StepOutcome> {
     // A swap without a readable completedAt stays in the Completed window that returned it; the Updated pass cannot place it.
     const at = Number.isNaN(completed) ? (window.filter === 'Completed' ? window.to - 1 : Number.NaN) : completed;
     if (!(at >= state.since && at < until)) return;
-    const row = options.codec.row(swap);
-    if (Number.isNaN(row.completedMs)) row.completedMs = at;
-    if (!Number.isNaN(row.updatedMs) && !(row.updatedMs <= maxUpdated)) maxUpdated = row.updatedMs;
-    await pending.add(utcDate(at), row);
+    const updatedMs = typeof swap.updatedAt === 'string' ? parseApiTime(swap.updatedAt) : Number.NaN;
+    if (!Number.isNaN(updatedMs) && !(updatedMs <= maxUpdated)) maxUpdated = updatedMs;
+    await store.add({ swap, completedMs: at });
   };
 
   const consume = async (window: SyncWindow, swaps: readonly Swap[], outside: readonly Swap[]) => {
@@ -213,11 +216,16 @@ export async function runStep(options: StepOptions): Promise<StepOutcome> {
     for (const swap of outside) await place(window, swap);
     result.outsideWindow += outside.length;
     if (window.filter === 'Completed' && window.to > oldCursor) completedTo = window.to;
+    if (window.filter === 'Completed' && window.to <= oldCursor) rescannedTo = window.to;
+    else rescannedTo = oldCursor;
     if (window.filter === 'Updated') updatedTo = Math.min(window.to, end);
     result.windows += 1;
-    if (pending.size >= BUFFER_ROWS || result.windows % (options.commitWindows ?? COMMIT_WINDOWS) === 0) await commit(false);
+    const due =
+      store.buffered >= BUFFER_ROWS ||
+      result.windows % (options.commitWindows ?? COMMIT_WINDOWS) === 0 ||
+      performance.now() - committedAt >= options.checkpointMs;
+    if (due) await commit(false);
   };
-
   const stats: FetchStats = { splits: 0 };
   const finish = () => {
     result.retries = options.retries() - retriesAtStart;

@@ -2,13 +2,17 @@
 import { formatElapsed, formatUtc } from '../util/time.js';
 import type { StepResult } from './step.js';
 
+/** Every --summary-json line says when it was written: a log of many runs is read by time. */
+function line(event: string, now: number, fields: Record<string, unknown>): string {
+  return JSON.stringify({ event, time: new Date(now).toISOString(), ...fields });
+}
+
 /**
- * `{"event":"sync-step","newSwaps":N,"lateSwaps":N,"updatedSwaps":N,"outsideWindow":N,"cursor":"ISO","updatedCursor":"ISO",
+ * `{"event":"sync-step","time":"ISO","newSwaps":N,"lateSwaps":N,"updatedSwaps":N,"outsideWindow":N,"cursor":"ISO","updatedCursor":"ISO",
  * "windows":N,"requests":N,"retries":N,"elapsedMs":N,"parts":[...],"complete":true}`: the keys are a contract, always present, in this order.
  */
-export function stepJson(result: StepResult): string {
-  return JSON.stringify({
-    event: 'sync-step',
+export function stepJson(result: StepResult, now: number): string {
+  return line('sync-step', now, {
     newSwaps: result.newSwaps,
     lateSwaps: result.lateSwaps,
     updatedSwaps: result.updatedSwaps,
@@ -22,6 +26,22 @@ export function stepJson(result: StepResult): string {
     parts: result.parts,
     complete: result.complete,
   });
+}
+
+/** `{"event":"sync-moved","time":"ISO","from":"URL","to":"URL"}`: the mirror follows its API to a new address. */
+export function movedJson(from: string, to: string, now: number): string {
+  return line('sync-moved', now, { from, to });
+}
+
+/** `{"event":"sync-warning","time":"ISO","message":"…"}` (or sync-info): what would be a plain line without --summary-json. */
+export function noteJson(event: 'sync-warning' | 'sync-info', message: string, now: number): string {
+  return line(event, now, { message });
+}
+
+/** `{"event":"sync-failed","time":"ISO","exitCode":N,"error":"WindowFailedError","message":"…"}`: the run's last line when it fails. */
+export function failureJson(now: number, exitCode: number, error: unknown, message: string): string {
+  const name = error instanceof Error ? error.name : typeof error;
+  return line('sync-failed', now, { exitCode, error: name, message });
 }
 
 const num = (n: number) => n.toLocaleString('en-US');

@@ -134,6 +134,9 @@ describe.skipIf(noMount !== undefined)(`a full disk: the one-line error says wha
     mount();
     const r = await run(chaos.syncArgs(query, path.join(mnt, 'out'), ['-q']));
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^swapx: error: writing \S+out: no space left on device; synced up to \S+Z; run the same command again to continue\n$/);
+    // --summary-json: the failure is a JSON line of the log.
+    const failure = JSON.parse(r.stderr) as Record<string, unknown>;
+    expect(failure).toMatchObject({ event: 'sync-failed', exitCode: 1, error: 'WrappedError' });
+    expect(failure.message).toMatch(/^writing \S+out: no space left on device; synced up to \S+Z; run the same command again to continue$/);
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Swap } from '../../src/api/types.js';
-import type { StoredRow } from '../../src/sync/codec.js';
+import type { StoredRow } from '../../src/sync/stored-row.js';
 import { mergeRow } from '../../src/sync/partitions.js';
 import { microsToText, parquetCodec } from '../../src/sync/parquet-codec.js';
 import { tempDir } from '../helpers/cli.js';

@@ -102,7 +102,7 @@ describe('sync --format parquet', () => {
   });
 
   it('SIGKILLs during the catch-up at the later clock: a rerun ends byte-identical to an uninterrupted run', async () => {
-    const env = slow.env({ SWAPX_SYNC_COMMIT_WINDOWS: '2' });
+    const env = slow.env();
     const base = tempDir('swapx-sync-pq-kill-');
     const clean = path.join(base, 'clean');
     const killed = path.join(base, 'killed');
@@ -115,7 +115,7 @@ describe('sync --format parquet', () => {
     slow.clock = CLOCK2;
     // Counted from the spawn: while the process starts or early in the catch-up, then past its first commits.
     for (const ms of [250, 700]) {
-      const child = spawnCli(more(killed), { env });
+      const child = spawnCli([...more(killed), '--checkpoint-every', '0'], { env });
       const done = collect(child);
       await Promise.race([sleep(ms), done]);
       child.kill('SIGKILL');

@@ -63,7 +63,7 @@ describe('SyncState', () => {
   });
 
   it('refuses anything that is not exactly a valid state', () => {
-    const good = JSON.parse(serializeState(newState(query, T))) as Record<string, unknown>;
+    const good = JSON.parse(serializeState(newState(query, T), T)) as Record<string, unknown>;
     const bad = (change: Record<string, unknown>) => JSON.stringify({ ...good, ...change });
     expect(() => parseState('{"version": 2,')).toThrow();
     expect(() => parseState('[]')).toThrow(/not a JSON object/);
@@ -82,7 +82,7 @@ describe('SyncState', () => {
     await expect(readState(dir)).rejects.toThrow(UsageError);
     await expect(readState(dir)).rejects.toThrow(/is corrupt .* left untouched/);
     expect(fs.readFileSync(statePath(dir), 'utf8')).toBe('garbage');
-    await writeState(dir, newState(query, T));
+    await writeState(dir, newState(query, T), T);
     expect((await readState(dir))?.since).toBe(T);
     expect(fs.readdirSync(dir)).toEqual([path.basename(statePath(dir))]);
   });
@@ -132,5 +132,20 @@ describe('planStep', () => {
     expect(planStep(state, T + H, T + H, 48 * H, true).rescanFrom).toBe(T);
     expect(planStep(state, T + H, T + H, 0, true).windows).toEqual([]);
     expect(planStep(state, T + H, T + H, 48 * H, false).windows).toEqual([]);
+  });
+
+  it('a re-scan continues where one cut short got to, and never reaches back past lag before the last re-scan ran', () => {
+    const state = newState(query, T - 30 * 24 * H);
+    state.cursor = T - 20 * 24 * H;
+    state.rescanBase = state.cursor;
+    state.updatedCursor = state.cursor;
+    // A backfill's commit: the swaps completed up to its cursor were fetched at T, so those before T − lag were visible.
+    state.rescannedAt = T;
+    expect(planStep(state, T - 19 * 24 * H, T, 48 * H, true).rescanFrom).toBeUndefined();
+    // Fetched weeks ago: the whole lag behind the cursor is re-scanned, but for what a re-scan cut short did.
+    state.rescannedAt = T - 30 * 24 * H;
+    expect(planStep(state, T - 19 * 24 * H, T, 48 * H, true).rescanFrom).toBe(state.cursor - 48 * H);
+    state.rescannedTo = state.cursor - 10 * H;
+    expect(planStep(state, T - 19 * 24 * H, T, 48 * H, true).rescanFrom).toBe(state.cursor - 10 * H);
   });
 });

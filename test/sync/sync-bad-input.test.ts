@@ -18,7 +18,7 @@ let env: NodeJS.ProcessEnv;
 let before: Record<string, string>;
 
 function stateText(query: Partial<SyncQuery> = {}): string {
-  const state = newState(
+  const state = newState<SyncQuery>(
     { baseUrl: sandbox.url, filter: 'Completed', format: 'jsonl', fields: [...SWAP_FIELDS], gzip: false, ...query },
     Date.parse('2026-11-09T00:00:00Z'),
   );
@@ -99,7 +99,7 @@ const CASES: Case[] = [
   [
     'another base URL',
     ['--out', at('elsewhere')],
-    /^\S+elsewhere holds a sync of another query \(base URL was "http:\/\/127\.0\.0\.1:1", now "http:\/\/127\.0\.0\.1:\d+"\); sync this one into a new --out dir$/,
+    /^\S+elsewhere holds a sync of another query \(base URL was "http:\/\/127\.0\.0\.1:1", now "http:\/\/127\.0\.0\.1:\d+"\); if the API moved there, run again with --move-base-url to continue this mirror, else sync into a new --out dir$/,
   ],
   [
     'another field list',

@@ -17,8 +17,9 @@ const data = { seed: 31, swapsPerHour: 120 };
 const NOW = Date.parse('2026-11-12T00:00:00Z');
 const SINCE = '2026-11-10T18:00:00Z';
 const UNTIL = '2026-11-11T04:00:00Z';
-// 20 windows over two dates, one request at a time, ~40 ms each: a run takes a second or so.
-const args = (dir: string) => ['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--concurrency', '1', '-q'];
+// 20 windows over two dates, one request at a time, ~40 ms each: a run takes a second or so. A checkpoint every
+// few windows: a kill can fall before, between and after the partition rewrites.
+const args = (dir: string) => ['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--concurrency', '1', '--checkpoint-every', '150ms', '-q'];
 
 let slow: RunningSandbox;
 let env: NodeJS.ProcessEnv;
@@ -29,8 +30,7 @@ let cleanFiles: Record<string, string>;
 
 beforeAll(async () => {
   slow = await startSandbox({ port: 0, ...data, latencyMs: 40, now: () => NOW });
-  // A commit every 3 windows: a kill can fall before, between and after the partition rewrites.
-  env = { ...syncEnv(slow), SWAPX_SYNC_COMMIT_WINDOWS: '3' };
+  env = syncEnv(slow);
   expected = expectedRows(data, SINCE, UNTIL, NOW);
   cleanDir = path.join(tempDir('swapx-kill-'), 'out');
   const r = await runSwapx(args(cleanDir), { env });
@@ -109,15 +109,22 @@ describe.concurrent('Ctrl-C', () => {
   it('stops fetching, keeps what is complete, exits 130; a rerun completes the set', async () => {
     const dir = path.join(tempDir('swapx-int-'), 'out');
     const controller = new AbortController();
-    const running = runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--concurrency', '1', '--summary-json'], {
-      env,
-      signal: controller.signal,
-    });
+    const running = runSwapx(
+      ['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--concurrency', '1', '--checkpoint-every', '150ms', '--summary-json'],
+      {
+        env,
+        signal: controller.signal,
+      },
+    );
     await until(() => partCount(dir) >= 1);
     controller.abort();
     const r = await running;
     expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(/swapx: interrupted; synced up to \S+Z; run the same command again to continue\n$/);
+    // With --summary-json the interruption is the log's last JSON line.
+    const last = JSON.parse(r.stderr.trimEnd().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(Object.keys(last)).toEqual(['event', 'time', 'exitCode', 'error', 'message']);
+    expect(last).toMatchObject({ event: 'sync-failed', exitCode: 130, error: 'AbortedError' });
+    expect(last.message).toMatch(/^interrupted; synced up to \S+Z; run the same command again to continue$/);
     const [step] = stepLines(r);
     expect(step).toMatchObject({ complete: false });
     expect(step!.windows).toBeLessThan(20);
@@ -164,7 +171,7 @@ describe.concurrent('two clocks days apart', () => {
   const syncArgs = (dir: string) => ['sync', '--out', dir, '--until', UNTIL, '-q'];
   beforeAll(async () => {
     sandbox = await startSandbox({ port: 0, ...updates, latencyMs: 3, now: () => clock });
-    updatesEnv = { ...syncEnv(sandbox), SWAPX_SYNC_COMMIT_WINDOWS: '24' };
+    updatesEnv = syncEnv(sandbox);
   });
   afterAll(() => sandbox.close());
 
@@ -194,7 +201,7 @@ describe.concurrent('two clocks days apart', () => {
     // Counted from the spawn (a process start is a few hundred ms): early in the catch-up, then past its first commits.
     for (const ms of [400, 1100]) {
       // One request at a time: a kill falls inside the catch-up, not after it.
-      const child = spawnCli([...syncArgs(killed), '--concurrency', '1'], { env: updatesEnv });
+      const child = spawnCli([...syncArgs(killed), '--concurrency', '1', '--checkpoint-every', '150ms'], { env: updatesEnv });
       const done = collect(child);
       await Promise.race([sleep(ms), done]);
       child.kill('SIGKILL');

@@ -80,7 +80,8 @@ describe.concurrent('--follow', () => {
     const steps = stepLines(r);
     expect(steps.length).toBeGreaterThanOrEqual(2);
     expect(steps.every((s) => s.complete)).toBe(true);
-    expect(r.stderr).toMatch(/Stopped; synced up to \S+Z\n$/);
+    // --summary-json: every line is JSON, the notices too.
+    expect(r.stderr).toMatch(/"event":"sync-info","time":"[^"]+","message":"Stopped; synced up to \S+Z"\}\n$/);
     const state = readState(dir);
     expect(state.cursor).toBe(steps.at(-1)!.cursor);
     expect(Math.abs(Date.parse(state.cursor) - (Date.now() - 2 * 60_000))).toBeLessThan(30_000);
@@ -94,16 +95,18 @@ describe.concurrent('--follow', () => {
     expect(Date.now() - stopAt).toBeLessThan(10_000);
     expect(r.code).toBe(0);
     expect(stepLines(r)).toHaveLength(1);
-    expect(r.stderr).toMatch(/Stopped; synced up to \S+Z\n$/);
+    expect(r.stderr).toMatch(/"message":"Stopped; synced up to \S+Z"\}\n$/);
     expectTidy(dir);
   });
 
   it('a signal during a step lets the step finish', async () => {
     const dir = path.join(tempDir('swapx-follow-'), 'out');
-    // Four windows one at a time at ~150 ms each: the signal lands mid-step.
-    const child = spawnCli(['sync', '--out', dir, '--since', '2h', '--follow', '--concurrency', '1', '--summary-json'], { env: syncEnv(live) });
+    // Four windows one at a time at ~150 ms each, a checkpoint after each: the signal lands mid-step, after the first.
+    const child = spawnCli(['sync', '--out', dir, '--since', '2h', '--follow', '--concurrency', '1', '--checkpoint-every', '0', '--summary-json'], {
+      env: syncEnv(live),
+    });
     const done = collect(child);
-    await until(() => fs.existsSync(lockFile(dir)) && fs.existsSync(path.join(dir, '.swapx-sync.json')));
+    await until(() => fs.existsSync(lockFile(dir)) && fs.readdirSync(dir).some((name) => name.startsWith('date=')));
     child.kill('SIGTERM');
     const r = await done;
     expect(r.code).toBe(0);

@@ -43,6 +43,7 @@ describe('two runs in a row', () => {
     expect(expected.length).toBeGreaterThan(500);
     expect(Object.keys(step!)).toEqual([
       'event',
+      'time',
       'newSwaps',
       'lateSwaps',
       'updatedSwaps',
@@ -159,9 +160,10 @@ describe('late arrivals', () => {
     expectTidy(dir);
   });
 
-  it('--rescan-every skips the re-scan while recent; the next one starts where the last one ended', async () => {
+  it('--rescan-every skips the re-scan while recent (by the API clock); the next one starts where the last one ended', async () => {
     const { dir, env } = await syncedBeforeTheLate();
-    const skipped = await runInProcess(['sync', '--out', dir, '--rescan-every', '1h', '--until', '2026-11-10T03:00:00Z', '--summary-json'], env);
+    // The API's clock moved four hours since the last re-scan: under --rescan-every 5h, none.
+    const skipped = await runInProcess(['sync', '--out', dir, '--rescan-every', '5h', '--until', '2026-11-10T03:00:00Z', '--summary-json'], env);
     // No re-scan: only late swaps whose updatedAt is past the updates cursor come (through the Updated pass).
     const lateSeen = stepLines(skipped)[0]!.lateSwaps;
     expect(readState(dir).rescanBase).toBe('2026-11-10T01:00:00Z');

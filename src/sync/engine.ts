@@ -1,0 +1,262 @@
+/**
+ * `runSync`: the sync engine, for any store (store.ts). It checks the query
+ * against the saved state, reads the server's clock, takes the store's lock,
+ * records a new mirror's start at once, and runs one step (or, with
+ * `follow`, a step every interval until the signal). It returns a summary or
+ * throws a typed error whose message says how far the mirror is synced and
+ * what to do next; what happens along the way goes to `onEvent`.
+ */
+import type { SwapxClient } from '../api/client.js';
+import { AbortedError, UsageError, WrappedError } from '../api/errors.js';
+import { WindowFailedError } from '../windows/run-windows.js';
+import { formatElapsed, formatUtc } from '../util/time.js';
+import { followLoop } from './follow.js';
+import { checkStart, defaultUntil, type SyncOptions } from './options.js';
+import { newState } from './state.js';
+import { runStep, type StepOutcome, type StepResult } from './step.js';
+import type { MirrorQuery, MirrorState, MirrorStore } from './store.js';
+
+/** What the engine needs of the run's options (SyncOptions, whose folder settings are the store's). */
+export type SyncRunOptions = Pick<SyncOptions, 'since' | 'until' | 'lagMs' | 'rescanEveryMs' | 'follow' | 'intervalMs' | 'moveBaseUrl' | 'checkpointMs'> & {
+  /** the API this run reads */
+  baseUrl: string;
+  concurrency: number;
+  /** windows between commits; default COMMIT_WINDOWS (tests make it small, so a kill can fall between commits) */
+  commitWindows?: number;
+};
+
+/** How the shell sorts errors: the engine decides with these what to retry and how to word a file-system refusal. */
+export interface ErrorPolicy {
+  /** "no space left on device" for a file-system error, else undefined */
+  fsReason(error: unknown): string | undefined;
+  /** the credentials were refused: nothing to wait out */
+  refusedCredentials(error: unknown): boolean;
+  /** a failure a later step may outlast (an outage), not bad input or credentials */
+  transient(error: unknown): boolean;
+}
+
+export interface SyncDeps<Q extends MirrorQuery> {
+  store: MirrorStore<Q>;
+  /** in --follow, a client whose requests the signal does not cut: a step always finishes */
+  client: SwapxClient;
+  /** the wall clock, epoch ms */
+  now: () => number;
+  /** the user's stop (Ctrl-C, SIGTERM) */
+  signal: AbortSignal;
+  /** a second stop: the process ends right after this aborts, so its listener says the last words synchronously */
+  stop?: AbortSignal;
+  /** HTTP requests and retries so far, counted by the client */
+  requests: () => number;
+  retries: () => number;
+  errors: ErrorPolicy;
+}
+
+export type SyncEvent =
+  | { type: 'note'; message: string }
+  | { type: 'step'; result: StepResult }
+  /** the mirror follows its API to a new address, as the user said */
+  | { type: 'moved'; from: string; to: string }
+  | { type: 'following'; intervalMs: number }
+  | { type: 'stopping' }
+  /** a --follow step failed in a way the next step may outlast */
+  | { type: 'retrying'; error: Error }
+  /** a second signal ends the process now: said synchronously, with the cursor the store holds */
+  | { type: 'stopped-now'; cursor: number };
+
+export interface SyncSummary {
+  cursor: number;
+  updatedCursor: number;
+  steps: number;
+  /** the base URL the mirror came from, when this run moved it */
+  movedFrom?: string;
+}
+
+interface Prepared<Q extends MirrorQuery> {
+  query: Q;
+  since: number;
+  movedFrom: string | undefined;
+}
+
+/** Every check against the options and the saved state; throws UsageError. Run before the lock and again under it. */
+function prepare<Q extends MirrorQuery>(
+  options: SyncRunOptions,
+  store: MirrorStore<Q>,
+  saved: MirrorState<Q> | undefined,
+  note?: (message: string) => void,
+): Prepared<Q> {
+  const from = saved?.query.baseUrl;
+  const moved = from !== undefined && from !== options.baseUrl;
+  if (moved && !options.moveBaseUrl) {
+    throw new UsageError(
+      `${store.name} holds a sync of another query (base URL was ${JSON.stringify(from)}, now ${JSON.stringify(options.baseUrl)}); if the API moved there, run again with --move-base-url to continue this mirror, else sync into a new --out dir`,
+    );
+  }
+  const query = store.resolveQuery(options.baseUrl, saved?.query);
+  checkFields(query, store.name);
+  const { since, ignoredSince } = checkStart({ ...options, dir: store.name }, saved);
+  if (ignoredSince && note) {
+    note(
+      `--since ignored: ${store.name} syncs from ${formatUtc(saved!.since)} and continues from its cursor ${formatUtc(saved!.cursor)} (a new start needs a new --out dir)`,
+    );
+  }
+  return { query, since, movedFrom: moved ? from : undefined };
+}
+
+/** A mirror holds one row per swap, its latest version: that takes the id, completedAt and updatedAt of each row. */
+function checkFields(query: MirrorQuery, name: string): void {
+  const missing = ['id', 'completedAt', 'updatedAt'].filter((field) => !query.fields.includes(field));
+  if (missing.length > 0) {
+    throw new UsageError(
+      `${name} syncs --fields without ${missing.join(' and ')}, which a mirror that keeps the latest version of each swap needs; sync into a new --out dir`,
+    );
+  }
+}
+
+/**
+ * The server's clock (its Date header) on one small authenticated request at `at`, or undefined. Refused
+ * credentials end the run here, before anything is written; any other failure is left to the windows, which name it.
+ */
+async function serverClock(client: SwapxClient, at: number, errors: ErrorPolicy): Promise<number | undefined> {
+  try {
+    return await client.serverTime(at);
+  } catch (error) {
+    if (errors.refusedCredentials(error)) throw error;
+    return undefined;
+  }
+}
+
+/** Names the window and how far the sync got; `next` (what happens now) only for failures a retry can outlast. */
+function describeFailure(error: WindowFailedError | AbortedError, cursor: number, next: string, errors: ErrorPolicy): Error {
+  if (error instanceof WindowFailedError) {
+    const w = error.window;
+    const then = errors.transient(error) ? `; ${next}` : '';
+    error.message = `window ${formatUtc(w.from)} → ${formatUtc(w.to)} failed: ${error.message}; synced up to ${formatUtc(cursor)}${then}`;
+  }
+  return error;
+}
+
+export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, deps: SyncDeps<Q>, onEvent: (event: SyncEvent) => void): Promise<SyncSummary> {
+  const { store, client, errors } = deps;
+  const note = (message: string) => onEvent({ type: 'note', message });
+  const early = prepare(options, store, await store.readState());
+
+  // Credentials and the server are checked before anything is created: a run that fetches nothing leaves nothing behind.
+  // The probe is a zero-width window at the sync's start: the same operation the windows use, tiny on any server.
+  let present = (await serverClock(client, early.since, errors)) ?? deps.now();
+  let presentAt = deps.now();
+  const saved = await store.open(note);
+  /** a new mirror none of whose rows were committed: closing removes what its start created */
+  let discard = false;
+  let stopListener = () => {};
+  try {
+    // Again under the lock: a sync that ended meanwhile may have moved the cursor.
+    const { query, since, movedFrom } = prepare(options, store, saved, note);
+    const state: MirrorState<Q> = saved ? { ...saved, query } : newState(query, since);
+    const wrapWrite = (error: unknown): never => {
+      // Writing failed (a full disk, a read-only dir): what the store holds is consistent up to the cursor.
+      const reason = errors.fsReason(error);
+      if (reason) {
+        throw new WrappedError(`writing ${store.name}: ${reason}; synced up to ${formatUtc(state.cursor)}; run the same command again to continue`, {
+          cause: error,
+        });
+      }
+      throw error;
+    };
+    // A second signal ends the process at once: the lock is released and how far the mirror got is said, now.
+    const lastWords = () => {
+      store.closeNow?.();
+      onEvent({ type: 'stopped-now', cursor: state.cursor });
+    };
+    deps.stop?.addEventListener('abort', lastWords, { once: true });
+    stopListener = () => deps.stop?.removeEventListener('abort', lastWords);
+    if (!saved || movedFrom !== undefined) {
+      // The start of a new mirror is recorded at once: a run killed before its first checkpoint is continued by the
+      // cron line, which gives no --since. A move to a new base URL is recorded before any row of it.
+      discard = !saved;
+      await store.commit(state, state.cursor).catch(wrapWrite);
+      if (movedFrom !== undefined) onEvent({ type: 'moved', from: movedFrom, to: options.baseUrl });
+    }
+
+    let steps = 0;
+    let requestsFrom = 0;
+    const step = async (): Promise<StepOutcome> => {
+      // The present is the server's clock (its Date header), not ours: a skewed local clock moves no cursor.
+      if (steps > 0) {
+        requestsFrom = deps.requests();
+        // Without an answer (an outage in --follow), the last clock read, moved on by ours, plans the step; its windows fail and are waited out.
+        const read = await serverClock(client, state.cursor, errors);
+        present = read ?? present + (deps.now() - presentAt);
+        presentAt = deps.now();
+      }
+      steps += 1;
+      const until = options.until ?? Math.max(state.cursor, defaultUntil(present));
+      const end = Math.max(until, defaultUntil(present));
+      const rescan = options.rescanEveryMs === 0 || state.rescannedAt === undefined || present - state.rescannedAt >= options.rescanEveryMs;
+      const outcome = await runStep({
+        store,
+        client,
+        state,
+        until,
+        present,
+        end,
+        lagMs: options.lagMs,
+        rescan,
+        concurrency: options.concurrency,
+        commitWindows: options.commitWindows,
+        checkpointMs: options.checkpointMs,
+        signal: options.follow ? undefined : deps.signal,
+        requests: deps.requests,
+        retries: deps.retries,
+      }).catch(wrapWrite);
+      const { result } = outcome;
+      // The step's requests include its clock read.
+      result.requests = deps.requests() - requestsFrom;
+      if (result.windows > 0 || result.parts.length > 0) discard = false;
+      if (result.outsideWindow > 0) {
+        note(
+          `the API returned ${result.outsideWindow} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`,
+        );
+      }
+      onEvent({ type: 'step', result });
+      return outcome;
+    };
+    const summary = (): SyncSummary => ({
+      cursor: state.cursor,
+      updatedCursor: state.updatedCursor,
+      steps,
+      ...(movedFrom === undefined ? {} : { movedFrom }),
+    });
+
+    if (!options.follow) {
+      if (deps.signal.aborted) throw new AbortedError('interrupted before the sync started');
+      const { result, error } = await step();
+      if (error instanceof AbortedError || deps.signal.aborted) {
+        throw new AbortedError(`interrupted; synced up to ${formatUtc(result.cursor)}; run the same command again to continue`);
+      }
+      if (error) throw describeFailure(error, result.cursor, 'run again to continue', errors);
+      discard = false;
+      return summary();
+    }
+
+    onEvent({ type: 'following', intervalMs: options.intervalMs });
+    deps.signal.addEventListener('abort', () => onEvent({ type: 'stopping' }), { once: true });
+    await followLoop({
+      intervalMs: options.intervalMs,
+      signal: deps.signal,
+      step: async () => {
+        const { result, error } = await step();
+        if (!error) return;
+        // An outage is waited out (the next step retries); credentials or bad input are not.
+        const failure = describeFailure(error, result.cursor, `trying again in ${formatElapsed(options.intervalMs)}`, errors);
+        if (!errors.transient(failure)) throw failure;
+        onEvent({ type: 'retrying', error: failure });
+      },
+    });
+    discard = false;
+    return summary();
+  } finally {
+    // The last words stay ready until the lock is released: a second signal may come while it is.
+    await store.close(discard);
+    stopListener();
+  }
+}
