@@ -20,9 +20,9 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { SwapxError } from '../api/errors.js';
 import { SWAP_FIELDS } from '../api/types.js';
-import type { SyncQuery, SyncState } from '../sync/state.js';
+import type { MirrorQuery, MirrorState } from '../sync/store.js';
+import { SyncLockedError } from '../fs/lock.js';
 import {
   COLUMNS,
   type Column,
@@ -77,8 +77,6 @@ function lockKey(target: PgTarget): bigint {
   return digest.readBigInt64BE(0);
 }
 
-export class MirrorLockedError extends SwapxError {}
-
 export interface OpenOptions {
   /** the swapx version, kept with the cursors (a table written by another version is checked, not trusted) */
   version: string;
@@ -101,7 +99,7 @@ export class PostgresMirror {
     private readonly db: Db,
     readonly target: PgTarget,
     /** the backend holding the lock: a commit on another (a reconnect) would write unlocked */
-    private readonly pid: number,
+    private pid: number,
     private readonly tableColumns: Map<string, string>,
     /** what opening did to the table */
     readonly ensured: Ensured,
@@ -111,7 +109,7 @@ export class PostgresMirror {
   }
 
   /**
-   * Connects, takes the table's lock (MirrorLockedError at once when another run holds it), and creates or checks
+   * Connects, takes the table's lock (SyncLockedError at once when another run holds it), and creates or checks
    * the tables. Every failure is one line naming the server and the cause, never the password.
    */
   static async open(target: PgTarget, options: OpenOptions): Promise<PostgresMirror> {
@@ -122,7 +120,7 @@ export class PostgresMirror {
         const [row] = await db<{ locked: boolean; pid: number }[]>`
           SELECT pg_try_advisory_lock(${String(lockKey(target))}::bigint) AS locked, pg_backend_pid() AS pid`;
         if (!row!.locked)
-          throw new MirrorLockedError(`${describeTarget(target)} is being written by another swapx sync${await holder(db, target)}; this run stopped`);
+          throw new SyncLockedError(`${describeTarget(target)} is being written by another swapx sync${await holder(db, target)}; this run stopped`);
         pid = row!.pid;
       } catch (error) {
         throw describeError(error, target, 'connect');
@@ -146,29 +144,73 @@ export class PostgresMirror {
   }
 
   /** The cursors committed last, or undefined when this table has none yet. */
-  async readState(): Promise<SyncState | undefined> {
-    const state: TableName = { schema: this.name.schema, table: STATE_TABLE };
-    let rows: Record<string, unknown>[];
+  async readState(): Promise<MirrorState | undefined> {
     try {
-      rows = await this.db.unsafe(
-        `SELECT query, since, completed_cursor, updated_cursor, rescan_base, rescanned_at FROM ${qualified(state)} WHERE mirror = $1`,
-        [this.name.table],
-      );
+      return await selectState(this.db, this.name);
     } catch (error) {
       throw describeError(error, this.target, 'read the state');
     }
-    const row = rows[0];
-    if (!row) return undefined;
-    const ms = (value: unknown) => (value instanceof Date ? value.getTime() : Number.NaN);
-    const result: SyncState = {
-      query: row.query as SyncQuery,
-      since: ms(row.since),
-      cursor: ms(row.completed_cursor),
-      updatedCursor: ms(row.updated_cursor),
-      rescanBase: ms(row.rescan_base),
-      rescannedAt: row.rescanned_at === null ? undefined : ms(row.rescanned_at),
-    };
-    return result;
+  }
+
+  /**
+   * The state saved for `target`'s table, read on a connection of its own without the lock (the checks before a
+   * run), or undefined when there is none (no state table yet, or no row for the table).
+   */
+  static async peekState(target: PgTarget): Promise<MirrorState | undefined> {
+    const db = await connect(target);
+    try {
+      const [found] = await db<{ exists: boolean }[]>`SELECT to_regclass(${`${quoteIdent(target.schema)}.${quoteIdent(STATE_TABLE)}`}) IS NOT NULL AS exists`;
+      return found!.exists ? await selectState(db, { schema: target.schema, table: target.table }) : undefined;
+    } catch (error) {
+      throw describeError(error, target, 'read the state');
+    } finally {
+      await db.end({ timeout: 1 }).catch(() => {});
+    }
+  }
+
+  /**
+   * Throws SyncLockedError unless this run holds the table's lock on the session it writes with. A connection lost and
+   * made again (the driver reconnects) has lost the lock with its session: it is taken again on the new one if no other
+   * sync took it meanwhile (the merge keeps newer versions only, so what that sync wrote stays right).
+   */
+  async checkLock(sql: Sql = this.db): Promise<void> {
+    try {
+      const [row] = await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+      if (row!.pid === this.pid) return;
+      const [again] = await sql<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${String(lockKey(this.target))}::bigint) AS locked`;
+      if (!again!.locked) {
+        throw new SyncLockedError(
+          `the connection to ${describeTarget(this.target)} was lost, and another swapx sync took its lock meanwhile${await holder(sql, this.target)}; this run stopped`,
+        );
+      }
+      this.pid = row!.pid;
+    } catch (error) {
+      throw describeError(error, this.target, 'check the lock');
+    }
+  }
+
+  /**
+   * Undoes what a first run that committed no row made: the state row, and the tables it created if they hold nothing
+   * (a failed first run leaves the database as it found it).
+   */
+  async discard(): Promise<void> {
+    const state: TableName = { schema: this.name.schema, table: STATE_TABLE };
+    try {
+      await this.checkLock();
+      await this.db.begin(async (tx) => {
+        await tx.unsafe(`DELETE FROM ${qualified(state)} WHERE mirror = $1`, [this.name.table]);
+        if (this.ensured.created) {
+          const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(this.name)}`);
+          if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(this.name)}`);
+        }
+        if (this.ensured.createdState) {
+          const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(state)}`);
+          if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(state)}`);
+        }
+      });
+    } catch {
+      // Nothing more to undo on a connection lost: the next run finds a new mirror's start, or nothing.
+    }
   }
 
   /** Buffers a swap; `placedMs` is the completion time it counts as (new or late) when its completedAt is unreadable. */
@@ -198,15 +240,12 @@ export class PostgresMirror {
    * Merges the buffered rows and writes `next` as the table's state, in one transaction. `cursor` tells new swaps
    * from late ones. On a failure nothing of it is written, and the buffer is kept.
    */
-  async commit(next: SyncState, cursor: number): Promise<CommitCounts> {
+  async commit(next: MirrorState, cursor: number): Promise<CommitCounts> {
     if (this.closed) throw new Error('commit after close');
     let counts: CommitCounts = { newSwaps: 0, lateSwaps: 0, updatedSwaps: 0 };
     try {
       counts = await this.db.begin(async (tx) => {
-        const [row] = await tx<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
-        if (row!.pid !== this.pid) {
-          throw new MirrorLockedError(`the connection to ${describeTarget(this.target)} holding its lock was lost; run again to continue`);
-        }
+        await this.checkLock(tx);
         let result: CommitCounts = { newSwaps: 0, lateSwaps: 0, updatedSwaps: 0 };
         if (this.pending.size > 0) {
           if (this.newExtras.length > 0) await addExtraColumns(tx, this.name, this.newExtras);
@@ -244,7 +283,7 @@ export class PostgresMirror {
 }
 
 /** Who holds the lock, as Postgres sees them: ` (backend 4711 from 10.0.0.5, since 2026-11-25T17:02:03Z)` or ''. */
-async function holder(db: Db, target: PgTarget): Promise<string> {
+async function holder(db: Sql, target: PgTarget): Promise<string> {
   const key = lockKey(target);
   try {
     const [row] = await db<{ pid: number; client: string | null; since: Date | null }[]>`
@@ -303,14 +342,35 @@ function mergeSql(name: TableName, columns: readonly Column[]): string {
     FROM merged`;
 }
 
-async function writeState(tx: Sql, name: TableName, state: SyncState, version: string): Promise<void> {
+/** The state row of a mirror table; the caller words an error. */
+async function selectState(sql: Sql, name: TableName): Promise<MirrorState | undefined> {
+  const rows = await sql.unsafe(
+    `SELECT query, since, completed_cursor, updated_cursor, rescan_base, rescanned_at, rescanned_to FROM ${qualified({ schema: name.schema, table: STATE_TABLE })} WHERE mirror = $1`,
+    [name.table],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const ms = (value: unknown) => (value instanceof Date ? value.getTime() : Number.NaN);
+  const state: MirrorState = {
+    query: row.query as MirrorQuery,
+    since: ms(row.since),
+    cursor: ms(row.completed_cursor),
+    updatedCursor: ms(row.updated_cursor),
+    rescanBase: ms(row.rescan_base),
+    rescannedAt: row.rescanned_at === null ? undefined : ms(row.rescanned_at),
+  };
+  if (row.rescanned_to !== null) state.rescannedTo = ms(row.rescanned_to);
+  return state;
+}
+
+async function writeState(tx: Sql, name: TableName, state: MirrorState, version: string): Promise<void> {
   const table: TableName = { schema: name.schema, table: STATE_TABLE };
   const iso = (ms: number) => new Date(ms).toISOString();
   await tx.unsafe(
-    `INSERT INTO ${qualified(table)} (mirror, query, since, completed_cursor, updated_cursor, rescan_base, rescanned_at, swapx_version, updated_at)
-     VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7, $8, now())
+    `INSERT INTO ${qualified(table)} (mirror, query, since, completed_cursor, updated_cursor, rescan_base, rescanned_at, rescanned_to, swapx_version, updated_at)
+     VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7, $8, $9, now())
      ON CONFLICT (mirror) DO UPDATE SET query = EXCLUDED.query, since = EXCLUDED.since, completed_cursor = EXCLUDED.completed_cursor,
-       updated_cursor = EXCLUDED.updated_cursor, rescan_base = EXCLUDED.rescan_base, rescanned_at = EXCLUDED.rescanned_at,
+       updated_cursor = EXCLUDED.updated_cursor, rescan_base = EXCLUDED.rescan_base, rescanned_at = EXCLUDED.rescanned_at, rescanned_to = EXCLUDED.rescanned_to,
        swapx_version = EXCLUDED.swapx_version, updated_at = EXCLUDED.updated_at`,
     [
       name.table,
@@ -321,6 +381,7 @@ async function writeState(tx: Sql, name: TableName, state: SyncState, version: s
       iso(state.updatedCursor),
       iso(state.rescanBase),
       state.rescannedAt === undefined ? null : iso(state.rescannedAt),
+      state.rescannedTo === undefined ? null : iso(state.rescannedTo),
       version,
     ],
   );

@@ -29,6 +29,7 @@ const STATE_COLUMNS: readonly { name: string; type: string; notNull: boolean }[]
   { name: 'updated_cursor', type: 'timestamp with time zone', notNull: true },
   { name: 'rescan_base', type: 'timestamp with time zone', notNull: true },
   { name: 'rescanned_at', type: 'timestamp with time zone', notNull: false },
+  { name: 'rescanned_to', type: 'timestamp with time zone', notNull: false },
   { name: 'swapx_version', type: 'text', notNull: true },
   { name: 'updated_at', type: 'timestamp with time zone', notNull: true },
 ];
@@ -112,6 +113,8 @@ function check(existing: Existing, name: TableName, wanted: readonly { name: str
 export interface Ensured {
   /** the table did not exist and was created */
   created: boolean;
+  /** the state table did not exist and was created */
+  createdState: boolean;
   /** columns swapx writes that were missing and were added */
   added: string[];
   /** every column the table has (swapx's and the user's): name → type */
@@ -133,6 +136,8 @@ export async function ensureTables(sql: Db, name: TableName): Promise<Ensured> {
   if (name.table === STATE_TABLE) throw new UsageError(`${STATE_TABLE} is the table of swapx's own state: name another table for the swaps`);
   return sql.begin(async (tx) => {
     await tx.unsafe(`SET LOCAL lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
+    // Mirrors of two tables of one schema share the state table: its creation is made by one of them at a time.
+    await tx`SELECT pg_advisory_xact_lock(hashtextextended(${`swapx sync state ${name.schema}`}, 0))`;
     const wanted = COLUMNS.map((c) => ({ name: c.name, type: c.type }));
     const existing = await describeTable(tx, name);
     let created = false;
@@ -163,6 +168,7 @@ export async function ensureTables(sql: Db, name: TableName): Promise<Ensured> {
     for (const statement of indexes(name)) await tx.unsafe(statement);
 
     const stateExisting = await describeTable(tx, state);
+    const createdState = !stateExisting;
     if (!stateExisting) {
       const columns = STATE_COLUMNS.map((c) => `${quoteIdent(c.name)} ${c.type}${c.notNull ? ' NOT NULL' : ''}${c.name === 'mirror' ? ' PRIMARY KEY' : ''}`);
       await tx.unsafe(`CREATE TABLE IF NOT EXISTS ${qualified(state)} (${columns.join(', ')})`);
@@ -177,7 +183,7 @@ export async function ensureTables(sql: Db, name: TableName): Promise<Ensured> {
       }
     }
     const final = (await describeTable(tx, name))!;
-    return { created, added, columns: new Map([...final.columns.values()].map((c) => [c.name, c.type])) };
+    return { created, createdState, added, columns: new Map([...final.columns.values()].map((c) => [c.name, c.type])) };
   });
 }
 

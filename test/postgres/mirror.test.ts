@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Swap } from '../../src/api/types.js';
-import { MirrorLockedError, PostgresMirror } from '../../src/postgres/mirror.js';
+import { SyncLockedError } from '../../src/fs/lock.js';
+import { PostgresMirror } from '../../src/postgres/mirror.js';
 
 // The version a run writes with its cursors.
 const OPEN = { version: '0.0.0-test' };
@@ -286,7 +287,7 @@ describe('exactly once', () => {
     const t = target();
     const first = await open(t);
     const error = await PostgresMirror.open(t, OPEN).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(MirrorLockedError);
+    expect(error).toBeInstanceOf(SyncLockedError);
     expect((error as Error).message).toMatch(
       new RegExp(
         `^swapx_test@127\\.0\\.0\\.1:${db.server.port}/${db.database} public\\.${t.table} is being written by another swapx sync \\(Postgres backend \\d+ from 127\\.0\\.0\\.1, connected since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\); this run stopped$`,
@@ -298,9 +299,16 @@ describe('exactly once', () => {
     await db.admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'swapx sync' AND pid <> pg_backend_pid()`;
     const next = await open(t);
     expect(await load(next, early().slice(0, 3))).toEqual({ newSwaps: 3, lateSwaps: 0, updatedSwaps: 0 });
-    // The first mirror lost its session: it does not write on a new one.
+    // The first mirror lost its session, and the lock went to another: it does not write on a new session.
     first.add(early()[5] as unknown as Record<string, unknown>, 0);
-    await expect(first.commit(state(TO), 0)).rejects.toThrow();
+    await expect(first.commit(state(TO), 0)).rejects.toThrow(
+      new RegExp(
+        `^the connection to .* public\\.${t.table} was lost, and another swapx sync took its lock meanwhile \\(Postgres backend \\d+ from 127\\.0\\.0\\.1, connected since .*\\); this run stopped$`,
+      ),
+    );
+    await next.close();
+    // With the lock free again, a connection lost is made again and the lock taken on it: the run goes on.
+    expect(await first.commit(state(TO), 0)).toEqual({ newSwaps: 1, lateSwaps: 0, updatedSwaps: 0 });
   });
 
   it('readers are never blocked: a merge goes on while a reader holds the table, and takes no lock a reader waits for', async () => {
