@@ -98,6 +98,9 @@ const program = await build({
   footer: { js: '})' },
   // A script compiled by node:vm cannot import(): the built-ins loaded lazily (zlib, readline) are required.
   supported: { 'dynamic-import': false },
+  // The Postgres driver, loaded only by a sync into Postgres, stays in node_modules: required when that sync runs,
+  // not compiled into the program (and its code cache) that every start reads.
+  external: ['postgres'],
   plugins: [inlineVersion, standIns([...COMMANDER_STAND_INS, ...UNDICI_STAND_INS])],
 });
 // The assert stand-in is a function only: a bundled undici module that used a member of Node's assert would fail.

@@ -39,16 +39,14 @@ function indexName(table: string, suffix: string): string {
   return `${table.slice(0, 63 - suffix.length - 1)}_${suffix}`;
 }
 
-/** The indexes a support lookup (by either transaction hash, by id) and a range query (by completedAt) need. */
-function indexes(name: TableName): string[] {
-  const on = (column: string, suffix: string) =>
-    `CREATE INDEX IF NOT EXISTS ${quoteIdent(indexName(name.table, suffix))} ON ${qualified(name)} (${quoteIdent(column)})`;
-  return [
-    on('source_transaction', 'source_tx_idx'),
-    on('destination_transaction', 'destination_tx_idx'),
-    on('completed_at', 'completed_at_idx'),
-    on('id', 'id_idx'),
-  ];
+/** The indexes a support lookup (by either transaction hash, by id) and a range query (by completedAt) need: name → column. */
+function indexes(name: TableName): Map<string, string> {
+  return new Map([
+    [indexName(name.table, 'source_tx_idx'), 'source_transaction'],
+    [indexName(name.table, 'destination_tx_idx'), 'destination_transaction'],
+    [indexName(name.table, 'completed_at_idx'), 'completed_at'],
+    [indexName(name.table, 'id_idx'), 'id'],
+  ]);
 }
 
 interface ExistingColumn {
@@ -164,8 +162,16 @@ export async function ensureTables(sql: Db, name: TableName): Promise<Ensured> {
         added.push(LOADED_COLUMN);
       }
     }
-    // On a table that exists, an index that exists is a no-op; one a user dropped comes back.
-    for (const statement of indexes(name)) await tx.unsafe(statement);
+    // Only the missing ones (a new table's, or one a user dropped): even CREATE INDEX IF NOT EXISTS waits for a lock
+    // that writers of the table hold.
+    const held = new Set(
+      (await tx<{ name: string }[]>`SELECT indexname AS name FROM pg_indexes WHERE schemaname = ${name.schema} AND tablename = ${name.table}`).map(
+        (i) => i.name,
+      ),
+    );
+    for (const [index, column] of indexes(name)) {
+      if (!held.has(index)) await tx.unsafe(`CREATE INDEX ${quoteIdent(index)} ON ${qualified(name)} (${quoteIdent(column)})`);
+    }
 
     const stateExisting = await describeTable(tx, state);
     const createdState = !stateExisting;
