@@ -231,6 +231,20 @@ describe('bad input and failures: one line, the documented exit code, nothing cr
     }
   });
 
+  it('a first run whose windows fail leaves nothing behind: the tables it made are dropped, its state row removed (exit 1)', async () => {
+    // One mirror exists, so the state table stays; the new mirror's table and state row go.
+    const kept = await sync(['--out', url('kept_mirror'), ...range, '-q']);
+    expect(kept.code, kept.stderr).toBe(0);
+    const before = await tableCount();
+    const r = await sync(['--out', url('failed_first'), ...range, '--retries', '0'], { SWAPX_BASE_URL: 'http://127.0.0.1:1' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /\nswapx: error: window 2026-11-10T20:00:00Z → 2026-11-10T20:30:00Z failed: connection to 127\.0\.0\.1:1 failed: connection refused; synced up to 2026-11-10T20:00:00Z; run again to continue\n$/,
+    );
+    expect(await tableCount()).toBe(before);
+    expect(await db.sql`SELECT mirror FROM swapx_sync_state ORDER BY mirror`).not.toContainEqual({ mirror: 'failed_first' });
+  });
+
   it('a first run whose API credentials are refused creates nothing in the database (exit 3)', async () => {
     const before = await tableCount();
     const r = await sync(['--out', url('never'), ...range], { SWAPX_API_KEY: 'wrong' });
