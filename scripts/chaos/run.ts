@@ -13,7 +13,7 @@ import type { FaultKind } from '../../src/sandbox/index.js';
 import { mountSupport, randomMoments } from './faults.js';
 import { PostgresChaos } from './postgres.js';
 import { type CaseRow, formatNotes, formatTable, passed, runCases } from './report.js';
-import { Chaos, type ExportQuery, type SyncQuery } from './scenarios.js';
+import { Chaos, type ExportQuery, type SyncQuery } from './chaos.js';
 
 const { values } = parseArgs({
   options: {
@@ -47,6 +47,8 @@ const SYNC: SyncQuery = { kind: 'sync', ...chaos.range(18, 12), concurrency: 1 }
 // The same as Parquet partitions, read back with DuckDB.
 const SYNC_PARQUET: SyncQuery = { ...SYNC, format: 'parquet' };
 const THROUGH_FAULTS = { kinds: ALL_KINDS, slowMs: 5000, timeout: '1s', retries: 15 };
+// Three weeks ending three days before the clock, 30 swaps an hour (about 15,000): a backfill made of short runs.
+const BACKFILL: SyncQuery = { kind: 'sync', from: chaos.now - 24 * 86_400_000, to: chaos.now - 3 * 86_400_000, concurrency: 4 };
 
 const noMount = mountSupport();
 console.error(`chaos: seed ${seed}, ${kills} kill moments each, ${concurrency} cases at once, scratch ${chaos.root}`);
@@ -95,6 +97,21 @@ try {
     ...exportMoments
       .slice(0, Math.ceil(kills / 2))
       .map((moment, i) => () => chaos.kill({ name: `Parquet export, SIGKILL #${i + 1} at +${moment * 2} ms`, query: PARQUET, moment: moment * 2 })),
+    // A backfill killed again and again (a container with a deadline: SIGTERM; a host lost: SIGKILL) finishes.
+    ...(['SIGTERM', 'SIGKILL'] as const).map(
+      (signal) => () =>
+        chaos.backfillKills({
+          name: `sync backfill, ${signal} 2 s into each run`,
+          query: BACKFILL,
+          swapsPerHour: 30,
+          signal,
+          everyMs: 2000,
+          checkpoint: signal === 'SIGKILL' ? '500ms' : '30s',
+        }),
+    ),
+    // A second signal: the lock released, the resume line printed, the rerun completes the set.
+    () => chaos.doubleSignal({ name: 'sync, SIGINT + SIGTERM', query: SYNC, first: 'SIGINT', second: 'SIGTERM' }),
+    () => chaos.doubleSignal({ name: 'sync Parquet, SIGTERM + SIGINT', query: SYNC_PARQUET, first: 'SIGTERM', second: 'SIGINT' }),
     () => chaos.sandboxRestart({ name: 'export, sandbox restart (--retries 10)', query: EXPORT, retries: 10, outageMs: 2000 }),
     () => chaos.sandboxRestart({ name: 'export, sandbox restart (--retries 0)', query: EXPORT, retries: 0, outageMs: 2000 }),
   ];

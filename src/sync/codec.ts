@@ -13,17 +13,11 @@ import { createEncoder, type Encoder } from '../output/encode.js';
 import { parseApiTime } from '../util/time.js';
 import { readCsvRecords } from './csv-records.js';
 import { parquetCodec } from './parquet-codec.js';
-import type { PartitionCodec, StoredRow } from './stored-row.js';
+import { type PartitionCodec, type StoredRow, updatedOf } from './stored-row.js';
 import type { SyncFormat } from './state.js';
 
 function timeOf(value: unknown): number {
   return typeof value === 'string' ? parseApiTime(value) : Number.NaN;
-}
-
-/** updatedAt as a row keeps it: its millisecond, and the digits past it (a later tick in the same millisecond is a newer version). */
-function updated(value: unknown): { updatedMs: number; updatedSubMs: number } {
-  const sub = typeof value === 'string' ? /\.\d{3}(\d{1,6})/.exec(value)?.[1] : undefined;
-  return { updatedMs: timeOf(value), updatedSubMs: sub === undefined ? 0 : Number(sub.padEnd(6, '0')) };
 }
 
 function keyOf(id: unknown, payload: string): string {
@@ -42,7 +36,7 @@ export function textCodec(format: Exclude<SyncFormat, 'parquet'>, gzip: boolean,
             .map((line) => {
               const record = JSON.parse(line) as Record<string, unknown>;
               const payload = `${line}\n`;
-              return { key: keyOf(record.id, payload), completedMs: timeOf(record.completedAt), ...updated(record.updatedAt), payload };
+              return { key: keyOf(record.id, payload), completedMs: timeOf(record.completedAt), ...updatedOf(record.updatedAt), payload };
             })
       : (text: string): StoredRow[] => {
           const rows: StoredRow[] = [];
@@ -58,7 +52,7 @@ export function textCodec(format: Exclude<SyncFormat, 'parquet'>, gzip: boolean,
             }
             const { id, completedAt, updatedAt, count } = columns;
             if (record.length !== count) throw new Error(`row ${rows.length + 1} has ${record.length} fields, the header ${count}`);
-            rows.push({ key: keyOf(record[id], raw), completedMs: timeOf(record[completedAt]), ...updated(record[updatedAt]), payload: raw });
+            rows.push({ key: keyOf(record[id], raw), completedMs: timeOf(record[completedAt]), ...updatedOf(record[updatedAt]), payload: raw });
           });
           return rows;
         };
@@ -66,7 +60,7 @@ export function textCodec(format: Exclude<SyncFormat, 'parquet'>, gzip: boolean,
     extension: `.${format}${gzip ? '.gz' : ''}`,
     row(swap) {
       const payload = encoder.batch([swap as unknown as Record<string, unknown>], true);
-      return { key: keyOf(swap.id, payload), completedMs: timeOf(swap.completedAt), ...updated(swap.updatedAt), payload };
+      return { key: keyOf(swap.id, payload), completedMs: timeOf(swap.completedAt), ...updatedOf(swap.updatedAt), payload };
     },
     read: (bytes) => read(decode(bytes)),
     encode(rows) {

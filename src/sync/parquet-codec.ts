@@ -17,7 +17,7 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import type { Swap } from '../api/types.js';
 import { apiTimeMicros, encodeParquet, parquetKind } from '../output/parquet/writer.js';
 import { parseApiTime } from '../util/time.js';
-import type { PartitionCodec, StoredRow } from './stored-row.js';
+import { type HeldIndex, type PartitionCodec, type StoredRow, updatedOf } from './stored-row.js';
 
 type Row = Record<string, unknown>;
 
@@ -51,7 +51,8 @@ function storedRow(record: Row): StoredRow {
   return {
     key: typeof id === 'string' && id !== '' ? id : `\u0000${JSON.stringify(record)}`,
     completedMs: typeof completedAt === 'string' ? parseApiTime(completedAt) : Number.NaN,
-    updatedMs: typeof updatedAt === 'string' ? parseApiTime(updatedAt) : Number.NaN,
+    // The file holds microseconds: digits past the millisecond count up to there.
+    ...updatedOf(updatedAt),
     payload: record,
   };
 }
@@ -97,9 +98,12 @@ export function parquetCodec(fields: readonly string[]): PartitionCodec {
         compressors: decompressors,
         parsers: { timestampFromMicroseconds: microsToText },
       });
-      const index = new Map<string, number>();
+      const index: HeldIndex = { updated: new Map(), subMs: new Map() };
       for (const row of rows) {
-        if (typeof row.id === 'string' && row.id !== '') index.set(row.id, typeof row.updatedAt === 'string' ? parseApiTime(row.updatedAt) : Number.NaN);
+        if (typeof row.id !== 'string' || row.id === '') continue;
+        const { updatedMs, updatedSubMs } = updatedOf(row.updatedAt);
+        index.updated.set(row.id, updatedMs);
+        index.subMs.set(row.id, updatedSubMs);
       }
       return index;
     },

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { WrappedError } from '../api/errors.js';
 import { tempPathFor } from '../fs/atomic-file.js';
 import { writeAll } from '../fs/write-all.js';
-import type { PartitionCodec, StoredRow } from './stored-row.js';
+import { compareUpdated, type HeldIndex, type PartitionCodec, type StoredRow } from './stored-row.js';
 
 /** The partition file's name: `part.jsonl`, `part.csv.gz`, … */
 export const PARTITION_FILE_RE = /^part\.[a-z]+(\.gz)?$/;
@@ -64,8 +64,9 @@ export function compareRows(a: StoredRow, b: StoredRow): number {
 export type Change = 'added' | 'updated' | 'unchanged';
 
 /**
- * Puts `row` into `rows` (by key): a row not there is added; a newer version (later updatedAt, or the same
- * updatedAt with other content: the server's word is the latest) replaces the held one; an older one is ignored.
+ * Puts `row` into `rows` (by key): a row not there is added; a newer version (later updatedAt, digits past the
+ * millisecond included, or the same updatedAt with other content: the server's word is the latest) replaces the
+ * held one; an older one is ignored. Two versions of a swap in one batch collapse to the later this way.
  */
 export function mergeRow(rows: Map<string, StoredRow>, row: StoredRow): Change {
   const held = rows.get(row.key);
@@ -73,10 +74,9 @@ export function mergeRow(rows: Map<string, StoredRow>, row: StoredRow): Change {
     rows.set(row.key, row);
     return 'added';
   }
-  const heldAt = Number.isNaN(held.updatedMs) ? -Infinity : held.updatedMs;
-  const newAt = Number.isNaN(row.updatedMs) ? -Infinity : row.updatedMs;
-  if (newAt < heldAt) return 'unchanged';
-  if (newAt === heldAt && samePayload(held.payload, row.payload)) return 'unchanged';
+  const order = compareUpdated(row, held);
+  if (order < 0) return 'unchanged';
+  if (order === 0 && samePayload(held.payload, row.payload)) return 'unchanged';
   rows.set(row.key, row);
   return 'updated';
 }
@@ -95,8 +95,8 @@ export function readPartitionFile(file: string, codec: PartitionCodec): Promise<
 }
 
 /** A partition's index through a codec's `readIndex`, or an empty one when the file does not exist. */
-export function readPartitionIndex(file: string, readIndex: (bytes: Buffer) => Promise<Map<string, number>>): Promise<Map<string, number>> {
-  return readPartition(file, () => new Map(), readIndex);
+export function readPartitionIndex(file: string, readIndex: (bytes: Buffer) => Promise<HeldIndex>): Promise<HeldIndex> {
+  return readPartition(file, () => ({ updated: new Map(), subMs: new Map() }), readIndex);
 }
 
 /**

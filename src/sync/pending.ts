@@ -5,7 +5,7 @@
  * after, so the state never describes data that is not durable.
  */
 import path from 'node:path';
-import type { PartitionCodec, StoredRow } from './stored-row.js';
+import type { HeldIndex, PartitionCodec, StoredRow } from './stored-row.js';
 import { mergeRow, partitionFile, readPartitionFile, readPartitionIndex, writePartitionFile } from './partitions.js';
 
 export interface FlushResult {
@@ -21,20 +21,9 @@ export interface FlushResult {
   maxUpdatedMs: number;
 }
 
-/**
- * A partition's index: each id's updatedAt, and for text formats the digits of updatedAt past the millisecond
- * (the API's times have seven fractional digits): a later tick in the same millisecond is a newer version.
- * (Parquet's index reads two columns, and keeps microseconds at most: there, the same millisecond is the same
- * version.)
- */
-interface HeldIndex {
-  updated: Map<string, number>;
-  subMs?: Map<string, number>;
-}
-
 /** Whether `row` is later than what the index holds, within the same millisecond of updatedAt. */
 function laterTick(index: HeldIndex, row: StoredRow): boolean {
-  const held = index.subMs?.get(row.key);
+  const held = index.subMs.get(row.key);
   return held !== undefined && (row.updatedSubMs ?? 0) > held;
 }
 
@@ -76,16 +65,14 @@ export class PendingPartitions {
   /** The index of a partition's rows (with the digits past the millisecond for the formats whose index is read from whole rows). */
   private indexOf(rows: readonly StoredRow[]): HeldIndex {
     const updated = new Map(rows.map((row) => [row.key, row.updatedMs]));
-    return this.codec.readIndex ? { updated } : { updated, subMs: new Map(rows.map((row) => [row.key, row.updatedSubMs ?? 0])) };
+    return { updated, subMs: new Map(rows.map((row) => [row.key, row.updatedSubMs ?? 0])) };
   }
 
   private async index(date: string): Promise<HeldIndex> {
     let index = this.held.get(date);
     if (!index) {
       const file = path.join(this.dir, partitionFile(date, this.codec));
-      index = this.codec.readIndex
-        ? { updated: await readPartitionIndex(file, this.codec.readIndex) }
-        : this.indexOf(await readPartitionFile(file, this.codec));
+      index = this.codec.readIndex ? await readPartitionIndex(file, this.codec.readIndex) : this.indexOf(await readPartitionFile(file, this.codec));
       if (this.held.size >= INDEXES_KEPT) this.held.delete(this.held.keys().next().value!);
       this.held.set(date, index);
     }

@@ -108,7 +108,10 @@ export function parseState(text: string): SyncState {
     rescanBase: time(raw.rescanBase, 'rescanBase'),
     rescannedAt: raw.rescannedAt === null ? undefined : time(raw.rescannedAt, 'rescannedAt'),
   };
-  if (raw.rescannedTo !== undefined) state.rescannedTo = time(raw.rescannedTo, 'rescannedTo');
+  if (raw.rescannedTo !== undefined) {
+    state.rescannedTo = time(raw.rescannedTo, 'rescannedTo');
+    if (!(state.since <= state.rescannedTo && state.rescannedTo <= state.cursor)) throw new Error('rescannedTo is not between since and cursor');
+  }
   if (raw.version === 1) state.upgradedFrom = 1;
   if (!(state.since <= state.cursor && state.rescanBase <= state.cursor && state.since <= state.updatedCursor)) {
     throw new Error('since ≤ cursor, rescanBase ≤ cursor and since ≤ updatedCursor do not all hold');

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { mountSupport, randomMoments } from '../../scripts/chaos/faults.js';
 import { type CaseRow, formatNotes, formatTable } from '../../scripts/chaos/report.js';
-import { Chaos, type ExportQuery, type SyncQuery } from '../../scripts/chaos/scenarios.js';
+import { Chaos, type ExportQuery, type SyncQuery } from '../../scripts/chaos/chaos.js';
 
 const noMount = mountSupport();
 const chaos = new Chaos({ seed: 7, swapsPerHour: 300 });
@@ -85,6 +85,12 @@ describe.concurrent('chaos, reduced: every case ends identical to a clean run', 
       const row = await chaos.syncUpdates({ name: 'sync updates, +4 d', query: { ...SYNC, concurrency: 4 }, laterDays: 4, latencyMs: 0 });
       expectClean(row);
     },
+    CASE_MS,
+  );
+
+  it(
+    'a sync stopped by two signals back to back: exit 130, the lock released, the resume line; a rerun completes the set',
+    async () => expectClean(await chaos.doubleSignal({ name: 'sync, SIGINT + SIGTERM', query: SYNC, first: 'SIGINT', second: 'SIGTERM' })),
     CASE_MS,
   );
 

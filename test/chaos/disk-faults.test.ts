@@ -14,7 +14,7 @@ import { createEncoder } from '../../src/output/encode.js';
 import { textCodec } from '../../src/sync/codec.js';
 import { writePartitionFile } from '../../src/sync/partitions.js';
 import { mountSupport } from '../../scripts/chaos/faults.js';
-import { Chaos } from '../../scripts/chaos/scenarios.js';
+import { Chaos } from '../../scripts/chaos/chaos.js';
 import { BIN, tempDir } from '../helpers/cli.js';
 
 /**

@@ -78,9 +78,13 @@ describe('rows outside the window asked for', () => {
     expect(r.code).toBe(0);
     expect(extra).toBeGreaterThan(0);
     expect(stepLines(r)[0]).toMatchObject({ outsideWindow: extra, complete: true });
-    expect(r.stderr.split('\n')).toContain(
-      `warning: the API returned ${extra} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`,
-    );
+    const warnings = r.stderr
+      .split('\n')
+      .filter((line) => line.startsWith('{"event":"sync-warning"'))
+      .map((line) => (JSON.parse(line) as { message: string }).message);
+    expect(warnings).toEqual([
+      `the API returned ${extra} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`,
+    ]);
     expect(mirrorRows(dir)).toEqual(expectedRows(data, '2026-11-11T00:00:00Z', '2026-11-11T01:00:00Z', NOW));
     expectTidy(dir);
     const text = await runInProcess(['sync', '--out', dir, '--until', '2026-11-11T01:00:00Z'], env());

@@ -50,8 +50,12 @@ describe('parquetCodec', () => {
     const back = await codec.read(bytes);
     expect(back).toEqual(rows);
     expect(codec.encode(back).equals(bytes)).toBe(true);
-    // The two-column index a re-scan checks against: id → updatedAt in ms, as `read` gives.
-    expect(await codec.readIndex!(bytes)).toEqual(new Map(rows.map((r) => [r.key, r.updatedMs])));
+    // The two-column index a re-scan checks against: id → updatedAt in ms and the microseconds past it, as `read` gives.
+    expect(await codec.readIndex!(bytes)).toEqual({
+      updated: new Map(rows.map((r) => [r.key, r.updatedMs])),
+      subMs: new Map(rows.map((r) => [r.key, r.updatedSubMs])),
+    });
+    expect(rows.map((r) => r.updatedSubMs)).toEqual(expect.arrayContaining([456_000]));
     // The same version fetched again is unchanged: a rerun rewrites nothing.
     const held = new Map<string, StoredRow>(back.map((r) => [r.key, r]));
     for (const s of swaps) expect(mergeRow(held, codec.row(s))).toBe('unchanged');

@@ -10,22 +10,15 @@ import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import { parquetCodec } from '../../src/sync/parquet-codec.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { CAUGHT_UP, useClockedSandbox } from '../helpers/clocked-sandbox.js';
-import { asRead, query, TIME_FIELDS } from '../helpers/duckdb.js';
+import { asRead, query } from '../helpers/duckdb.js';
 import { expectedIds, mirrorRows, runInProcess, snapshotData, sorted } from './helpers.js';
+import { readMirror } from './parquet-helpers.js';
 
 const data = { seed: 62, swapsPerHour: 50 };
 const { since: SINCE, until: UNTIL, clock1: CLOCK1, clock2: CLOCK2 } = CAUGHT_UP;
 const mirror = useClockedSandbox({ ...data, clock: CLOCK1 });
 // The same data answered slowly, so a kill falls inside the catch-up.
 const slow = useClockedSandbox({ ...data, latencyMs: 3, clock: CLOCK1 });
-
-/** The mirror through the README's glob, times as epoch microseconds (text), ordered as the partitions are. */
-async function readMirror(dir: string, fields: readonly string[]): Promise<Record<string, unknown>[]> {
-  const select = fields.map((f) => (TIME_FIELDS.has(f) ? `epoch_us("${f}")::VARCHAR AS "${f}"` : `"${f}"`));
-  return query(
-    `SELECT ${select.join(', ')}, "date"::VARCHAR AS "date" FROM read_parquet('${dir}/**/*.parquet', hive_partitioning = true, filename = true, file_row_number = true) ORDER BY filename, file_row_number`,
-  );
-}
 
 async function syncBoth(args: readonly string[], fields: readonly string[]) {
   const env = mirror.env();

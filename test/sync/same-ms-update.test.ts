@@ -10,6 +10,7 @@ import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { expectedRows, mirrorRows, runInProcess } from './helpers.js';
+import { readMirror } from './parquet-helpers.js';
 
 const data = { seed: 61, swapsPerHour: 60, updateRate: 0 };
 const NOW = Date.parse('2026-11-12T00:00:00Z');
@@ -54,19 +55,28 @@ afterAll(async () => {
 describe('two versions of a swap in one millisecond of updatedAt', () => {
   // The very same updatedAt with other content is not told apart by a re-scan: the index holds no content (a digest
   // of every row cost a re-run a third more CPU). A server that changes a swap changes its updatedAt.
-  it.each([['a later tick of the same millisecond', '9999']])('%s: the later version replaces the held one on the next run', async (_name, tick) => {
+  // Parquet holds microseconds: a later tick there counts up to the microsecond (the 7th digit is not kept).
+  it.each([
+    ['a later tick of the same millisecond', '9999', []],
+    ['a later tick of the same millisecond, Parquet', '9999', ['--format', 'parquet']],
+  ])('%s: the later version replaces the held one on the next run', async (_name, tick, format) => {
     tick2 = tick;
     const env = sandboxEnv(url, path.join(tempDir('swapx-cfg-'), 'cfg'));
     const dir = path.join(tempDir('swapx-same-ms-'), 'out');
     version = 1;
-    expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL], env)).code).toBe(0);
-    const held = () => mirrorRows(dir).find((row) => row.id === target.id)!;
-    expect(held()).toMatchObject({ depositUsdAmount: 100, updatedAt: expect.stringMatching(/0001Z$/) });
+    expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, ...format], env)).code).toBe(0);
+    const parquet = format.length > 0;
+    const held = async () =>
+      parquet
+        ? (await readMirror(dir, ['id', 'updatedAt', 'depositUsdAmount'])).find((row) => row.id === target.id)!
+        : mirrorRows(dir).find((row) => row.id === target.id)!;
+    expect(await held()).toMatchObject({ depositUsdAmount: 100 });
 
     // The API now serves version 2: a rerun re-scans the range (the 48 h lag) and sees it.
     version = 2;
     const second = await runInProcess(['sync', '--out', dir, '--summary-json'], env);
     expect(second.code).toBe(0);
-    expect(held()).toMatchObject({ depositUsdAmount: 200, updatedAt: expect.stringMatching(new RegExp(`${tick}Z$`)) });
+    expect(await held()).toMatchObject({ depositUsdAmount: 200 });
+    if (!parquet) expect((await held()).updatedAt).toMatch(new RegExp(`${tick}Z$`));
   });
 });

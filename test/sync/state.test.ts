@@ -37,6 +37,19 @@ describe('SyncState', () => {
     expect(serializeState(back, T + 3 * H)).toBe(text);
   });
 
+  it('round-trips where a re-scan cut short got to, and refuses one outside [since, cursor]', () => {
+    const state = newState(query, T);
+    state.cursor = T + 2 * H;
+    state.updatedCursor = T + 2 * H;
+    state.rescannedTo = T + H;
+    const text = serializeState(state, T + 3 * H);
+    expect(text).toContain('\n  "rescannedTo": "2026-11-10T01:00:00Z",\n');
+    expect(parseState(text)).toEqual(state);
+    const beyond = JSON.parse(text) as Record<string, unknown>;
+    beyond.rescannedTo = '2026-11-10T03:00:00Z';
+    expect(() => parseState(JSON.stringify(beyond))).toThrow('rescannedTo is not between since and cursor');
+  });
+
   it('reads a version 1 state (append-only parts, ids): updates are caught up from since', () => {
     const v1 = {
       version: 1,
