@@ -3,7 +3,6 @@
 // COPY or its merge, and catch-ups days later (versions) killed or through faults. Each case ends with the table
 // compared row for row with what the API serves at the last clock, and with a folder mirror of the same clocks (a
 // clean sync, JSON Lines): a missing, extra, duplicate or stale row is a difference. Drives the built CLI.
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,43 +16,14 @@ import { type PostgresServer, startCluster } from '../../test/helpers/postgres-c
 import { rowDifferences, type SyncedRow, syncedRows, syncRetries } from './compare.js';
 import { faultsText, randomMoments } from './faults.js';
 import type { CaseRow } from './report.js';
-import { BIN, type Chaos, type SyncQuery } from './scenarios.js';
+import type { Chaos, SyncQuery } from './chaos.js';
+import { errorLines, type Run, spawnSwapx } from './spawn.js';
 
 const DAY = 86_400_000;
-const RUN_LIMIT_MS = 180_000;
 const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
 const ALL_KINDS: FaultKind[] = ['429', '500', '503', 'reset', 'truncated', 'slow'];
-
-interface Run {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stderr: string;
-}
-
-function spawnSwapx(args: readonly string[], env: NodeJS.ProcessEnv): { child: ChildProcess; done: Promise<Run> } {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr!.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-  });
-  const watchdog = setTimeout(() => child.kill('SIGKILL'), RUN_LIMIT_MS);
-  const done = new Promise<Run>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(watchdog);
-      resolve({ code, signal, stderr });
-    });
-  });
-  return { child, done };
-}
-
-const firstLine = (text: string) =>
-  text
-    .split('\n')
-    .filter((line) => line.startsWith('swapx:') || line.includes('"sync-failed"'))
-    .join(' / ') ||
-  text.trim().split('\n')[0] ||
-  '';
+/** The run's error lines, for the notes (or its first line). */
+const firstLine = (stderr: string) => errorLines(stderr).join(' / ') || stderr.trim().split('\n')[0] || '';
 
 /** A swap as compared: its fields by API name, times as epoch ms (the API writes them in several ways), as canonical JSON. */
 function asSynced(record: Record<string, unknown>): SyncedRow {

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PostgresChaos } from '../../scripts/chaos/postgres.js';
 import { type CaseRow, formatNotes, formatTable } from '../../scripts/chaos/report.js';
-import { Chaos, type SyncQuery } from '../../scripts/chaos/scenarios.js';
+import { Chaos, type SyncQuery } from '../../scripts/chaos/chaos.js';
 
 const chaos = new Chaos({ seed: 7, swapsPerHour: 300 });
 // Across midnight, about 1,800 swaps: the COPY of one commit lasts long enough to be caught.
