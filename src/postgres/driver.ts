@@ -75,8 +75,8 @@ export async function connect(target: PgTarget): Promise<Db> {
     debug: false,
     backoff: false,
     onnotice: () => {},
-    // A batch (about 1.5 KB a row, up to some 100 MB) stays in memory as the temporary table it is loaded into.
-    connection: { application_name: APPLICATION_NAME, temp_buffers: '128MB' },
+    // Only what every server and pooler takes at the start: settings are SET once the session is ours (mirror.ts).
+    connection: { application_name: APPLICATION_NAME },
     target_session_attrs: undefined,
   });
 }

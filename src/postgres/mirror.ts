@@ -122,6 +122,9 @@ export class PostgresMirror {
         if (!row!.locked)
           throw new SyncLockedError(`${describeTarget(target)} is being written by another swapx sync${await holder(db, target)}; this run stopped`);
         pid = row!.pid;
+        // A batch (about 1.5 KB a row, up to some 100 MB) stays in memory as the temporary table it is loaded
+        // into; set before the session's first temporary table, as Postgres requires.
+        await db`SET temp_buffers = '128MB'`;
       } catch (error) {
         throw describeError(error, target, 'connect');
       }
@@ -184,6 +187,7 @@ export class PostgresMirror {
         );
       }
       this.pid = row!.pid;
+      await sql`SET temp_buffers = '128MB'`;
     } catch (error) {
       throw describeError(error, this.target, 'check the lock');
     }
@@ -298,18 +302,31 @@ async function holder(db: Sql, target: PgTarget): Promise<string> {
   }
 }
 
-/** COPY of the batch into the temporary table, a COPY for each set of columns its lines were encoded for. */
+/**
+ * COPY of the batch into the temporary table, a COPY for each set of columns its lines were encoded for. The data
+ * is made into chunks as the server takes them, so Node joins the next chunk while Postgres parses the last.
+ */
 async function copyRows(tx: Sql, pending: ReadonlyMap<string, Pending>): Promise<void> {
-  const groups = new Map<readonly Column[], string[]>();
+  const groups = new Map<readonly Column[], Pending[]>();
   for (const row of pending.values()) {
-    let chunks = groups.get(row.columns);
-    if (!chunks) groups.set(row.columns, (chunks = ['']));
-    if (chunks[chunks.length - 1]!.length >= CHUNK_CHARS) chunks.push('');
-    chunks[chunks.length - 1] += row.line;
+    const rows = groups.get(row.columns);
+    if (rows) rows.push(row);
+    else groups.set(row.columns, [row]);
   }
-  for (const [columns, chunks] of groups) {
+  for (const [columns, rows] of groups) {
+    function* chunks(): Generator<Buffer> {
+      let chunk = '';
+      for (const row of rows) {
+        chunk += row.line;
+        if (chunk.length >= CHUNK_CHARS) {
+          yield Buffer.from(chunk);
+          chunk = '';
+        }
+      }
+      if (chunk !== '') yield Buffer.from(chunk);
+    }
     const writable = await tx.unsafe(`COPY swapx_batch (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`).writable();
-    await pipeline(Readable.from(chunks.map((chunk) => Buffer.from(chunk))), writable);
+    await pipeline(Readable.from(chunks()), writable);
   }
 }
 
