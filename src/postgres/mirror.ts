@@ -5,9 +5,10 @@
  *   and never waited for (a second sync fails at once). It dies with the
  *   session, so a killed run leaves no lock behind; every commit first checks
  *   that it still runs on the session holding it.
- * - Rows are buffered as COPY text. A commit is ONE transaction: COPY into a
- *   temporary table, the keys repeated in the batch collapsed to their latest
- *   version, one set-based INSERT … ON CONFLICT that replaces a row only when
+ * - Rows are buffered as COPY text, a key repeated before a commit collapsed
+ *   to its latest version as it is added (merge.ts). A commit is ONE
+ *   transaction: COPY into a temporary table, one set-based
+ *   INSERT … ON CONFLICT that replaces a row only when
  *   the incoming version is newer (updatedAt to the nanosecond: a later tick
  *   in the same millisecond is newer, the same version changes nothing), and
  *   the cursors written to the state table. A run killed anywhere before the
@@ -18,26 +19,14 @@
  *   takes a short exclusive lock, bounded by lock_timeout.
  */
 import { createHash } from 'node:crypto';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { SWAP_FIELDS } from '../api/types.js';
-import type { MirrorQuery, MirrorState } from '../sync/store.js';
+import type { MirrorState } from '../sync/store.js';
 import { SyncLockedError } from '../fs/lock.js';
-import {
-  COLUMNS,
-  type Column,
-  extraColumn,
-  KEY_COLUMN,
-  keyOf,
-  versionOf,
-  LOADED_COLUMN,
-  quoteIdent,
-  type RowEncoder,
-  rowEncoder,
-  VERSION_COLUMN,
-} from './columns.js';
-import { connect, type Db, describeError, type JSONValue, type Sql } from './driver.js';
+import { COLUMNS, type Column, extraColumn, keyOf, versionOf, quoteIdent, type RowEncoder, rowEncoder } from './columns.js';
+import { connect, type Db, describeError, type Sql } from './driver.js';
+import { copyRows, mergeSql, type Pending, replaces } from './merge.js';
 import { addExtraColumns, ensureTables, type Ensured, qualified, STATE_TABLE, type TableName } from './schema.js';
+import { selectState, writeState } from './state.js';
 import { describeTarget, type PgTarget } from './target.js';
 
 export interface CommitCounts {
@@ -50,27 +39,6 @@ export interface CommitCounts {
 }
 
 const KNOWN_FIELDS = new Set<string>(SWAP_FIELDS);
-/** COPY data is sent in messages of about this many characters. */
-const CHUNK_CHARS = 256 * 1024;
-
-/** A row waiting for the commit: its COPY line, for the columns it was encoded for (a field first seen later adds some). */
-interface Pending {
-  line: string;
-  columns: readonly Column[];
-  version: bigint | undefined;
-  placedMs: number;
-}
-
-/**
- * Whether a version replaces the one held for its key: a larger updatedAt does, and so does the same one or one
- * without a readable updatedAt when the held one has none (the later arrival is the server's later word); an
- * unreadable one never replaces a readable one. The same rule as the merge's, and as the folder mirror's.
- */
-function replaces(version: bigint | undefined, held: bigint | undefined): boolean {
-  if (held === undefined) return true;
-  return version !== undefined && version >= held;
-}
-
 /** The lock of a table: a 64-bit key from its database, schema and name (the same for every swapx). */
 function lockKey(target: PgTarget): bigint {
   const digest = createHash('sha256').update(`swapx sync\u0000${target.database}\u0000${target.schema}\u0000${target.table}`).digest();
@@ -300,106 +268,4 @@ async function holder(db: Sql, target: PgTarget): Promise<string> {
   } catch {
     return '';
   }
-}
-
-/**
- * COPY of the batch into the temporary table, a COPY for each set of columns its lines were encoded for. The data
- * is made into chunks as the server takes them, so Node joins the next chunk while Postgres parses the last.
- */
-async function copyRows(tx: Sql, pending: ReadonlyMap<string, Pending>): Promise<void> {
-  const groups = new Map<readonly Column[], Pending[]>();
-  for (const row of pending.values()) {
-    const rows = groups.get(row.columns);
-    if (rows) rows.push(row);
-    else groups.set(row.columns, [row]);
-  }
-  for (const [columns, rows] of groups) {
-    function* chunks(): Generator<Buffer> {
-      let chunk = '';
-      for (const row of rows) {
-        chunk += row.line;
-        if (chunk.length >= CHUNK_CHARS) {
-          yield Buffer.from(chunk);
-          chunk = '';
-        }
-      }
-      if (chunk !== '') yield Buffer.from(chunk);
-    }
-    const writable = await tx.unsafe(`COPY swapx_batch (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`).writable();
-    await pipeline(Readable.from(chunks()), writable);
-  }
-}
-
-/**
- * The merge, one statement: each row of the batch (one per key) inserted, or replacing the held row when newer. A
- * held row without a readable updatedAt is older than any with one, and is replaced by another without one only when
- * the row differs (the folder mirror's rule). Returns the counts, by completedAt against the cursor ($1), and the
- * keys of inserted rows without a completedAt (counted by the caller).
- */
-function mergeSql(name: TableName, columns: readonly Column[]): string {
-  const cols = columns.map((c) => quoteIdent(c.name));
-  const key = quoteIdent(KEY_COLUMN);
-  const version = quoteIdent(VERSION_COLUMN);
-  const updates = columns.filter((c) => c.name !== KEY_COLUMN).map((c) => `${quoteIdent(c.name)} = EXCLUDED.${quoteIdent(c.name)}`);
-  const rowOf = (alias: string) => `(${cols.map((c) => `${alias}.${c}`).join(', ')})`;
-  return `
-    WITH merged AS (
-      INSERT INTO ${qualified(name)} AS held (${cols.join(', ')})
-      SELECT ${cols.join(', ')} FROM swapx_batch
-      ON CONFLICT (${key}) DO UPDATE SET ${updates.join(', ')}, ${quoteIdent(LOADED_COLUMN)} = now()
-      WHERE held.${version} < EXCLUDED.${version}
-         OR (held.${version} IS NULL AND EXCLUDED.${version} IS NOT NULL)
-         OR (held.${version} IS NULL AND EXCLUDED.${version} IS NULL AND ${rowOf('held')} IS DISTINCT FROM ${rowOf('EXCLUDED')})
-      RETURNING (held.xmax = 0) AS inserted, held.completed_at, held.${key} AS key
-    )
-    SELECT count(*) FILTER (WHERE inserted AND completed_at >= $1::timestamptz) AS new_swaps,
-           count(*) FILTER (WHERE inserted AND completed_at < $1::timestamptz) AS late_swaps,
-           count(*) FILTER (WHERE NOT inserted) AS updated_swaps,
-           coalesce(json_agg(key) FILTER (WHERE inserted AND completed_at IS NULL), '[]') AS undated
-    FROM merged`;
-}
-
-/** The state row of a mirror table; the caller words an error. */
-async function selectState(sql: Sql, name: TableName): Promise<MirrorState | undefined> {
-  const rows = await sql.unsafe(
-    `SELECT query, since, completed_cursor, updated_cursor, rescan_base, rescanned_at, rescanned_to FROM ${qualified({ schema: name.schema, table: STATE_TABLE })} WHERE mirror = $1`,
-    [name.table],
-  );
-  const row = rows[0];
-  if (!row) return undefined;
-  const ms = (value: unknown) => (value instanceof Date ? value.getTime() : Number.NaN);
-  const state: MirrorState = {
-    query: row.query as MirrorQuery,
-    since: ms(row.since),
-    cursor: ms(row.completed_cursor),
-    updatedCursor: ms(row.updated_cursor),
-    rescanBase: ms(row.rescan_base),
-    rescannedAt: row.rescanned_at === null ? undefined : ms(row.rescanned_at),
-  };
-  if (row.rescanned_to !== null) state.rescannedTo = ms(row.rescanned_to);
-  return state;
-}
-
-async function writeState(tx: Sql, name: TableName, state: MirrorState, version: string): Promise<void> {
-  const table: TableName = { schema: name.schema, table: STATE_TABLE };
-  const iso = (ms: number) => new Date(ms).toISOString();
-  await tx.unsafe(
-    `INSERT INTO ${qualified(table)} (mirror, query, since, completed_cursor, updated_cursor, rescan_base, rescanned_at, rescanned_to, swapx_version, updated_at)
-     VALUES ($1, $2::jsonb, $3, $4, $5, $6, $7, $8, $9, now())
-     ON CONFLICT (mirror) DO UPDATE SET query = EXCLUDED.query, since = EXCLUDED.since, completed_cursor = EXCLUDED.completed_cursor,
-       updated_cursor = EXCLUDED.updated_cursor, rescan_base = EXCLUDED.rescan_base, rescanned_at = EXCLUDED.rescanned_at, rescanned_to = EXCLUDED.rescanned_to,
-       swapx_version = EXCLUDED.swapx_version, updated_at = EXCLUDED.updated_at`,
-    [
-      name.table,
-      // The object itself: the driver serializes a jsonb parameter, so a string given here would be stored as a JSON string.
-      state.query as unknown as JSONValue,
-      iso(state.since),
-      iso(state.cursor),
-      iso(state.updatedCursor),
-      iso(state.rescanBase),
-      state.rescannedAt === undefined ? null : iso(state.rescannedAt),
-      state.rescannedTo === undefined ? null : iso(state.rescannedTo),
-      version,
-    ],
-  );
 }
