@@ -29,9 +29,10 @@ export interface FollowOptions {
 /** Steps on a fixed cadence (interval from the start of one step to the next, or at once if a step ran longer). */
 export async function followLoop(options: FollowOptions): Promise<void> {
   while (!options.signal.aborted) {
-    const started = Date.now();
+    // A cadence, not a date: the monotonic clock, which a wall-clock change does not move.
+    const started = performance.now();
     await options.step();
     if (options.signal.aborted) break;
-    await sleep(Math.max(0, started + options.intervalMs - Date.now()), options.signal);
+    await sleep(Math.max(0, started + options.intervalMs - performance.now()), options.signal);
   }
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
@@ -32,9 +33,11 @@ describe.concurrent('a second signal', () => {
   ] as const)('%s: exit 130, the lock released, the resume line printed', async (_name, args, first, second, end) => {
     const env = syncEnv(slow);
     const dir = path.join(tempDir('swapx-double-'), 'out');
-    const child = spawnCli(['sync', '--out', dir, ...args, '--concurrency', '1', '--checkpoint-every', '0'], { env });
+    const child = spawnCli(['sync', '--out', dir, ...args, '--concurrency', '1'], { env });
     const done = collect(child);
-    await until(() => fs.existsSync(dir) && fs.readdirSync(dir).some((name) => name.startsWith('date=')));
+    // Under way: the lock taken, windows being fetched.
+    await until(() => fs.existsSync(path.join(dir, '.swapx-sync.lock')));
+    await sleep(300);
     // Back to back: the second lands while the first's orderly stop is under way.
     child.kill(first);
     child.kill(second);
