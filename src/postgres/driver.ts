@@ -124,6 +124,12 @@ export function describeError(error: unknown, target: PgTarget, doing: string): 
   if (isServer && (code === '53300' || code === '57P03'))
     return new WrappedError(`${where} takes no connection now (${message}); run again later`, { cause: error });
   if (isServer) return new WrappedError(`${where}: ${doing} failed (${message}${code ? `, SQLSTATE ${code}` : ''})`, { cause: error });
+  // Asked for TLS, the server answered that it has none (libpq: "server does not support SSL, but SSL was required").
+  if (code === 'ECONNRESET' && /before secure TLS connection/.test(message) && target.sslMode !== 'prefer' && target.sslMode !== 'allow') {
+    return new WrappedError(`${where} closed the connection before TLS was set up: it may not offer TLS, which sslmode=${target.sslMode} requires`, {
+      cause: error,
+    });
+  }
   if (code !== undefined && TLS_CODES.test(code)) {
     return new WrappedError(`${where}: the TLS connection failed (${message}); check sslmode and sslrootcert`, { cause: error });
   }

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { AuthError, UsageError, WrappedError } from '../../src/api/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
@@ -176,6 +177,30 @@ describe('opening the mirror', () => {
     expect(error.message).toMatch(
       new RegExp(`^Postgres at 127\\.0\\.0\\.1:${db.server.port}: the TLS connection failed \\(self[- ]signed certificate\\); check sslmode and sslrootcert$`),
     );
+  });
+
+  it('sslmode=require against a server without TLS: one line saying so (exit 1)', async () => {
+    // A server that answers the TLS request with "no", as one with ssl=off does, and closes on what follows.
+    const plain = net.createServer((socket) => {
+      let first = true;
+      socket.on('data', (data) => {
+        if (first && data.length === 8 && data.readInt32BE(4) === 80877103) {
+          first = false;
+          socket.write('N');
+        } else socket.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    const port = (plain.address() as net.AddressInfo).port;
+    try {
+      const { error, code } = await openError(target({ port, sslMode: 'require' }));
+      expect(code).toBe(1);
+      expect(error.message).toBe(
+        `Postgres at 127.0.0.1:${port} closed the connection before TLS was set up: it may not offer TLS, which sslmode=require requires`,
+      );
+    } finally {
+      plain.close();
+    }
   });
 });
 
