@@ -311,6 +311,40 @@ describe('exactly once', () => {
     expect(await first.commit(state(TO), 0)).toEqual({ newSwaps: 1, lateSwaps: 0, updatedSwaps: 0 });
   });
 
+  it('readers are never blocked: while a commit is under way, merged but not committed, a reader reads the table as it was', async () => {
+    const t = target();
+    const mirror = await open(t);
+    await load(mirror, early().slice(0, 100));
+    // The test holds the state row: the commit merges its rows, then waits there, its transaction open.
+    const holder = await db.sql.reserve();
+    try {
+      await holder`BEGIN`;
+      await holder`SELECT * FROM swapx_sync_state WHERE mirror = ${t.table} FOR UPDATE`;
+      const newer = late();
+      for (const swap of newer) mirror.add(swap as unknown as Record<string, unknown>, Date.parse(swap.completedAt));
+      const committing = mirror.commit(state(TO), Date.parse(FROM));
+      for (let waiting = 0; waiting === 0; ) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        [{ n: waiting }] =
+          (await db.admin`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'swapx sync' AND wait_event_type = 'Lock'`) as unknown as [
+            { n: number },
+          ];
+      }
+      // A reader that would give up after 200 ms waiting for a lock reads at once, and sees the rows as committed.
+      const reader = await db.sql.reserve();
+      try {
+        await reader`SET lock_timeout = '200ms'`;
+        expect(await reader.unsafe(`SELECT count(*)::int AS n FROM ${t.table}`)).toEqual([{ n: 100 }]);
+      } finally {
+        reader.release();
+      }
+      await holder`COMMIT`;
+      expect(await committing).toEqual({ newSwaps: newer.length - 100, lateSwaps: 0, updatedSwaps: expect.any(Number) });
+    } finally {
+      holder.release();
+    }
+  });
+
   it('readers are never blocked: a merge goes on while a reader holds the table, and takes no lock a reader waits for', async () => {
     const t = target();
     const mirror = await open(t);
