@@ -75,10 +75,16 @@ const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': 
 
 const NULL = '\\N';
 
-/** An API time as Postgres reads it; NULL for one swapx cannot read (Postgres would refuse the whole batch). */
+/**
+ * An API time as Postgres reads it: one swapx reads holds nothing to escape, and one without a zone is UTC, as swapx
+ * reads it everywhere (Postgres would take the session's time zone). NULL for one swapx cannot read: Postgres would
+ * refuse the whole batch.
+ */
 function timeValue(value: unknown): string {
-  return typeof value === 'string' && !Number.isNaN(parseApiTime(value)) ? copyEscape(value) : NULL;
+  if (typeof value !== 'string' || Number.isNaN(parseApiTime(value))) return NULL;
+  return ZONED_RE.test(value) ? value : `${value}Z`;
 }
+const ZONED_RE = /([Zz]|[+-]\d{2}:?\d{2})$/;
 
 function textValue(value: unknown): string {
   if (value === null || value === undefined) return NULL;

@@ -223,6 +223,18 @@ describe('versions', () => {
     expect(await load(mirror, swaps, cursor)).toEqual({ newSwaps: swaps.length - lateCount, lateSwaps: lateCount, updatedSwaps: 0 });
   });
 
+  it('a time without a zone is UTC, whatever the time zone of the server or the session', async () => {
+    await db.admin.unsafe(`ALTER DATABASE ${db.database} SET timezone = 'America/New_York'`);
+    const t = target();
+    const mirror = await open(t);
+    const [a] = early();
+    await load(mirror, [{ ...a!, completedAt: '2026-11-10T01:02:03.456', detectedAt: '2026-11-10T01:00:00+0100' } as Swap]);
+    const [row] = await db.sql.unsafe(
+      `SELECT (extract(epoch FROM completed_at) * 1000)::bigint::text AS completed, (extract(epoch FROM detected_at) * 1000)::bigint::text AS detected FROM ${t.table}`,
+    );
+    expect(row).toEqual({ completed: String(Date.parse('2026-11-10T01:02:03.456Z')), detected: String(Date.parse('2026-11-10T00:00:00Z')) });
+  });
+
   it('a swap without a readable completedAt is held with completed_at NULL, new or late by the time it was placed at', async () => {
     const t = target();
     const mirror = await open(t);

@@ -203,6 +203,11 @@ describe('bad input and failures: one line, the documented exit code, nothing cr
     expect(down.code).toBe(1);
     expect(down.stderr).toBe('swapx: error: cannot reach Postgres at 127.0.0.1:1 (connection refused); run again when it is up\n');
     for (const r of [wrong, missing, down]) expect(r.stderr).not.toContain(db.server.password);
+    // With --summary-json the failure is a JSON line, the password in none of it either.
+    const json = await sync(['--out', url(), ...range, '--summary-json'], { PGPASSWORD: 'not-the-password' });
+    expect(json.code).toBe(3);
+    expect(JSON.parse(json.stderr.trim())).toMatchObject({ event: 'sync-failed', exitCode: 3, error: 'AuthError' });
+    expect(json.stderr).not.toContain('not-the-password');
   });
 
   it('a table of another shape (exit 2), left as it is', async () => {
