@@ -108,7 +108,17 @@ function listValue(value: unknown): string {
 /** JSON as jsonb reads it: the value itself (an array stays an array), never a JSON string of its text. jsonb refuses \u0000. */
 function jsonValue(value: unknown): string {
   if (value === undefined || value === null) return NULL;
-  return copyEscape(JSON.stringify(value).replace(/\\u0000/g, '\\ufffd'));
+  const json = JSON.stringify(value);
+  return copyEscape(json.includes('\\u') ? json.replace(JSON_ESCAPE_RE, jsonbEscape) : json);
+}
+/** Each escape of JSON text, so that an escaped backslash followed by `u0000` is told from the escape \u0000. */
+const JSON_ESCAPE_RE = /\\(u[0-9a-fA-F]{4}|.)/g;
+/**
+ * jsonb refuses \u0000 and a surrogate alone (JSON.stringify escapes only lone ones; a pair is written as itself):
+ * either would fail the whole batch, so each becomes U+FFFD, as text columns have it.
+ */
+function jsonbEscape(escape: string, body: string): string {
+  return /^u(0000|d[89a-f][0-9a-f]{2})$/i.test(body) ? '\\ufffd' : escape;
 }
 
 const ENCODERS: Record<PgType, (value: unknown) => string> = {

@@ -158,6 +158,21 @@ describe('the table', () => {
     expect(await mirror.readState()).toEqual(state(TO));
   });
 
+  it('jsonb takes what JSON holds: a lone surrogate and a NUL become U+FFFD, a backslash before "u0000" stays text', async () => {
+    const t = target();
+    const mirror = await open(t);
+    const tags = [
+      { type: 'a\uD800b', value: 'x\u0000y' },
+      { type: '\\u0000', value: '😀' },
+    ];
+    await load(mirror, [{ ...early()[0]!, tags } as Swap]);
+    const [row] = await db.sql.unsafe(`SELECT tags FROM ${t.table}`);
+    expect(row!.tags).toEqual([
+      { type: 'a\uFFFDb', value: 'x\uFFFDy' },
+      { type: '\\u0000', value: '😀' },
+    ]);
+  });
+
   it('keeps balance changes as jsonb, a text that holds tabs, newlines and backslashes, and a NUL as U+FFFD', async () => {
     const t = target();
     const mirror = await open(t);
