@@ -52,8 +52,19 @@ export async function copyRows(tx: Sql, pending: ReadonlyMap<string, Pending>): 
       }
       if (chunk !== '') yield Buffer.from(chunk);
     }
-    const writable = await tx.unsafe(`COPY swapx_batch (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`).writable();
-    await pipeline(Readable.from(chunks()), writable);
+    const copy = tx.unsafe(`COPY swapx_batch (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`);
+    // A COPY the server refuses once its last data was sent is reported to the query, not to its stream, which then
+    // never finishes: the query's rejection is watched too, or a refused row would hang the run.
+    const refused = new Promise<never>((_resolve, reject) => {
+      const query = copy as unknown as { reject: (error: unknown) => void };
+      const rejectQuery = query.reject;
+      query.reject = (error) => {
+        reject(error);
+        rejectQuery(error);
+      };
+    });
+    const writable = await copy.writable();
+    await Promise.race([pipeline(Readable.from(chunks()), writable), refused]);
   }
 }
 
