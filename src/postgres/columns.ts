@@ -117,8 +117,8 @@ const JSON_ESCAPE_RE = /\\(u[0-9a-fA-F]{4}|.)/g;
  * jsonb refuses \u0000 and a surrogate alone (JSON.stringify escapes only lone ones; a pair is written as itself):
  * either would fail the whole batch, so each becomes U+FFFD, as text columns have it.
  */
-function jsonbEscape(escape: string, body: string): string {
-  return /^u(0000|d[89a-f][0-9a-f]{2})$/i.test(body) ? '\\ufffd' : escape;
+function jsonbEscape(sequence: string, body: string): string {
+  return /^u(0000|d[89a-f][0-9a-f]{2})$/i.test(body) ? '\\ufffd' : sequence;
 }
 
 const ENCODERS: Record<PgType, (value: unknown) => string> = {
