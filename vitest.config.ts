@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/helpers/cleanup.ts'],
+    // One real PostgreSQL server for the run (each Postgres test file makes a database of its own on it).
+    globalSetup: ['test/helpers/postgres-cluster.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Forks, not threads: some tests change the working directory, which a worker thread may not.

@@ -83,6 +83,9 @@ await build({
   footer: { js: '})' },
   // A script compiled by node:vm cannot import(): the built-ins loaded lazily (zlib, readline) are required.
   supported: { 'dynamic-import': false },
+  // The Postgres driver, loaded only by a sync into Postgres, stays in node_modules: required when that sync runs,
+  // not compiled into the program (and its code cache) that every start reads.
+  external: ['postgres'],
   plugins: [inlineVersion, standIns(STAND_INS)],
 });
 const programKey = crypto.createHash('sha256').update(fs.readFileSync(programFile)).digest('hex').slice(0, 16);

@@ -1,6 +1,6 @@
 // `npm run bench`: start-up, pipelining, CPU per swap and memory of the bulk export, measured on the built CLI
 // (bin/swapx.js → dist/) against the sandbox in its own process. Prints one table per part and writes
-// bench-results.json at the repo root. Parts: scripts/bench/{startup,latency,cpu,memory,parquet}.ts; name some
+// bench-results.json at the repo root. Parts: scripts/bench/{startup,latency,cpu,memory,parquet,postgres}.ts; name some
 // (`npm run bench -- parquet`) to run only those. Built to dist/bench/ by scripts/build-bench.js.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -13,6 +13,7 @@ import { cpuPart } from './cpu.js';
 import { latencyPart } from './latency.js';
 import { memoryPart } from './memory.js';
 import { parquetPart } from './parquet.js';
+import { postgresPart } from './postgres.js';
 import { GNU_TIME, killAll, runTimed, startSandboxProcess } from './proc.js';
 import { loadAverage, machine } from './report.js';
 import { startupPart } from './startup.js';
@@ -23,6 +24,7 @@ const PARTS: [string, (ctx: BenchContext) => Promise<PartOutcome<object>>][] = [
   ['cpu', cpuPart],
   ['memory', memoryPart],
   ['parquet', parquetPart],
+  ['postgres', postgresPart],
 ];
 
 // dist/bench/bench.js → the repository root.

@@ -11,6 +11,7 @@
 import { parseArgs } from 'node:util';
 import type { FaultKind } from '../../src/sandbox/index.js';
 import { mountSupport, randomMoments } from './faults.js';
+import { PostgresChaos } from './postgres.js';
 import { type CaseRow, formatNotes, formatTable, passed, runCases } from './report.js';
 import { Chaos, type ExportQuery, type SyncQuery } from './chaos.js';
 
@@ -55,6 +56,7 @@ if (noMount) console.error(`chaos: the full-disk and read-only cases are skipped
 
 let rows: CaseRow[] = [];
 let failed = true;
+let pg: PostgresChaos | undefined;
 try {
   // First the clean runs with latency, one at a time: the baseline, and how long the work takes to spread the kills over.
   const exportClean = await chaos.clean({ name: 'export, latency only', query: EXPORT });
@@ -113,6 +115,9 @@ try {
     () => chaos.sandboxRestart({ name: 'export, sandbox restart (--retries 10)', query: EXPORT, retries: 10, outageMs: 2000 }),
     () => chaos.sandboxRestart({ name: 'export, sandbox restart (--retries 0)', query: EXPORT, retries: 0, outageMs: 2000 }),
   ];
+  // The mirror in Postgres, on a cluster of its own: through faults, killed in its fetch, COPY and merge, caught up.
+  pg = await PostgresChaos.start(chaos);
+  cases.push(...pg.cases(SYNC, seed, kills, syncSpan));
   if (!noMount) {
     cases.push(
       () => chaos.fullDisk({ name: 'export, full disk', query: LONG, sizeShare: 0.4 }),
@@ -124,6 +129,7 @@ try {
   rows = [exportClean, syncClean, ...(await runCases(cases, concurrency))];
   failed = !rows.every(passed);
 } finally {
+  await pg?.close();
   await chaos.close({ keep: failed || values.keep });
 }
 

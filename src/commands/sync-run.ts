@@ -1,11 +1,14 @@
 /** The `swapx sync` handler, loaded only when that command runs (the declaration is in sync.ts): flags in, the engine, lines out. */
-import { AbortedError } from '../api/errors.js';
+import { AbortedError, UsageError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { EXIT, exitCodeFor, fsReason, messageFor } from '../cli/exit-codes.js';
 import { formatElapsed, formatUtc } from '../util/time.js';
 import { runSync, type ErrorPolicy, type SyncEvent } from '../sync/engine.js';
 import { FolderStore } from '../sync/folder-store.js';
-import { parseSyncFlags, type SyncFlags } from '../sync/options.js';
+import { parseSyncFlags, type SyncFlags, type SyncOptions } from '../sync/options.js';
+import type { MirrorQuery, MirrorStore } from '../sync/store.js';
+import { describeTarget, isPostgresUrl, parseTarget } from '../postgres/target.js';
+import { VERSION } from '../version.js';
 import { failureJson, movedJson, noteJson, stepJson, stepText } from '../sync/summary.js';
 
 const errors: ErrorPolicy = {
@@ -41,8 +44,9 @@ async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
       if (log.retryInMs !== undefined) retries += 1;
     },
   });
-  const store = new FolderStore({ dir: options.dir, format: options.format, gzip: options.gzip, fields: options.fields, now: () => ctx.now(), fsReason });
+  const store: MirrorStore<MirrorQuery> = isPostgresUrl(options.dir) ? await postgresStore(ctx, flags, options) : folderStore(ctx, flags, options);
   const json = (line: string) => ctx.io.stderr.write(`${line}\n`);
+  const where = store.name;
   // With --summary-json every line on stderr is JSON: a log parser reads warnings and notices too.
   const warn = (message: string) => (options.summaryJson ? json(noteJson('sync-warning', message, ctx.now())) : ctx.warn(message));
   const info = (message: string) => {
@@ -53,12 +57,12 @@ async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
     if (event.type === 'note') warn(event.message);
     else if (event.type === 'step') {
       if (options.summaryJson) json(stepJson(event.result, ctx.now()));
-      else ctx.info(stepText(event.result));
+      else ctx.info(stepText(event.result, isPostgresUrl(options.dir) ? 'table' : 'partition'));
     } else if (event.type === 'moved') {
       if (options.summaryJson) json(movedJson(event.from, event.to, ctx.now()));
-      else ctx.info(`${options.dir} follows its API from ${event.from} to ${event.to}`);
+      else ctx.info(`${where} follows its API from ${event.from} to ${event.to}`);
     } else if (event.type === 'following') {
-      info(`Following ${options.dir}: a step every ${formatElapsed(event.intervalMs)}; stop with Ctrl-C or SIGTERM`);
+      info(`Following ${where}: a step every ${formatElapsed(event.intervalMs)}; stop with Ctrl-C or SIGTERM`);
     } else if (event.type === 'stopping') info('Stopping after this step…');
     else if (event.type === 'retrying') warn(messageFor(event.error));
     else {
@@ -83,4 +87,29 @@ async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
   );
   if (options.follow) info(`Stopped; synced up to ${formatUtc(summary.cursor)}`);
   return EXIT.ok;
+}
+
+function folderStore(ctx: Context, flags: SyncFlags, options: SyncOptions): MirrorStore<MirrorQuery> {
+  if (flags.table !== undefined) throw new UsageError('--table applies to a postgres:// --out; a folder mirror has no table');
+  return new FolderStore({ dir: options.dir, format: options.format, gzip: options.gzip, fields: options.fields, now: () => ctx.now(), fsReason });
+}
+
+/** The mirror in a Postgres table: its driver is loaded only here, so other commands start no slower. */
+async function postgresStore(ctx: Context, flags: SyncFlags, options: SyncOptions): Promise<MirrorStore<MirrorQuery>> {
+  // A table keeps every field in a typed column: the folder's file settings do not apply.
+  for (const [given, flag] of [
+    [flags.format, '--format'],
+    [flags.gzip, '--gzip'],
+    [flags.fields, '--fields'],
+  ] as const) {
+    if (given !== undefined) throw new UsageError(`${flag} applies to a folder mirror: a Postgres table keeps every field, each in a typed column`);
+  }
+  const target = parseTarget(options.dir, { table: flags.table, env: ctx.io.env });
+  if (ctx.globals.verbose) {
+    // Where the password came from, never the password.
+    const password = target.passwordFrom === undefined ? 'no password' : `password from ${target.passwordFrom}`;
+    ctx.io.stderr.write(`postgres: ${describeTarget(target)}, sslmode ${target.sslMode}, ${password}\n`);
+  }
+  const { PostgresStore } = await import('../postgres/store.js');
+  return new PostgresStore(target, VERSION);
 }

@@ -13,7 +13,11 @@ export const register: Register = (program, run) => {
   program
     .command('sync')
     .description('a current mirror for cron: new, late and updated swaps into daily partitions of a directory')
-    .option('--out <dir>', 'the directory of partitions (date=YYYY-MM-DD/part.jsonl) and of the sync state')
+    .option(
+      '--out <dir|url>',
+      'the directory of partitions (date=YYYY-MM-DD/part.jsonl) and of the sync state, or a postgres://USER@HOST:PORT/DB table (password from PGPASSWORD or ~/.pgpass)',
+    )
+    .option('--table <name>', 'with a postgres:// --out: the table, name or schema.name (default: public.xflow_swaps; or ?table= in the URL)')
     .option('--since <time>', 'where the first run starts (later runs continue from the saved cursor)')
     .option('--until <time>', 'hold swaps completed before this (default: now minus 2 minutes); their updates are fetched up to now')
     .option(
@@ -46,13 +50,17 @@ export const register: Register = (program, run) => {
         '  # later runs (cron): new, late and updated swaps',
         '  swapx sync --out /data/swaps --summary-json',
         '  swapx sync --out /data/swaps --follow --interval 30s',
+        '  # the same mirror in a Postgres table (password in PGPASSWORD or ~/.pgpass)',
+        '  swapx sync --out postgres://swapx@db.internal/analytics --since 2026-11-01',
         '',
         'Each partition holds one row per swap, its latest version; it is rewritten',
         'whole and atomically, and the state (.swapx-sync.json) is written after the',
         'data it records is durable, so a killed run is simply run again. Read the',
         'partitions with a glob on the partition files, e.g. date=*/part.jsonl (the',
-        'state file is JSON too). Exit codes: 0 done, 1 API or I/O failure (rerun',
-        'continues), 2 bad input, 3 credentials, 130 interrupted.',
+        'state file is JSON too). In Postgres, the rows and the cursors of each commit',
+        'are one transaction. Exit codes: 0 done, 1 API, I/O or database failure, or',
+        'another sync holds the lock (rerun continues), 2 bad input, 3 credentials',
+        "(the API's or the database's), 130 interrupted.",
       ].join('\n'),
     )
     .action((flags: SyncFlags) => run(async (ctx) => (await import('./sync-run.js')).sync(ctx, flags)));

@@ -27,6 +27,8 @@ export interface SyncFlags {
   concurrency?: string;
   checkpointEvery?: string;
   moveBaseUrl?: boolean;
+  /** a postgres:// --out's table, name or schema.name */
+  table?: string;
 }
 
 export interface SyncOptions {

@@ -47,11 +47,12 @@ export function failureJson(now: number, exitCode: number, error: unknown, messa
 const num = (n: number) => n.toLocaleString('en-US');
 const plural = (n: number, one: string, many: string) => `${num(n)} ${n === 1 ? one : many}`;
 
-export function stepText(result: StepResult): string {
+/** `into` names what the rows went into: partitions of a folder, or a table. */
+export function stepText(result: StepResult, into: 'partition' | 'table' = 'partition'): string {
   const swaps =
     result.newSwaps + result.lateSwaps + result.updatedSwaps === 0
       ? 'No new or updated swaps'
-      : `Synced ${num(result.newSwaps)} new, ${num(result.lateSwaps)} late and ${num(result.updatedSwaps)} updated swaps into ${plural(result.parts.length, 'partition', 'partitions')}`;
+      : `Synced ${num(result.newSwaps)} new, ${num(result.lateSwaps)} late and ${num(result.updatedSwaps)} updated swaps into ${plural(result.parts.length, into, `${into}s`)}`;
   const rescan = result.rescanFrom === undefined ? '' : `, re-scanned from ${formatUtc(result.rescanFrom)}`;
   const done = result.complete ? num(result.windows) : `${num(result.windows)}/${num(result.windowsPlanned)}`;
   const windows = `${done} ${result.complete && result.windows === 1 ? 'window' : 'windows'}`;

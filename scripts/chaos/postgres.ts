@@ -1,0 +1,333 @@
+// The chaos cases of the Postgres mirror (`swapx sync --out postgres://…`), on a real PostgreSQL server: a sync
+// through faults at rate 0.3, killed with SIGKILL at random moments of its fetch, killed while the server runs its
+// COPY or its merge, and catch-ups days later (versions) killed or through faults. Each case ends with the table
+// compared row for row with what the API serves at the last clock, and with a folder mirror of the same clocks (a
+// clean sync, JSON Lines): a missing, extra, duplicate or stale row is a difference. Drives the built CLI.
+import fs from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import postgres from 'postgres';
+import { SWAP_FIELDS } from '../../src/api/types.js';
+import { snakeCase } from '../../src/postgres/columns.js';
+import { PostgresMirror } from '../../src/postgres/mirror.js';
+import { parseTarget } from '../../src/postgres/target.js';
+import { type FaultKind, type RunningSandbox, type SandboxOptions, swapsInWindow } from '../../src/sandbox/index.js';
+import { type PostgresServer, startCluster } from '../../test/helpers/postgres-cluster.js';
+import { rowDifferences, type SyncedRow, syncedRows, syncRetries } from './compare.js';
+import { faultsText, randomMoments } from './faults.js';
+import type { CaseRow } from './report.js';
+import type { Chaos, SyncQuery } from './chaos.js';
+import { errorLines, type Run, spawnSwapx } from './spawn.js';
+
+const DAY = 86_400_000;
+const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
+const ALL_KINDS: FaultKind[] = ['429', '500', '503', 'reset', 'truncated', 'slow'];
+/** The run's error lines, for the notes (or its first line). */
+const firstLine = (stderr: string) => errorLines(stderr).join(' / ') || stderr.trim().split('\n')[0] || '';
+
+/** A swap as compared: its fields by API name, times as epoch ms (the API writes them in several ways), as canonical JSON. */
+function asSynced(record: Record<string, unknown>): SyncedRow {
+  const fields = SWAP_FIELDS.map((field) => {
+    const value = record[field] ?? null;
+    return [field, TIME_FIELDS.has(field) && value !== null ? Date.parse(String(value)) : value] as const;
+  });
+  return [String(record.id), JSON.stringify(Object.fromEntries(fields))];
+}
+
+/** Where a kill falls: a moment after the sandbox's first answer, or a statement the server shows running. */
+type Moment = { afterMs: number } | { statement: 'COPY' | 'merge' };
+
+export class PostgresChaos {
+  #tables = 0;
+
+  private constructor(
+    private readonly chaos: Chaos,
+    private readonly server: PostgresServer,
+    private readonly stop: () => void,
+    /** the test role's connection to the database of the cases */
+    private readonly sql: postgres.Sql,
+    private readonly database: string,
+  ) {}
+
+  /** A new PostgreSQL cluster (or the given server) and a database for the cases. */
+  static async start(chaos: Chaos, given?: PostgresServer): Promise<PostgresChaos> {
+    const started = given ? { server: given, stop: () => {} } : await startCluster();
+    const { server } = started;
+    const database = `chaos_${process.pid}_${Date.now()}`;
+    const admin = postgres({
+      path: `${server.socketDir}/.s.PGSQL.${server.port}`,
+      port: server.port,
+      user: 'postgres',
+      database: 'postgres',
+      onnotice: () => {},
+    });
+    try {
+      await admin.unsafe(`CREATE DATABASE ${database} OWNER ${server.user}`);
+    } finally {
+      await admin.end({ timeout: 1 });
+    }
+    const sql = postgres({ host: server.host, port: server.port, user: server.user, pass: server.password, database, onnotice: () => {}, max: 2 });
+    return new PostgresChaos(chaos, server, started.stop, sql, database);
+  }
+
+  async close(): Promise<void> {
+    await this.sql.end({ timeout: 1 });
+    this.stop();
+  }
+
+  #env(sandbox: RunningSandbox): NodeJS.ProcessEnv {
+    return { ...this.chaos.env(sandbox), PGPASSWORD: this.server.password };
+  }
+
+  #url(table: string): string {
+    return `postgres://${this.server.user}@${this.server.host}:${this.server.port}/${this.database}?table=${table}&sslmode=disable`;
+  }
+
+  /** The table's rows as compared, by id. */
+  async #tableRows(table: string): Promise<SyncedRow[]> {
+    const exists = await this.sql`SELECT to_regclass(${table}) IS NOT NULL AS ok`;
+    if (!exists[0]!.ok) return [];
+    const rows = await this.sql.unsafe(`SELECT to_jsonb(t) AS row FROM ${table} t ORDER BY id`);
+    return rows.map(({ row }) => asSynced(Object.fromEntries(SWAP_FIELDS.map((f) => [f, (row as Record<string, unknown>)[snakeCase(f)]]))));
+  }
+
+  /** What the API serves at `now` for the query's range. */
+  #apiRows(query: SyncQuery, now: number): SyncedRow[] {
+    return swapsInWindow({ from: query.from, to: query.to, filter: 'Completed', now }, this.chaos.data)
+      .filter((swap) => Date.parse(swap.completedAt) < query.to)
+      .map((swap) => asSynced(JSON.parse(JSON.stringify(swap)) as Record<string, unknown>));
+  }
+
+  /**
+   * A sandbox on `port` (0: any): a mirror's state records the API's address, so the sandbox of a later clock answers
+   * where the earlier one did. Tried again for a moment while the port is still being let go.
+   */
+  async #sandboxOn(port: number, options: SandboxOptions): Promise<RunningSandbox> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.chaos.sandbox({ ...options, port });
+      } catch (error) {
+        if (attempt >= 50 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+        await sleep(100);
+      }
+    }
+  }
+
+  /** A clean folder mirror synced at each clock in turn (JSON Lines), its rows as compared. */
+  async #folderRows(query: SyncQuery, clocks: readonly number[], dir: string): Promise<SyncedRow[]> {
+    let port = 0;
+    for (const now of clocks) {
+      const sandbox = await this.#sandboxOn(port, { now: () => now });
+      port = sandbox.port;
+      try {
+        const run = await spawnSwapx(this.chaos.syncArgs(query, dir, ['-q']), this.chaos.env(sandbox)).done;
+        if (run.code !== 0) throw new Error(`the clean folder sync failed (exit ${run.code}): ${firstLine(run.stderr)}`);
+      } finally {
+        await this.chaos.stopSandbox(sandbox);
+      }
+    }
+    return syncedRows(dir).map(([, line]) => asSynced(JSON.parse(line) as Record<string, unknown>));
+  }
+
+  async #case(name: string, body: (row: CaseRow, table: string, dir: string) => Promise<void>): Promise<CaseRow> {
+    const started = performance.now();
+    const row: CaseRow = { case: name, faults: '', retries: 0, rows: 0, differences: null, problems: [], notes: [], ms: 0, runMs: 0 };
+    const table = `chaos_${++this.#tables}`;
+    const dir = fs.mkdtempSync(path.join(this.chaos.root, `pg-${this.#tables}-`));
+    try {
+      await body(row, table, dir);
+    } catch (error) {
+      row.problems.push(`harness: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    row.ms = Math.round(performance.now() - started);
+    return row;
+  }
+
+  /** The table against the API at `clocks`' last and against a folder mirror synced at the same clocks. */
+  async #compare(row: CaseRow, table: string, query: SyncQuery, clocks: readonly number[], dir: string): Promise<void> {
+    const held = await this.#tableRows(table);
+    const api = this.#apiRows(query, clocks[clocks.length - 1]!);
+    const folder = await this.#folderRows(query, clocks, path.join(dir, 'folder'));
+    row.rows = api.length;
+    const againstFolder = rowDifferences(held, folder);
+    if (againstFolder > 0) row.notes.push(`${againstFolder} difference(s) from the folder mirror of the same clocks`);
+    if (rowDifferences(folder, api) > 0) row.problems.push('the clean folder mirror differs from the API');
+    row.differences = rowDifferences(held, api) + againstFolder;
+  }
+
+  /** Runs the sync, then again while it exits 1 (at most three times more), as cron would. */
+  async #runThrough(row: CaseRow, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+    let run = await spawnSwapx(args, env).done;
+    row.retries += syncRetries(run.stderr);
+    for (let again = 0; run.code === 1 && again < 3; again += 1) {
+      row.notes.push(`exit 1 (${firstLine(run.stderr)}), run again`);
+      run = await spawnSwapx(args, env).done;
+      row.retries += syncRetries(run.stderr);
+    }
+    if (run.code !== 0) row.problems.push(`exit ${run.code ?? run.signal}: ${firstLine(run.stderr)}`);
+    return run;
+  }
+
+  /** The first sync of the query, clean, at the chaos clock (the start of a catch-up); the port its API answered on. */
+  async #firstSync(row: CaseRow, query: SyncQuery, table: string): Promise<number> {
+    const sandbox = await this.chaos.sandbox();
+    try {
+      const run = await spawnSwapx(this.chaos.syncArgs(query, this.#url(table)), this.#env(sandbox)).done;
+      if (run.code !== 0) row.problems.push(`the first sync failed (exit ${run.code}): ${firstLine(run.stderr)}`);
+      return sandbox.port;
+    } finally {
+      await this.chaos.stopSandbox(sandbox);
+    }
+  }
+
+  /**
+   * Holds the merge of the next run into `table` up, so a kill falls inside it: a lock on every row the table holds
+   * (the merge meets a re-scanned one), or, in an empty table, an uncommitted row of a swap the run will write.
+   */
+  async #holdMerge(table: string, query: SyncQuery): Promise<() => Promise<void>> {
+    const exists = await this.sql`SELECT to_regclass(${table}) IS NOT NULL AS ok`;
+    if (!exists[0]!.ok) {
+      const mirror = await PostgresMirror.open(parseTarget(this.#url(table), { env: { PGPASSWORD: this.server.password } }), { version: 'chaos' });
+      await mirror.close();
+    }
+    const holder = await this.sql.reserve();
+    await holder`BEGIN`;
+    const held = await holder.unsafe(`SELECT _swapx_key FROM ${table} FOR UPDATE`);
+    if (held.length === 0) {
+      const [first] = this.#apiRows(query, this.chaos.now);
+      await holder.unsafe(`INSERT INTO ${table} (_swapx_key, id) VALUES ($1, $1)`, [first![0]]);
+    }
+    return async () => {
+      await holder`ROLLBACK`;
+      holder.release();
+    };
+  }
+
+  /** Spawns the sync, kills it at `moment`, says where it fell. */
+  async #kill(
+    args: string[],
+    env: NodeJS.ProcessEnv,
+    moment: Moment,
+    firstAnswer: Promise<number>,
+    hold?: () => Promise<() => Promise<void>>,
+  ): Promise<string> {
+    const release = hold ? await hold() : async () => {};
+    const { child, done } = spawnSwapx(args, env);
+    let at: Promise<unknown>;
+    if ('afterMs' in moment) at = firstAnswer.then(() => sleep(moment.afterMs));
+    else {
+      const where =
+        moment.statement === 'COPY' ? `state = 'active' AND query LIKE 'COPY swapx_batch%'` : `wait_event_type = 'Lock' AND query LIKE '%WITH merged AS%'`;
+      at = (async () => {
+        for (;;) {
+          const running = await this.sql.unsafe(`SELECT 1 FROM pg_stat_activity WHERE application_name = 'swapx sync' AND ${where}`);
+          if (running.length > 0) return;
+          await sleep(1);
+        }
+      })();
+    }
+    const finished = await Promise.race([at.then(() => false), done.then(() => true)]);
+    child.kill('SIGKILL');
+    const killed = await done;
+    await release();
+    // The server ends the dead client's session (rolling its transaction back, releasing its lock) once it notices.
+    for (let i = 0; i < 2000; i++) {
+      const left = await this.sql`SELECT 1 FROM pg_stat_activity WHERE application_name = 'swapx sync'`;
+      if (left.length === 0) break;
+      await sleep(5);
+    }
+    const where = 'afterMs' in moment ? `+${moment.afterMs} ms` : `its ${moment.statement}`;
+    return finished || killed.signal !== 'SIGKILL' ? `none: done before ${where}` : `SIGKILL at ${where}`;
+  }
+
+  /** A sandbox of the chaos data at `now`, and the time of its first answer. */
+  async #watched(options: Omit<SandboxOptions, 'now'> & { now: number }): Promise<{ sandbox: RunningSandbox; firstAnswer: Promise<number> }> {
+    let answered: (at: number) => void = () => {};
+    const firstAnswer = new Promise<number>((resolve) => {
+      answered = resolve;
+    });
+    const { now, port, ...rest } = options;
+    const sandbox = await this.#sandboxOn(port ?? 0, { ...rest, now: () => now, onRequest: () => answered(performance.now()) });
+    return { sandbox, firstAnswer };
+  }
+
+  /** A first sync through faults at `rate` of every kind. */
+  faultRate(name: string, query: SyncQuery, rate: number): Promise<CaseRow> {
+    return this.#case(name, async (row, table, dir) => {
+      const sandbox = await this.chaos.sandbox({ faultRate: rate, faultKinds: ALL_KINDS, slowMs: 5000 });
+      try {
+        await this.#runThrough(row, this.chaos.syncArgs(query, this.#url(table), ['--timeout', '1s', '--retries', '15']), this.#env(sandbox));
+        row.faults = `${faultsText(sandbox.stats().faults)} of ${sandbox.stats().requests} requests`;
+      } finally {
+        await this.chaos.stopSandbox(sandbox);
+      }
+      await this.#compare(row, table, query, [this.chaos.now], dir);
+    });
+  }
+
+  /** A first sync killed at `moment`, then run again. */
+  kill(name: string, query: SyncQuery, moment: Moment): Promise<CaseRow> {
+    return this.#case(name, async (row, table, dir) => {
+      const { sandbox, firstAnswer } = await this.#watched({ now: this.chaos.now, latencyMs: 25 });
+      try {
+        // One commit at the end when the kill is to fall in its COPY or merge: a batch big enough to be caught there.
+        const extra = 'statement' in moment ? ['--checkpoint-every', '1h'] : [];
+        const args = this.chaos.syncArgs(query, this.#url(table), extra);
+        const hold = 'statement' in moment && moment.statement === 'merge' ? () => this.#holdMerge(table, query) : undefined;
+        row.faults = await this.#kill(args, this.#env(sandbox), moment, firstAnswer, hold);
+        await this.#runThrough(row, args, this.#env(sandbox));
+      } finally {
+        await this.chaos.stopSandbox(sandbox);
+      }
+      await this.#compare(row, table, query, [this.chaos.now], dir);
+    });
+  }
+
+  /** A mirror caught up `laterDays` on (every version since), killed at `moment` or through faults at `rate`, then run again. */
+  catchUp(name: string, query: SyncQuery, laterDays: number, options: { moment?: Moment; rate?: number }): Promise<CaseRow> {
+    return this.#case(name, async (row, table, dir) => {
+      const port = await this.#firstSync(row, query, table);
+      const later = this.chaos.now + laterDays * DAY;
+      const faults = options.rate === undefined ? {} : { faultRate: options.rate, faultKinds: ALL_KINDS, slowMs: 5000 };
+      const { sandbox, firstAnswer } = await this.#watched({ now: later, port, latencyMs: 10, ...faults });
+      try {
+        const args = this.chaos.syncArgs(query, this.#url(table), [
+          '--retries',
+          '15',
+          '--timeout',
+          '2s',
+          ...(options.moment && 'statement' in options.moment ? ['--checkpoint-every', '1h'] : []),
+        ]);
+        row.faults = `+${laterDays} d`;
+        const moment = options.moment;
+        if (moment) {
+          const hold = 'statement' in moment && moment.statement === 'merge' ? () => this.#holdMerge(table, query) : undefined;
+          row.faults += `, ${await this.#kill(args, this.#env(sandbox), moment, firstAnswer, hold)} of the catch-up`;
+        }
+        const run = await this.#runThrough(row, args, this.#env(sandbox));
+        if (options.rate !== undefined) row.faults += `, ${faultsText(sandbox.stats().faults)} of ${sandbox.stats().requests} requests`;
+        const updated = [...run.stderr.matchAll(/"updatedSwaps":(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
+        if (!options.moment && updated === 0) row.problems.push('the catch-up updated no swap');
+      } finally {
+        await this.chaos.stopSandbox(sandbox);
+      }
+      await this.#compare(row, table, query, [this.chaos.now, later], dir);
+    });
+  }
+
+  /** The cases of a chaos run: `kills` random moments of the fetch, and the COPY, merge, fault and catch-up cases. */
+  cases(query: SyncQuery, seed: number, kills: number, spanMs: number): (() => Promise<CaseRow>)[] {
+    const moments = randomMoments(seed + 10, kills, 0, spanMs);
+    return [
+      () => this.faultRate('postgres sync, fault rate 0.3', query, 0.3),
+      ...moments.map((afterMs, i) => () => this.kill(`postgres sync, SIGKILL #${i + 1} at +${afterMs} ms`, query, { afterMs })),
+      () => this.kill('postgres sync, SIGKILL during its COPY', query, { statement: 'COPY' }),
+      () => this.kill('postgres sync, SIGKILL during its merge', query, { statement: 'merge' }),
+      () => this.catchUp('postgres updates, +4 d, fault rate 0.3', query, 4, { rate: 0.3 }),
+      () => this.catchUp('postgres updates, +4 d, SIGKILL during its merge', query, 4, { moment: { statement: 'merge' } }),
+      ...randomMoments(seed + 11, Math.max(1, Math.round(kills / 4)), 0, 4000).map(
+        (afterMs, i) => () => this.catchUp(`postgres updates, +4 d, SIGKILL #${i + 1} at +${afterMs} ms`, query, 4, { moment: { afterMs } }),
+      ),
+    ];
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * The Postgres driver (`postgres`, chosen by measurement: see docs/postgres.md),
+ * loaded only when a Postgres destination is used, and its connection made
+ * from a PgTarget alone: every option is given, so nothing is read from the
+ * process's environment behind the caller's back (the CLI's env is injected).
+ * One connection: the advisory lock is held by a session, and every write
+ * must be made on the session that holds it.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import type postgres from 'postgres';
+import { AuthError, SwapxError, UsageError, WrappedError } from '../api/errors.js';
+import { hostPort, type PgTarget } from './target.js';
+
+export type Db = postgres.Sql;
+/** A connection or a transaction on it */
+export type Sql = postgres.ISql;
+export type JSONValue = postgres.JSONValue;
+
+/** What the connection says in Postgres's views (pg_stat_activity): who holds a lock. */
+export const APPLICATION_NAME = 'swapx sync';
+
+function tlsOption(target: PgTarget): postgres.Options<Record<string, postgres.PostgresType>>['ssl'] {
+  switch (target.sslMode) {
+    case 'disable':
+      return false;
+    case 'allow':
+    case 'prefer':
+      return 'prefer';
+    case 'require':
+      return 'require';
+    case 'verify-ca':
+    case 'verify-full': {
+      let ca: Buffer | undefined;
+      if (target.sslRootCert !== undefined) {
+        try {
+          ca = fs.readFileSync(target.sslRootCert);
+        } catch (error) {
+          throw new UsageError(`sslrootcert ${target.sslRootCert} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+        }
+      }
+      return {
+        rejectUnauthorized: true,
+        ...(ca ? { ca } : {}),
+        // The name checked against the certificate; SNI only for a name (an address is not a server name: RFC 6066).
+        ...(target.host.startsWith('/') ? {} : { host: target.host, ...(net.isIP(target.host) ? {} : { servername: target.host }) }),
+        // verify-ca checks the chain only; verify-full also the host name (Node's default check).
+        ...(target.sslMode === 'verify-ca' ? { checkServerIdentity: () => undefined } : {}),
+      };
+    }
+  }
+}
+
+/** Connects (lazily: the first query opens the connection). */
+export async function connect(target: PgTarget): Promise<Db> {
+  const { default: open } = await import('postgres');
+  const socket = target.host.startsWith('/');
+  return open({
+    host: socket ? undefined : target.host,
+    path: socket ? `${target.host}/.s.PGSQL.${target.port}` : undefined,
+    port: target.port,
+    database: target.database,
+    user: target.user,
+    username: target.user,
+    pass: target.password ?? '',
+    ssl: tlsOption(target),
+    max: 1,
+    idle_timeout: 0,
+    // The connection lives as long as the run: a recycled one would drop the advisory lock.
+    max_lifetime: null,
+    connect_timeout: target.connectTimeout === 0 ? 3600 : target.connectTimeout,
+    keep_alive: 60,
+    prepare: true,
+    fetch_types: false,
+    debug: false,
+    backoff: false,
+    onnotice: () => {},
+    // Only what every server and pooler takes at the start: settings are SET once the session is ours (mirror.ts).
+    connection: { application_name: APPLICATION_NAME },
+    target_session_attrs: undefined,
+  });
+}
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ENOTFOUND: 'host not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ETIMEDOUT: 'timed out',
+  ENOENT: 'no such socket',
+  CONNECT_TIMEOUT: 'timed out connecting',
+  CONNECTION_CLOSED: 'the server closed the connection',
+  CONNECTION_DESTROYED: 'the connection was closed',
+  CONNECTION_ENDED: 'the connection was closed',
+};
+
+const TLS_CODES =
+  /^(SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT(_LOCALLY)?|CERT_HAS_EXPIRED|ERR_TLS_CERT_ALTNAME_INVALID|CERT_UNTRUSTED|ERR_SSL_.*|EPROTO)$/;
+
+/**
+ * One line for a driver's error, by what the user can do about it, with the documented exit code's class:
+ * a refused login or permission is AuthError (3); a database, schema or table named wrongly is UsageError (2);
+ * an unreachable server or a broken connection is a plain failure (1). The password is in none of them:
+ * neither the driver's options nor the URL are quoted, and the server never sends it.
+ */
+export function describeError(error: unknown, target: PgTarget, doing: string): Error {
+  if (error instanceof SwapxError) return error;
+  const where = `Postgres at ${hostPort(target)}`;
+  const e = error as { code?: unknown; message?: unknown; severity?: unknown };
+  const code = typeof e.code === 'string' ? e.code : undefined;
+  const message = typeof e.message === 'string' ? e.message.split('\n')[0]! : String(error);
+  const isServer = typeof e.severity === 'string';
+  if (isServer && (code === '28P01' || code === '28000')) {
+    const hint =
+      target.password === undefined
+        ? 'no password was found: set PGPASSWORD, or add a ~/.pgpass line (PGPASSFILE names another file)'
+        : `the password from ${target.passwordFrom} was refused`;
+    return new AuthError(`${where} refused the login of user "${target.user}" (${message}); ${hint}`, { cause: error });
+  }
+  if (isServer && code === '3D000') return new UsageError(`${where} has no database "${target.database}" (${message})`, { cause: error });
+  if (isServer && code === '42501') return new AuthError(`${where}: user "${target.user}" may not ${doing} (${message})`, { cause: error });
+  if (isServer && (code === '53300' || code === '57P03'))
+    return new WrappedError(`${where} takes no connection now (${message}); run again later`, { cause: error });
+  if (isServer) return new WrappedError(`${where}: ${doing} failed (${message}${code ? `, SQLSTATE ${code}` : ''})`, { cause: error });
+  // Asked for TLS, the server answered that it has none (libpq: "server does not support SSL, but SSL was required").
+  if (code === 'ECONNRESET' && /before secure TLS connection/.test(message) && target.sslMode !== 'prefer' && target.sslMode !== 'allow') {
+    return new WrappedError(`${where} closed the connection before TLS was set up: it may not offer TLS, which sslmode=${target.sslMode} requires`, {
+      cause: error,
+    });
+  }
+  if (code !== undefined && TLS_CODES.test(code)) {
+    return new WrappedError(`${where}: the TLS connection failed (${message}); check sslmode and sslrootcert`, { cause: error });
+  }
+  if (code !== undefined && code in NETWORK_CODES) {
+    return new WrappedError(`cannot reach ${where} (${NETWORK_CODES[code]}); run again when it is up`, { cause: error });
+  }
+  return new WrappedError(`${where}: ${doing} failed (${message})`, { cause: error });
+}

@@ -1,0 +1,98 @@
+/**
+ * A commit's batch and its merge: the rows waiting for it (one per key, the latest version, as COPY text), their
+ * COPY into a temporary table, and the one INSERT … ON CONFLICT that merges them into the mirror table.
+ */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { type Column, KEY_COLUMN, LOADED_COLUMN, quoteIdent, VERSION_COLUMN } from './columns.js';
+import type { Sql } from './driver.js';
+import { qualified, type TableName } from './schema.js';
+
+/** COPY data is sent in messages of about this many characters. */
+const CHUNK_CHARS = 256 * 1024;
+
+/** A row waiting for the commit: its COPY line, for the columns it was encoded for (a field first seen later adds some). */
+export interface Pending {
+  line: string;
+  columns: readonly Column[];
+  version: bigint | undefined;
+  placedMs: number;
+}
+
+/**
+ * Whether a version replaces the one held for its key: a larger updatedAt does, and so does the same one or one
+ * without a readable updatedAt when the held one has none (the later arrival is the server's later word); an
+ * unreadable one never replaces a readable one. The same rule as the merge's, and as the folder mirror's.
+ */
+export function replaces(version: bigint | undefined, held: bigint | undefined): boolean {
+  if (held === undefined) return true;
+  return version !== undefined && version >= held;
+}
+
+/**
+ * COPY of the batch into the temporary table, a COPY for each set of columns its lines were encoded for. The data
+ * is made into chunks as the server takes them, so Node joins the next chunk while Postgres parses the last.
+ */
+export async function copyRows(tx: Sql, pending: ReadonlyMap<string, Pending>): Promise<void> {
+  const groups = new Map<readonly Column[], Pending[]>();
+  for (const row of pending.values()) {
+    const rows = groups.get(row.columns);
+    if (rows) rows.push(row);
+    else groups.set(row.columns, [row]);
+  }
+  for (const [columns, rows] of groups) {
+    function* chunks(): Generator<Buffer> {
+      let chunk = '';
+      for (const row of rows) {
+        chunk += row.line;
+        if (chunk.length >= CHUNK_CHARS) {
+          yield Buffer.from(chunk);
+          chunk = '';
+        }
+      }
+      if (chunk !== '') yield Buffer.from(chunk);
+    }
+    const copy = tx.unsafe(`COPY swapx_batch (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`);
+    // A COPY the server refuses once its last data was sent is reported to the query, not to its stream, which then
+    // never finishes: the query's rejection is watched too, or a refused row would hang the run.
+    const refused = new Promise<never>((_resolve, reject) => {
+      const query = copy as unknown as { reject: (error: unknown) => void };
+      const rejectQuery = query.reject;
+      query.reject = (error) => {
+        reject(error);
+        rejectQuery(error);
+      };
+    });
+    const writable = await copy.writable();
+    await Promise.race([pipeline(Readable.from(chunks()), writable), refused]);
+  }
+}
+
+/**
+ * The merge, one statement: each row of the batch (one per key) inserted, or replacing the held row when newer. A
+ * held row without a readable updatedAt is older than any with one, and is replaced by another without one only when
+ * the row differs (the folder mirror's rule). Returns the counts, by completedAt against the cursor ($1), and the
+ * keys of inserted rows without a completedAt (counted by the caller).
+ */
+export function mergeSql(name: TableName, columns: readonly Column[]): string {
+  const cols = columns.map((c) => quoteIdent(c.name));
+  const key = quoteIdent(KEY_COLUMN);
+  const version = quoteIdent(VERSION_COLUMN);
+  const updates = columns.filter((c) => c.name !== KEY_COLUMN).map((c) => `${quoteIdent(c.name)} = EXCLUDED.${quoteIdent(c.name)}`);
+  const rowOf = (alias: string) => `(${cols.map((c) => `${alias}.${c}`).join(', ')})`;
+  return `
+    WITH merged AS (
+      INSERT INTO ${qualified(name)} AS held (${cols.join(', ')})
+      SELECT ${cols.join(', ')} FROM swapx_batch
+      ON CONFLICT (${key}) DO UPDATE SET ${updates.join(', ')}, ${quoteIdent(LOADED_COLUMN)} = now()
+      WHERE held.${version} < EXCLUDED.${version}
+         OR (held.${version} IS NULL AND EXCLUDED.${version} IS NOT NULL)
+         OR (held.${version} IS NULL AND EXCLUDED.${version} IS NULL AND ${rowOf('held')} IS DISTINCT FROM ${rowOf('EXCLUDED')})
+      RETURNING (held.xmax = 0) AS inserted, held.completed_at, held.${key} AS key
+    )
+    SELECT count(*) FILTER (WHERE inserted AND completed_at >= $1::timestamptz) AS new_swaps,
+           count(*) FILTER (WHERE inserted AND completed_at < $1::timestamptz) AS late_swaps,
+           count(*) FILTER (WHERE NOT inserted) AS updated_swaps,
+           coalesce(json_agg(key) FILTER (WHERE inserted AND completed_at IS NULL), '[]') AS undated
+    FROM merged`;
+}

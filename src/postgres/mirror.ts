@@ -1,0 +1,271 @@
+/**
+ * A mirror of swaps in a Postgres table, written exactly once:
+ *
+ * - One writer: a session-level advisory lock on the table, taken at open
+ *   and never waited for (a second sync fails at once). It dies with the
+ *   session, so a killed run leaves no lock behind; every commit first checks
+ *   that it still runs on the session holding it.
+ * - Rows are buffered as COPY text, a key repeated before a commit collapsed
+ *   to its latest version as it is added (merge.ts). A commit is ONE
+ *   transaction: COPY into a temporary table, one set-based
+ *   INSERT … ON CONFLICT that replaces a row only when
+ *   the incoming version is newer (updatedAt to the nanosecond: a later tick
+ *   in the same millisecond is newer, the same version changes nothing), and
+ *   the cursors written to the state table. A run killed anywhere before the
+ *   COMMIT leaves table and cursors as they were; replaying a batch changes
+ *   no row.
+ * - Readers are never blocked: the merge takes row locks only (no table lock
+ *   beyond ROW EXCLUSIVE); only a schema change (a new table, a new column)
+ *   takes a short exclusive lock, bounded by lock_timeout.
+ */
+import { createHash } from 'node:crypto';
+import { SWAP_FIELDS } from '../api/types.js';
+import type { MirrorState } from '../sync/store.js';
+import { SyncLockedError } from '../fs/lock.js';
+import { COLUMNS, type Column, extraColumn, keyOf, versionOf, quoteIdent, type RowEncoder, rowEncoder } from './columns.js';
+import { connect, type Db, describeError, type Sql } from './driver.js';
+import { copyRows, mergeSql, type Pending, replaces } from './merge.js';
+import { addExtraColumns, ensureTables, type Ensured, qualified, STATE_TABLE, type TableName } from './schema.js';
+import { selectState, writeState } from './state.js';
+import { describeTarget, type PgTarget } from './target.js';
+
+export interface CommitCounts {
+  /** swaps not held before, placed at or after the cursor given */
+  newSwaps: number;
+  /** swaps not held before, placed before it (late arrivals) */
+  lateSwaps: number;
+  /** swaps held in an older version, now replaced */
+  updatedSwaps: number;
+}
+
+const KNOWN_FIELDS = new Set<string>(SWAP_FIELDS);
+/** The lock of a table: a 64-bit key from its database, schema and name (the same for every swapx). */
+function lockKey(target: PgTarget): bigint {
+  const digest = createHash('sha256').update(`swapx sync\u0000${target.database}\u0000${target.schema}\u0000${target.table}`).digest();
+  return digest.readBigInt64BE(0);
+}
+
+export interface OpenOptions {
+  /** the swapx version, kept with the cursors (a table written by another version is checked, not trusted) */
+  version: string;
+}
+
+export class PostgresMirror {
+  /** the batch: the latest version of each key added since the last commit, collapsed here, so the merge meets each key once */
+  private pending = new Map<string, Pending>();
+  /** the columns rows are encoded for now (the known ones, then the extra ones), and their encoder */
+  private columns: readonly Column[] = COLUMNS;
+  private encode: RowEncoder = rowEncoder(COLUMNS);
+  /** fields the API sent that this swapx does not know, each in a jsonb column */
+  private extras: Column[] = [];
+  /** those of them the table lacks: added by the next commit */
+  private newExtras: Column[] = [];
+  private readonly name: TableName;
+  private closed = false;
+
+  private constructor(
+    private readonly db: Db,
+    readonly target: PgTarget,
+    /** the backend holding the lock: a commit on another (a reconnect) would write unlocked */
+    private pid: number,
+    private readonly tableColumns: Map<string, string>,
+    /** what opening did to the table */
+    readonly ensured: Ensured,
+    private readonly version: string,
+  ) {
+    this.name = { schema: target.schema, table: target.table };
+  }
+
+  /**
+   * Connects, takes the table's lock (SyncLockedError at once when another run holds it), and creates or checks
+   * the tables. Every failure is one line naming the server and the cause, never the password.
+   */
+  static async open(target: PgTarget, options: OpenOptions): Promise<PostgresMirror> {
+    const db = await connect(target);
+    try {
+      let pid: number;
+      try {
+        const [row] = await db<{ locked: boolean; pid: number }[]>`
+          SELECT pg_try_advisory_lock(${String(lockKey(target))}::bigint) AS locked, pg_backend_pid() AS pid`;
+        if (!row!.locked)
+          throw new SyncLockedError(`${describeTarget(target)} is being written by another swapx sync${await holder(db, target)}; this run stopped`);
+        pid = row!.pid;
+        // A batch (about 1.5 KB a row, up to some 100 MB) stays in memory as the temporary table it is loaded
+        // into; set before the session's first temporary table, as Postgres requires.
+        await db`SET temp_buffers = '128MB'`;
+      } catch (error) {
+        throw describeError(error, target, 'connect');
+      }
+      let ensured: Ensured;
+      try {
+        ensured = await ensureTables(db, { schema: target.schema, table: target.table });
+      } catch (error) {
+        throw describeError(error, target, `create or check ${target.schema}.${target.table}`);
+      }
+      return new PostgresMirror(db, target, pid, ensured.columns, ensured, options.version);
+    } catch (error) {
+      await db.end({ timeout: 1 }).catch(() => {});
+      throw error;
+    }
+  }
+
+  /** rows buffered (one per key) */
+  get size(): number {
+    return this.pending.size;
+  }
+
+  /** The cursors committed last, or undefined when this table has none yet. */
+  async readState(): Promise<MirrorState | undefined> {
+    try {
+      return await selectState(this.db, this.name);
+    } catch (error) {
+      throw describeError(error, this.target, 'read the state');
+    }
+  }
+
+  /**
+   * The state saved for `target`'s table, read on a connection of its own without the lock (the checks before a
+   * run), or undefined when there is none (no state table yet, or no row for the table).
+   */
+  static async peekState(target: PgTarget): Promise<MirrorState | undefined> {
+    const db = await connect(target);
+    try {
+      const [found] = await db<{ exists: boolean }[]>`SELECT to_regclass(${`${quoteIdent(target.schema)}.${quoteIdent(STATE_TABLE)}`}) IS NOT NULL AS exists`;
+      return found!.exists ? await selectState(db, { schema: target.schema, table: target.table }) : undefined;
+    } catch (error) {
+      throw describeError(error, target, 'read the state');
+    } finally {
+      await db.end({ timeout: 1 }).catch(() => {});
+    }
+  }
+
+  /**
+   * Throws SyncLockedError unless this run holds the table's lock on the session it writes with. A connection lost and
+   * made again (the driver reconnects) has lost the lock with its session: it is taken again on the new one if no other
+   * sync took it meanwhile (the merge keeps newer versions only, so what that sync wrote stays right).
+   */
+  async checkLock(sql: Sql = this.db): Promise<void> {
+    try {
+      const [row] = await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+      if (row!.pid === this.pid) return;
+      const [again] = await sql<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${String(lockKey(this.target))}::bigint) AS locked`;
+      if (!again!.locked) {
+        throw new SyncLockedError(
+          `the connection to ${describeTarget(this.target)} was lost, and another swapx sync took its lock meanwhile${await holder(sql, this.target)}; this run stopped`,
+        );
+      }
+      this.pid = row!.pid;
+      await sql`SET temp_buffers = '128MB'`;
+    } catch (error) {
+      throw describeError(error, this.target, 'check the lock');
+    }
+  }
+
+  /**
+   * Undoes what a first run that committed no row made: the state row, and the tables it created if they hold nothing
+   * (a failed first run leaves the database as it found it).
+   */
+  async discard(): Promise<void> {
+    const state: TableName = { schema: this.name.schema, table: STATE_TABLE };
+    try {
+      await this.checkLock();
+      await this.db.begin(async (tx) => {
+        await tx.unsafe(`DELETE FROM ${qualified(state)} WHERE mirror = $1`, [this.name.table]);
+        if (this.ensured.created) {
+          const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(this.name)}`);
+          if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(this.name)}`);
+        }
+        if (this.ensured.createdState) {
+          const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(state)}`);
+          if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(state)}`);
+        }
+      });
+    } catch {
+      // Nothing more to undo on a connection lost: the next run finds a new mirror's start, or nothing.
+    }
+  }
+
+  /** Buffers a swap; `placedMs` is the completion time it counts as (new or late) when its completedAt is unreadable. */
+  add(swap: Record<string, unknown>, placedMs: number): void {
+    for (const field in swap) {
+      if (KNOWN_FIELDS.has(field) || this.extras.some((c) => c.field === field)) continue;
+      const column = extraColumn(field);
+      // A user's own column of that name (not jsonb) is left alone: the field is not written.
+      if (this.tableColumns.has(column.name) && this.tableColumns.get(column.name) !== 'jsonb') continue;
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(column.name)) continue;
+      this.extras.push(column);
+      if (!this.tableColumns.has(column.name)) this.newExtras.push(column);
+    }
+    if (this.columns.length !== COLUMNS.length + this.extras.length) {
+      this.columns = [...COLUMNS, ...this.extras];
+      this.encode = rowEncoder(this.columns);
+    }
+    const key = keyOf(swap);
+    const version = versionOf(swap.updatedAt);
+    const held = this.pending.get(key);
+    // Two versions of a swap in one batch (a re-scan and the Updated pass): only the latest is kept.
+    if (held && !replaces(version, held.version)) return;
+    this.pending.set(key, { line: this.encode(swap, key, version), columns: this.columns, version, placedMs });
+  }
+
+  /**
+   * Merges the buffered rows and writes `next` as the table's state, in one transaction. `cursor` tells new swaps
+   * from late ones. On a failure nothing of it is written, and the buffer is kept.
+   */
+  async commit(next: MirrorState, cursor: number): Promise<CommitCounts> {
+    if (this.closed) throw new Error('commit after close');
+    let counts: CommitCounts = { newSwaps: 0, lateSwaps: 0, updatedSwaps: 0 };
+    try {
+      counts = await this.db.begin(async (tx) => {
+        await this.checkLock(tx);
+        let result: CommitCounts = { newSwaps: 0, lateSwaps: 0, updatedSwaps: 0 };
+        if (this.pending.size > 0) {
+          if (this.newExtras.length > 0) await addExtraColumns(tx, this.name, this.newExtras);
+          const columns = this.columns;
+          await tx.unsafe(`CREATE TEMP TABLE swapx_batch (${columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')}) ON COMMIT DROP`);
+          await copyRows(tx, this.pending);
+          const [merged] = await tx.unsafe(mergeSql(this.name, columns), [new Date(cursor).toISOString()]);
+          // A row without a readable completedAt counts by the time the caller placed it at.
+          const undated = merged!.undated as string[];
+          const undatedLate = undated.filter((key) => this.pending.get(key)!.placedMs < cursor).length;
+          result = {
+            newSwaps: Number(merged!.new_swaps) + undated.length - undatedLate,
+            lateSwaps: Number(merged!.late_swaps) + undatedLate,
+            updatedSwaps: Number(merged!.updated_swaps),
+          };
+        }
+        await writeState(tx, this.name, next, this.version);
+        return result;
+      });
+    } catch (error) {
+      throw describeError(error, this.target, `write ${this.name.schema}.${this.name.table}`);
+    }
+    for (const column of this.newExtras) this.tableColumns.set(column.name, column.type);
+    this.newExtras = [];
+    this.pending = new Map();
+    return counts;
+  }
+
+  /** Ends the session (and with it the lock). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.db.end({ timeout: 5 }).catch(() => {});
+  }
+}
+
+/** Who holds the lock, as Postgres sees them: ` (backend 4711 from 10.0.0.5, since 2026-11-25T17:02:03Z)` or ''. */
+async function holder(db: Sql, target: PgTarget): Promise<string> {
+  const key = lockKey(target);
+  try {
+    const [row] = await db<{ pid: number; client: string | null; since: Date | null }[]>`
+      SELECT a.pid, host(a.client_addr) AS client, a.backend_start AS since
+      FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+        AND l.classid = ${String(BigInt.asUintN(32, key >> 32n))}::bigint::oid AND l.objid = ${String(BigInt.asUintN(32, key))}::bigint::oid`;
+    if (!row) return '';
+    return ` (Postgres backend ${row.pid}${row.client ? ` from ${row.client}` : ''}${row.since ? `, connected since ${row.since.toISOString().replace(/\.\d+Z$/, 'Z')}` : ''})`;
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * A real PostgreSQL server for the run (vitest globalSetup): a new cluster in
+ * a temporary folder (initdb), on a free loopback port, with fsync off, TLS on
+ * (a self-signed certificate for localhost and 127.0.0.1), a Unix socket in the
+ * same folder for the harness's superuser, and password logins over TCP. It is
+ * stopped and removed after the run. The server refuses to run as root: as root,
+ * every server command runs as the `postgres` user (runuser), which owns the folder.
+ * A server that cannot start fails the run: a Postgres test is never skipped.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+export interface PostgresServer {
+  host: string;
+  port: number;
+  /** the folder of the Unix socket: the superuser `postgres` logs in there without a password */
+  socketDir: string;
+  /** a login role with a password (over TCP), owner of each test's database */
+  user: string;
+  password: string;
+  /** the server certificate (self-signed), to give as sslrootcert */
+  certFile: string;
+  binDir: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgres: PostgresServer;
+  }
+}
+
+function binDir(): string {
+  try {
+    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
+    if (fs.existsSync(path.join(dir, 'initdb'))) return dir;
+  } catch {
+    // pg_config may be libpq's alone (no server): look where Debian puts the server.
+  }
+  const root = '/usr/lib/postgresql';
+  const versions = fs.existsSync(root) ? fs.readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  for (const version of versions) {
+    const dir = path.join(root, version, 'bin');
+    if (fs.existsSync(path.join(dir, 'initdb'))) return dir;
+  }
+  throw new Error("no PostgreSQL server found (initdb): install Debian's postgresql package (.ci/run does)");
+}
+
+const asRoot = process.getuid?.() === 0;
+
+/** Runs a server program as the postgres user when we are root. */
+function server(bin: string, args: string[]): void {
+  const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+  const result = spawnSync(command, argv, { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`${path.basename(bin)} failed (${result.status}): ${result.stderr || result.stdout}`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a new cluster; `stop` stops it and removes its folder. Throws when the server cannot start. */
+export async function startCluster(): Promise<{ server: PostgresServer; stop: () => void }> {
+  const bin = binDir();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapx-pg-'));
+  if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
+  fs.chmodSync(dir, 0o700);
+  const data = path.join(dir, 'data');
+  const password = randomBytes(12).toString('hex');
+  const pwfile = path.join(dir, 'pw');
+  fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+  if (asRoot) execFileSync('chown', ['postgres:postgres', pwfile]);
+  server(path.join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth-local=trust',
+    '--auth-host=scram-sha-256',
+    '--no-sync',
+    '-E',
+    'UTF8',
+    '--locale=C',
+    '--pwfile',
+    pwfile,
+  ]);
+  // TLS: a self-signed certificate for the names tests connect to.
+  const certFile = path.join(dir, 'server.crt');
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      path.join(data, 'server.key'),
+      '-out',
+      path.join(data, 'server.crt'),
+    ],
+    { stdio: 'ignore' },
+  );
+  fs.copyFileSync(path.join(data, 'server.crt'), certFile);
+  fs.chmodSync(certFile, 0o644);
+  if (asRoot) execFileSync('chown', ['postgres:postgres', path.join(data, 'server.key'), path.join(data, 'server.crt')]);
+  fs.chmodSync(path.join(data, 'server.key'), 0o600);
+
+  let port = 0;
+  let started = false;
+  let lastError: unknown;
+  // A port found free may be taken before the server binds it (others run tests too): another is tried.
+  for (let attempt = 0; attempt < 5 && !started; attempt++) {
+    port = await freePort();
+    try {
+      server(path.join(bin, 'pg_ctl'), [
+        '-D',
+        data,
+        '-l',
+        path.join(dir, 'log'),
+        '-w',
+        '-t',
+        '30',
+        'start',
+        '-o',
+        [
+          `-p ${port}`,
+          '-c listen_addresses=127.0.0.1',
+          `-c unix_socket_directories=${dir}`,
+          '-c fsync=off',
+          '-c synchronous_commit=off',
+          '-c full_page_writes=off',
+          '-c ssl=on',
+          '-c max_connections=200',
+          '-c shared_buffers=64MB',
+        ].join(' '),
+      ]);
+      started = true;
+    } catch (error) {
+      lastError = error;
+    }
+  }
+  if (!started) {
+    const log = fs.existsSync(path.join(dir, 'log')) ? fs.readFileSync(path.join(dir, 'log'), 'utf8') : '';
+    throw new Error(`the PostgreSQL test server did not start: ${String(lastError)}\n${log}`);
+  }
+  const user = 'swapx_test';
+  const psql = (sql: string) =>
+    execFileSync(path.join(bin, 'psql'), ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAtc', sql]);
+  psql(`CREATE ROLE ${user} LOGIN CREATEDB PASSWORD '${password}'`);
+  return {
+    server: { host: '127.0.0.1', port, socketDir: dir, user, password, certFile, binDir: bin },
+    stop: () => {
+      try {
+        server(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+export default async function setup(project: TestProject): Promise<() => void> {
+  const { server, stop } = await startCluster();
+  project.provide('postgres', server);
+  return stop;
+}

@@ -1,0 +1,84 @@
+/**
+ * A database of its own for the tests of a file (or describe block), on the run's PostgreSQL server
+ * (test/helpers/postgres-cluster.ts): created before them, dropped after. `sql` reads back what swapx wrote,
+ * as the test role; `admin` is the superuser, over the Unix socket.
+ */
+import { afterAll, beforeAll, inject } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import postgres from 'postgres';
+import type { PostgresServer } from './postgres-cluster.js';
+
+export interface TestDatabase {
+  readonly server: PostgresServer;
+  readonly database: string;
+  /** postgres://swapx_test@127.0.0.1:PORT/DB (no password: that goes in PGPASSWORD) */
+  readonly url: string;
+  /** PGPASSWORD for the test role */
+  readonly env: Record<string, string>;
+  /** the test role's connection to this database */
+  readonly sql: postgres.Sql;
+  /** the superuser's connection to this database */
+  readonly admin: postgres.Sql;
+}
+
+const quiet = { onnotice: () => {}, max: 4, fetch_types: true, connection: { application_name: 'swapx tests' } };
+
+export function adminConnection(server: PostgresServer, database = 'postgres'): postgres.Sql {
+  return postgres({ ...quiet, path: `${server.socketDir}/.s.PGSQL.${server.port}`, port: server.port, user: 'postgres', database });
+}
+
+export function userConnection(server: PostgresServer, database: string): postgres.Sql {
+  return postgres({ ...quiet, host: server.host, port: server.port, user: server.user, pass: server.password, database, ssl: false });
+}
+
+/** A fresh database for the enclosing block; its handle's fields are valid inside tests. */
+export function usePostgres(): TestDatabase {
+  let handle: TestDatabase | undefined;
+  let root: postgres.Sql | undefined;
+  const get = <K extends keyof TestDatabase>(key: K): TestDatabase[K] => {
+    if (!handle) throw new Error('the test database is not created yet: use it inside a test');
+    return handle[key];
+  };
+  beforeAll(async () => {
+    const server = inject('postgres');
+    const database = `swapx_${randomBytes(6).toString('hex')}`;
+    root = adminConnection(server);
+    await root.unsafe(`CREATE DATABASE ${database} OWNER ${server.user}`);
+    handle = {
+      server,
+      database,
+      url: `postgres://${server.user}@${server.host}:${server.port}/${database}`,
+      env: { PGPASSWORD: server.password },
+      sql: userConnection(server, database),
+      admin: adminConnection(server, database),
+    };
+  });
+  afterAll(async () => {
+    if (handle) {
+      await handle.sql.end({ timeout: 1 });
+      await handle.admin.end({ timeout: 1 });
+      await root?.unsafe(`DROP DATABASE IF EXISTS ${handle.database} WITH (FORCE)`);
+    }
+    await root?.end({ timeout: 1 });
+  });
+  return {
+    get server() {
+      return get('server');
+    },
+    get database() {
+      return get('database');
+    },
+    get url() {
+      return get('url');
+    },
+    get env() {
+      return get('env');
+    },
+    get sql() {
+      return get('sql');
+    },
+    get admin() {
+      return get('admin');
+    },
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * The Postgres chaos cases (scripts/chaos/postgres.ts), reduced, inside `npm test` (the full set runs in `npm run
+ * chaos`): a sync through faults at rate 0.3, killed during its COPY, and a catch-up four days on killed during its
+ * merge; each ends with the table identical, row for row, to the API and to a folder mirror of the same clocks.
+ */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { PostgresChaos } from '../../scripts/chaos/postgres.js';
+import { type CaseRow, formatNotes, formatTable } from '../../scripts/chaos/report.js';
+import { Chaos, type SyncQuery } from '../../scripts/chaos/chaos.js';
+
+const chaos = new Chaos({ seed: 7, swapsPerHour: 300 });
+// Across midnight, about 1,800 swaps: the COPY of one commit lasts long enough to be caught.
+const SYNC: SyncQuery = { kind: 'sync', ...chaos.range(21, 6), concurrency: 2 };
+const CASE_MS = 120_000;
+const rows: CaseRow[] = [];
+let pg: PostgresChaos;
+
+beforeAll(async () => {
+  pg = await PostgresChaos.start(chaos, inject('postgres'));
+});
+afterAll(async () => {
+  if (rows.length > 0) console.log(`${formatTable(rows)}\n${formatNotes(rows)}`);
+  await pg?.close();
+  await chaos.close();
+});
+
+function expectClean(row: CaseRow): void {
+  rows.push(row);
+  expect(row.problems, `${row.case}: ${row.faults}`).toEqual([]);
+  expect(row.differences, `${row.case}: ${row.faults}`).toBe(0);
+  expect(row.rows).toBeGreaterThan(1000);
+}
+
+describe.concurrent('Postgres chaos, reduced: the table ends identical to the API and to a folder mirror', () => {
+  it(
+    'a sync through fault rate 0.3 of every kind',
+    async () => {
+      const row = await pg.faultRate('postgres sync, fault rate 0.3', SYNC, 0.3);
+      expectClean(row);
+      expect(row.retries).toBeGreaterThan(0);
+    },
+    CASE_MS,
+  );
+
+  it(
+    'a sync killed with SIGKILL during its COPY, then run again',
+    async () => {
+      const row = await pg.kill('postgres sync, SIGKILL during its COPY', SYNC, { statement: 'COPY' });
+      expectClean(row);
+      expect(row.faults).toBe('SIGKILL at its COPY');
+    },
+    CASE_MS,
+  );
+
+  it(
+    'a catch-up four days on killed during its merge, then run again',
+    async () => {
+      const row = await pg.catchUp('postgres updates, +4 d, SIGKILL during its merge', SYNC, 4, { moment: { statement: 'merge' } });
+      expectClean(row);
+    },
+    CASE_MS,
+  );
+});
