@@ -15,7 +15,7 @@ export const register: Register = (program, run) => {
     .description('a current mirror for cron: new, late and updated swaps into daily partitions of a directory')
     .option(
       '--out <dir|url>',
-      'the directory of partitions (date=YYYY-MM-DD/part.jsonl) and of the sync state, or a postgres://USER@HOST:PORT/DB table (password from PGPASSWORD or ~/.pgpass)',
+      'a directory (one partition per day and the sync state) or postgres://USER@HOST/DB (a table; the password from PGPASSWORD or ~/.pgpass)',
     )
     .option('--table <name>', 'with a postgres:// --out: the table, name or schema.name (default: public.xflow_swaps; or ?table= in the URL)')
     .option('--since <time>', 'where the first run starts (later runs continue from the saved cursor)')
