@@ -17,6 +17,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
+import { usePostgres } from '../helpers/postgres.js';
 import { Capture, runSwapx } from '../helpers/run.js';
 
 const README = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
@@ -74,6 +75,8 @@ function words(line: string, vars: Record<string, string>): string[] {
 let dense: RunningSandbox;
 let sparse: RunningSandbox;
 let root: string;
+/** A postgres:// --out in an example is this run's server, its password in PGPASSWORD as the examples say. */
+const db = usePostgres();
 
 beforeAll(async () => {
   dense = await startSandbox({ port: 0 });
@@ -106,7 +109,8 @@ function plan(line: string): Planned {
   const vars = { XFLOW_KEY: 'demo' };
   let tokens = words(text, vars)
     .flatMap((w) => /^(2>>|>|<)(.+)$/.exec(w)?.slice(1) ?? [w])
-    .map((w) => (w.startsWith('/') ? path.join(root, w) : w.startsWith('~/') ? path.join(root, 'home', w.slice(2)) : w));
+    .map((w) => (w.startsWith('/') ? path.join(root, w) : w.startsWith('~/') ? path.join(root, 'home', w.slice(2)) : w))
+    .map((w) => (/^postgres(ql)?:\/\//.test(w) ? db.url : w));
   const planned: Planned = { argv: [], env: {} };
   const pipe = tokens.indexOf('|');
   if (pipe !== -1) {
@@ -147,6 +151,7 @@ async function execute(line: string): Promise<{ code: number; stdout: string; st
     SWAPX_CONFIG_DIR: path.join(root, 'config'),
     SWAPX_CLIENT_ID: 'demo',
     SWAPX_API_KEY: 'demo',
+    ...db.env,
     ...p.env,
     SWAPX_BASE_URL: sandbox.url,
   };
