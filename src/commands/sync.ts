@@ -13,7 +13,7 @@ export const register: Register = (program, run) => {
   program
     .command('sync')
     .description('a current mirror for cron: new, late and updated swaps into daily partitions of a directory')
-    .option('--out <dir>', 'the directory of partitions (date=YYYY-MM-DD/part.jsonl) and of the sync state')
+    .option('--out <dir>', 'the directory of the sync state and of a folder per day, date=YYYY-MM-DD, holding its partition (part.jsonl)')
     .option('--since <time>', 'where the first run starts (later runs continue from the saved cursor)')
     .option('--until <time>', 'hold swaps completed before this (default: now minus 2 minutes); their updates are fetched up to now')
     .option(
