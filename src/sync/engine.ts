@@ -102,6 +102,12 @@ function prepare<Q extends MirrorQuery>(
   return { query, since, movedFrom: moved ? from : undefined };
 }
 
+/** A folder's format ('csv ') for messages, or nothing for a store of no format (a table). */
+function formatOf(query: MirrorQuery): string {
+  const format = (query as { format?: unknown }).format;
+  return typeof format === 'string' ? `${format} ` : '';
+}
+
 /** A mirror holds one row per swap, its latest version: that takes the id, completedAt and updatedAt of each row. */
 function checkFields(query: MirrorQuery, name: string): void {
   const missing = ['id', 'completedAt', 'updatedAt'].filter((field) => !query.fields.includes(field));
@@ -179,6 +185,13 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
 
     let steps = 0;
     let requestsFrom = 0;
+    /** what this run has warned about already: a --follow run says each once, not at every step */
+    const warned = new Set<'conflicts' | 'balanceChanges'>();
+    const warnOnce = (kind: 'conflicts' | 'balanceChanges', count: number, message: string) => {
+      if (count === 0 || warned.has(kind)) return;
+      warned.add(kind);
+      note(message);
+    };
     const step = async (): Promise<StepOutcome> => {
       // The present is the server's clock (its Date header), not ours: a skewed local clock moves no cursor.
       if (steps > 0) {
@@ -215,6 +228,19 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
       if (result.outsideWindow > 0) {
         note(
           `the API returned ${result.outsideWindow} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`,
+        );
+      }
+      warnOnce(
+        'conflicts',
+        result.conflicts,
+        `the API returned ${result.conflicts} swap id(s) twice in one response with different content; the mirror holds each once, its version with the later updatedAt`,
+      );
+      // JSON Lines of every field keeps them as sent; columns of a fixed list (CSV, Parquet by default) do not.
+      if (!query.fields.includes('balanceChanges')) {
+        warnOnce(
+          'balanceChanges',
+          result.withBalanceChanges,
+          `the API sent balanceChanges with ${result.withBalanceChanges} swap(s), which this ${formatOf(query)}mirror's fields leave out: sync into a new jsonl mirror to keep them, or look one swap up with 'swapx swap <id>'`,
         );
       }
       onEvent({ type: 'step', result });

@@ -73,6 +73,10 @@ export interface StepResult {
   updatedSwaps: number;
   /** rows the server returned outside the window asked for: kept (merged by id), but a sign of a server fault */
   outsideWindow: number;
+  /** ids returned twice in one response with different content (windows/order.ts): the later version is held */
+  conflicts: number;
+  /** swaps that came with balanceChanges (the list may send them): a mirror whose fields leave them out must say so */
+  withBalanceChanges: number;
   /** windows consumed whole */
   windows: number;
   windowsPlanned: number;
@@ -149,6 +153,8 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     lateSwaps: 0,
     updatedSwaps: 0,
     outsideWindow: 0,
+    conflicts: 0,
+    withBalanceChanges: 0,
     windows: 0,
     windowsPlanned: plan.windows.length,
     requests: 0,
@@ -241,6 +247,8 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
       fetch: (window, signal) => fetchWindow(options.client, window, (window as SyncWindow).filter as DateRangeFilter, stats, signal),
       consume: async (window, kept) => {
         try {
+          result.conflicts += kept.conflicts;
+          result.withBalanceChanges += kept.withBalanceChanges;
           await consume(window as SyncWindow, kept.swaps, kept.outside);
         } catch (error) {
           broken = error;
