@@ -2,6 +2,7 @@
 import { AbortedError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { EXIT, exitCodeFor, fsReason, messageFor } from '../cli/exit-codes.js';
+import { Progress } from '../cli/progress.js';
 import { formatElapsed, formatUtc } from '../util/time.js';
 import { runSync, type ErrorPolicy, type SyncEvent } from '../sync/engine.js';
 import { FolderStore } from '../sync/folder-store.js';
@@ -49,8 +50,31 @@ async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
     if (!options.summaryJson) ctx.info(message);
     else if (!ctx.quiet) json(noteJson('sync-info', message, ctx.now()));
   };
+  // A spinner on a terminal while a step runs (a backfill takes a while); nothing in a log, nor with --summary-json.
+  let progress: Progress | undefined;
+  const stopProgress = () => {
+    progress?.stop();
+    progress = undefined;
+  };
+  const onProgress = (event: Extract<SyncEvent, { type: 'progress' }>) => {
+    if (options.summaryJson) return;
+    const tally = { windowsDone: event.windows, windowsTotal: event.windowsPlanned, swaps: event.swaps, dropped: 0 };
+    if (!progress) {
+      progress = new Progress(ctx.io.stderr, tally, {
+        quiet: ctx.quiet,
+        color: ctx.err.level > 0,
+        retries: () => retries,
+        env: ctx.io.env,
+        terminalOnly: true,
+      });
+      void progress.start();
+    }
+    progress.onEvent({ type: 'window', ...tally });
+  };
   const onEvent = (event: SyncEvent): void => {
-    if (event.type === 'note') warn(event.message);
+    if (event.type === 'step' || event.type === 'stopped-now') stopProgress();
+    if (event.type === 'progress') onProgress(event);
+    else if (event.type === 'note') warn(event.message);
     else if (event.type === 'step') {
       if (options.summaryJson) json(stepJson(event.result, ctx.now()));
       else ctx.info(stepText(event.result));
@@ -80,7 +104,7 @@ async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
       errors,
     },
     onEvent,
-  );
+  ).finally(stopProgress);
   if (options.follow) info(`Stopped; synced up to ${formatUtc(summary.cursor)}`);
   return EXIT.ok;
 }

@@ -13,7 +13,7 @@ import { formatElapsed, formatUtc } from '../util/time.js';
 import { followLoop } from './follow.js';
 import { checkStart, defaultUntil, type SyncOptions } from './options.js';
 import { newState } from './state.js';
-import { runStep, type StepOutcome, type StepResult } from './step.js';
+import { runStep, type StepOutcome, type StepProgress, type StepResult } from './step.js';
 import type { MirrorQuery, MirrorState, MirrorStore } from './store.js';
 
 /** What the engine needs of the run's options (SyncOptions, whose folder settings are the store's). */
@@ -53,6 +53,8 @@ export interface SyncDeps<Q extends MirrorQuery> {
 
 export type SyncEvent =
   | { type: 'note'; message: string }
+  /** a step's windows: at its start and after each one consumed */
+  | ({ type: 'progress' } & StepProgress)
   | { type: 'step'; result: StepResult }
   /** the mirror follows its API to a new address, as the user said */
   | { type: 'moved'; from: string; to: string }
@@ -220,6 +222,7 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
         signal: options.follow ? undefined : deps.signal,
         requests: deps.requests,
         retries: deps.retries,
+        onProgress: (progress) => onEvent({ type: 'progress', ...progress }),
       }).catch(wrapWrite);
       const { result } = outcome;
       // The step's requests include its clock read.

@@ -64,6 +64,15 @@ export interface StepOptions<Q extends MirrorQuery = MirrorQuery> {
   requests: () => number;
   /** request retries so far, counted by the client */
   retries: () => number;
+  /** at the start and after each window consumed: how far the step is (progress on a terminal) */
+  onProgress?: (progress: StepProgress) => void;
+}
+
+export interface StepProgress {
+  windows: number;
+  windowsPlanned: number;
+  /** swaps fetched so far in this step */
+  swaps: number;
 }
 
 export interface StepResult {
@@ -177,6 +186,8 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
   /** a write failed: what is in memory is not what is durable, so nothing more is committed */
   let broken: unknown;
   let committedAt = performance.now();
+  let fetched = 0;
+  const progress = () => options.onProgress?.({ windows: result.windows, windowsPlanned: result.windowsPlanned, swaps: fetched });
 
   const commit = async (complete: boolean) => {
     // The Updated pass covers completions from the updates cursor on: they are held when it reached past them.
@@ -226,6 +237,8 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     else rescannedTo = oldCursor;
     if (window.filter === 'Updated') updatedTo = Math.min(window.to, end);
     result.windows += 1;
+    fetched += swaps.length + outside.length;
+    progress();
     const due =
       store.buffered >= BUFFER_ROWS ||
       result.windows % (options.commitWindows ?? COMMIT_WINDOWS) === 0 ||
@@ -239,6 +252,7 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     result.elapsedMs = Math.round(performance.now() - started);
     return result;
   };
+  progress();
   try {
     await runWindows({
       windows: plan.windows,
