@@ -9,8 +9,8 @@
  * A word longer than the line (a 66-character hash) stays whole.
  */
 
-/** A command line in an example: swapx, another program, or a line an earlier one continued (` \`). */
-const COMMAND = /^(swapx|printf|[A-Z_]+=)/;
+/** A command line in an example (`swapx …`, `try: SWAPX_BASE_URL=… swapx chains`); a line an earlier one continued (` \`) is one too. */
+const COMMAND = /^(?:[a-z]+: )?(swapx |printf |[A-Z_]+=)/;
 /** An item: a term, two spaces or more, its description (a command never holds two spaces). */
 const ITEM = /^( +)(\S(?:\S| (?! ))*) {2,}(?=\S)/;
 

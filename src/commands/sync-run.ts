@@ -3,7 +3,9 @@ import { AbortedError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { EXIT, exitCodeFor, fsReason, messageFor } from '../cli/exit-codes.js';
 import { Progress } from '../cli/progress.js';
-import { formatElapsed, formatUtc } from '../util/time.js';
+import { wrapHelp } from '../cli/help-wrap.js';
+import { terminalWidth } from '../output/table.js';
+import { formatDuration, formatUtc } from '../util/time.js';
 import { runSync, type ErrorPolicy, type SyncEvent } from '../sync/engine.js';
 import { FolderStore } from '../sync/folder-store.js';
 import { parseSyncFlags, type SyncFlags } from '../sync/options.js';
@@ -44,6 +46,10 @@ async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
   });
   const store = new FolderStore({ dir: options.dir, format: options.format, gzip: options.gzip, fields: options.fields, now: () => ctx.now(), fsReason });
   const json = (line: string) => ctx.io.stderr.write(`${line}\n`);
+  // A log keeps a step to one line; a terminal narrower than it gets a clause a line, not words broken by the terminal.
+  const stderr = ctx.io.stderr as { isTTY?: boolean; columns?: number };
+  const onTerminal = (line: string) =>
+    stderr.isTTY !== true || [...line].length <= terminalWidth(stderr) ? line : wrapHelp(line.split('; ').join(';\n  '), terminalWidth(stderr));
   // With --summary-json every line on stderr is JSON: a log parser reads warnings and notices too.
   const warn = (message: string) => (options.summaryJson ? json(noteJson('sync-warning', message, ctx.now())) : ctx.warn(message));
   const info = (message: string) => {
@@ -77,12 +83,12 @@ async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
     else if (event.type === 'note') warn(event.message);
     else if (event.type === 'step') {
       if (options.summaryJson) json(stepJson(event.result, ctx.now()));
-      else ctx.info(stepText(event.result));
+      else ctx.info(onTerminal(stepText(event.result)));
     } else if (event.type === 'moved') {
       if (options.summaryJson) json(movedJson(event.from, event.to, ctx.now()));
       else ctx.info(`${options.dir} follows its API from ${event.from} to ${event.to}`);
     } else if (event.type === 'following') {
-      info(`Following ${options.dir}: a step every ${formatElapsed(event.intervalMs)}; stop with Ctrl-C or SIGTERM`);
+      info(`Following ${options.dir}: a step every ${formatDuration(event.intervalMs)}; stop with Ctrl-C or SIGTERM`);
     } else if (event.type === 'stopping') info('Stopping after this step…');
     else if (event.type === 'retrying') warn(messageFor(event.error));
     else {

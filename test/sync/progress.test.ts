@@ -1,6 +1,8 @@
 /**
  * A sync on a terminal shows how far it is, as `swaps` does: a backfill takes a while, and a silent one looks
- * hung. Nothing extra goes to a log (stderr not a terminal), nor with --summary-json or --quiet.
+ * hung. Nothing extra goes to a log (stderr not a terminal), nor with --summary-json or --quiet. Found trying it on
+ * an 80-column terminal: the step line (about 150 characters) was broken mid-word by the terminal, and --follow
+ * said "a step every 10.0s" for --interval 10s.
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +22,8 @@ const STEP =
 
 describe('sync progress', () => {
   it('on a terminal: a spinner counts the windows and the swaps, then the step line on a cleared line', async () => {
-    const stderr = new Capture({ isTTY: true, columns: 120 });
+    // Wide enough for the step line on one line.
+    const stderr = new Capture({ isTTY: true, columns: 200 });
     const r = await sync(stderr);
     expect(r.code).toBe(0);
     const frames = [...stderr.text.matchAll(/windows (\d+)\/12 · ([\d,]+) swaps · [\d,]+\/s · retries 0 · ETA /g)].map((m) => Number(m[1]));
@@ -43,5 +46,36 @@ describe('sync progress', () => {
     expect(r.code).toBe(0);
     expect(stderr.text).not.toContain('\u001b[');
     expect(stderr.text).not.toContain(' · ');
+  });
+});
+
+describe('sync on an 80-column terminal', () => {
+  const plain = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+  it('the step line is a clause a line, none wider than the terminal', async () => {
+    const out = path.join(tempDir(), 'm');
+    const args = ['sync', '--out', out, '--since', '2026-11-01', '--until', '2026-11-01T06:00:00Z', '--concurrency', '1'];
+    const stderr = new Capture({ isTTY: true, columns: 80 });
+    const r = await runSwapx(args, { env: api.env(), stderr });
+    expect(r.code).toBe(0);
+    const text = plain(stderr.text);
+    const lines = text.slice(text.lastIndexOf('Synced ')).trimEnd().split('\n');
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(/^Synced [\d,]+ new, 0 late and 0 updated swaps into 1 partition;$/);
+    expect(lines[1]).toMatch(/^ {2}cursor 2026-11-01T06:00:00Z, updates from 2026-11-01T\S+Z;$/);
+    expect(lines[2]).toMatch(/^ {2}12 windows, 13 requests, 0 retries, \S+$/);
+    expect(lines.filter((line) => line.length > 80)).toEqual([]);
+  });
+  it('--follow says its interval as the user wrote it', async () => {
+    const stop = new AbortController();
+    const stderr = new Capture({ isTTY: true, columns: 80 });
+    const running = runSwapx(['sync', '--out', path.join(tempDir(), 'm'), '--since', '2026-11-01T23:00:00Z', '--follow', '--interval', '10s'], {
+      env: api.env(),
+      stderr,
+      signal: stop.signal,
+    });
+    while (!stderr.text.includes('Synced ')) await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.abort();
+    expect((await running).code).toBe(0);
+    expect(plain(stderr.text).split('\n')[0]).toMatch(/^Following \S+: a step every 10s; stop with Ctrl-C or SIGTERM$/);
   });
 });
