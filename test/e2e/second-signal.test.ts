@@ -31,29 +31,33 @@ async function windowsDone(manifest: string): Promise<void> {
 }
 
 describe.concurrent('swapx swaps -o FILE: two signals at once', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)('%s twice: exit 130, the lock released, the resume command printed, resumable', async (signal) => {
-    const file = path.join(dir, `twice-${signal}.jsonl`);
-    const args = ['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file];
-    const child = spawnCli(args, { env: envIn(dir, slow) });
-    const done = collect(child);
-    await windowsDone(`${file}.partial.manifest.json`);
-    // As `timeout` does (the process, then its group): the later ones find the first still being handled. Signals
-    // sent at once may merge into one (the kernel queues one of a kind): a few, a moment apart.
-    for (let i = 0; i < 3; i += 1) {
-      child.kill(signal);
-      await sleep(1);
-    }
-    const r = await done;
-    expect(r.code).toBe(130);
-    expect(r.stderr).toMatch(
-      new RegExp(
-        `^swapx: interrupted; \\d+/36 windows saved in ${file}\\.partial; resume with: swapx swaps --from ${FROM} --to ${TO} --window 5m -o ${file} --resume\\n$`,
-      ),
-    );
-    expect(fs.existsSync(`${file}.partial.lock`)).toBe(false);
-    const resumed = await runSwapx([...args, '--resume', '-q'], { env: envIn(dir, slow) });
-    expect([resumed.code, resumed.stderr]).toEqual([0, '']);
-    const whole = await runSwapx(['swaps', ...range, '--jsonl', '-q'], { env: envIn(dir, slow) });
-    expect(fs.readFileSync(file, 'utf8')).toBe(whole.stdout);
-  }, 60_000);
+  it.each(['SIGINT', 'SIGTERM'] as const)(
+    '%s twice: exit 130, the lock released, the resume command printed, resumable',
+    async (signal) => {
+      const file = path.join(dir, `twice-${signal}.jsonl`);
+      const args = ['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file];
+      const child = spawnCli(args, { env: envIn(dir, slow) });
+      const done = collect(child);
+      await windowsDone(`${file}.partial.manifest.json`);
+      // As `timeout` does (the process, then its group): the later ones find the first still being handled. Signals
+      // sent at once may merge into one (the kernel queues one of a kind): a few, a moment apart.
+      for (let i = 0; i < 3; i += 1) {
+        child.kill(signal);
+        await sleep(1);
+      }
+      const r = await done;
+      expect(r.code).toBe(130);
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^swapx: interrupted; \\d+/36 windows saved in ${file}\\.partial; resume with: swapx swaps --from ${FROM} --to ${TO} --window 5m -o ${file} --resume\\n$`,
+        ),
+      );
+      expect(fs.existsSync(`${file}.partial.lock`)).toBe(false);
+      const resumed = await runSwapx([...args, '--resume', '-q'], { env: envIn(dir, slow) });
+      expect([resumed.code, resumed.stderr]).toEqual([0, '']);
+      const whole = await runSwapx(['swaps', ...range, '--jsonl', '-q'], { env: envIn(dir, slow) });
+      expect(fs.readFileSync(file, 'utf8')).toBe(whole.stdout);
+    },
+    60_000,
+  );
 });
