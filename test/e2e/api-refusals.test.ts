@@ -56,7 +56,7 @@ describe('a 400 in the middle of an export', () => {
 
 describe('a 400 to a lookup', () => {
   it('is exit 2: the user can change what was refused', async () => {
-    const r = await runSwapx(['--base-url', `${served.base}/lookup-refused`, 'swap', '0xabc'], { env: env() });
+    const r = await runSwapx(['--base-url', `${served.base}/lookup-refused`, 'swap', `0x${'ab'.repeat(32)}`], { env: env() });
     expect([r.code, r.stderr]).toEqual([2, 'swapx: error: the API rejected the request: One or more validation errors occurred. (identifier: Not a hash.)\n']);
   });
   it('errors without messages name the fields alone, never "field: ;"', async () => {

@@ -18,7 +18,7 @@ const COMMANDS: Record<string, string[]> = {
   chains: ['chains'],
   tokens: ['tokens', 'ethereum'],
   bridges: ['bridges'],
-  swap: ['swap', '0xabc'],
+  swap: ['swap', `0x${'ab'.repeat(32)}`],
   swaps: ['swaps', '--from', '2026-11-02T00:00:00Z', '--to', '2026-11-02T01:00:00Z', '--retries', '0'],
 };
 const advice = 'swapx writes a file beside its target and renames it into place; to write into it, use -o - (standard output) and redirect';
