@@ -68,7 +68,8 @@ describe('runSync', () => {
       [3, 4],
       [4, 4],
     ]);
-    const fetched = events[4]!.type === 'progress' ? events[4].swaps : -1;
+    const last = events[4];
+    const fetched = last?.type === 'progress' ? last.swaps : -1;
     expect(fetched).toBe(mirrorRows(dir).length);
     expect(events[5]).toMatchObject({ type: 'step', result: { complete: true, cursor: UNTIL, windows: 4 } });
     expect(readState(dir).updatedAt).toBe('2026-11-12T00:05:00Z');
