@@ -1,11 +1,12 @@
 /** The swapx program: global options, the commands, and the one place a run becomes an exit code. */
-import { Command, CommanderError, Help, Option } from 'commander';
+import { type AddHelpTextContext, Command, CommanderError, Help, Option } from 'commander';
 import { DEFAULT_BASE_URL, RETRIES, TIMEOUT_MS } from './api/bounds.js';
 import { NotFoundError, UsageError } from './api/errors.js';
 import { VERSION } from './version.js';
 import type { Handler } from './cli/command.js';
 import { Context, type GlobalOptions, type Io } from './cli/context.js';
 import { EXIT, exitCodeFor, fsReason, messageFor } from './cli/exit-codes.js';
+import { wrapHelp } from './cli/help-wrap.js';
 import type { OutStream } from './output/stream.js';
 import { COMMANDS } from './commands/index.js';
 
@@ -68,6 +69,28 @@ function helpWidth(stream: { isTTY?: boolean; columns?: number }): number {
   return stream.isTTY === true && Number.isInteger(stream.columns) && stream.columns! > 0 ? Math.min(stream.columns!, 100) : 80;
 }
 
+/**
+ * A command whose own help text (addHelpText: examples, environment, exit codes) is wrapped to the width commander
+ * wraps the rest of its help to; its subcommands are made the same, so every command's is.
+ */
+class SwapxCommand extends Command {
+  constructor(
+    name: string | undefined,
+    private readonly widthFor: (context: { error: boolean }) => number,
+  ) {
+    super(name);
+  }
+
+  override createCommand(name?: string): Command {
+    return new SwapxCommand(name, this.widthFor);
+  }
+
+  override addHelpText(position: Parameters<Command['addHelpText']>[0], text: string | ((context: AddHelpTextContext) => string)): this {
+    const textOf = typeof text === 'string' ? () => text : text;
+    return super.addHelpText(position, (context) => wrapHelp(textOf(context), this.widthFor(context)));
+  }
+}
+
 /** A base URL ending in /v1 doubles the prefix swapx adds to every path (GET /v1/v1/external/chains): say so. */
 function doubledPrefixHint(ctx: Context): string {
   let base: string;
@@ -125,7 +148,7 @@ class OutputWatch {
 }
 
 export function buildProgram(io: Io, onExit: (code: number) => void, outputFailed: () => boolean = () => false): Command {
-  const program = new Command('swapx')
+  const program = new SwapxCommand('swapx', ({ error }) => helpWidth(error ? io.stderr : io.stdout))
     .description('Query and bulk-export cross-chain swaps from the XFlow swap export API')
     .version(VERSION, '-V, --version')
     .addOption(new Option('--profile <name>', 'stored profile (credentials + settings) [env: SWAPX_PROFILE] (default: "default")'))

@@ -11,7 +11,7 @@ import { fullDisk, readOnly } from './disk-cases.js';
 import { faultRate, sandboxRestart } from './fault-cases.js';
 import { isMounted, mountTmpfs, unmount } from './faults.js';
 import type { Harness, Reference, Subject } from './harness.js';
-import { backfillKills, doubleSignal } from './interrupt-cases.js';
+import { backfillKills, doubleSignal, exportDoubleSignal } from './interrupt-cases.js';
 import { clean, kill } from './kill-cases.js';
 import { DAY, type ExportQuery, exportArgs, HOUR, type Query, type SyncQuery, syncArgs } from './queries.js';
 import { exportReference, parquetSyncReference, syncReference } from './references.js';
@@ -66,6 +66,7 @@ export class Chaos implements Harness {
   kill = (spec: Spec<typeof kill>) => kill(this, spec);
   backfillKills = (spec: Spec<typeof backfillKills>) => backfillKills(this, spec);
   doubleSignal = (spec: Spec<typeof doubleSignal>) => doubleSignal(this, spec);
+  exportDoubleSignal = (spec: Spec<typeof exportDoubleSignal>) => exportDoubleSignal(this, spec);
   fullDisk = (spec: Spec<typeof fullDisk>) => fullDisk(this, spec);
   readOnly = (spec: Spec<typeof readOnly>) => readOnly(this, spec);
   syncUpdates = (spec: Spec<typeof syncUpdates>) => syncUpdates(this, spec);

@@ -1,12 +1,12 @@
-// Sync cases of a run stopped by its user or its host, again and again or twice at once: a backfill made of
+// Cases of a run stopped by its user or its host, again and again or twice at once: a backfill made of
 // runs each killed after a while must move forward and finish, and a second signal must still release the
-// lock and say how far the mirror got.
+// lock and say how far the mirror (or the export) got, and how to go on.
 import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rowDifferences, syncedRows } from './compare.js';
 import type { Harness } from './harness.js';
-import type { SyncQuery } from './queries.js';
+import type { ExportQuery, SyncQuery } from './queries.js';
 import type { CaseRow } from './report.js';
 import { errorLines, firstLine, type Run, runSwapx, spawnSwapx } from './spawn.js';
 
@@ -116,6 +116,72 @@ export function doubleSignal(
       const run = await runSwapx(subject.again(args), harness.env(sandbox));
       row.retries += subject.retries(run.stderr);
       await harness.finish(row, subject, run, dir, reference);
+    } finally {
+      await harness.stopSandbox(sandbox);
+    }
+  });
+}
+
+/** The windows done that a manifest on disk counts (0 without one, or while it is being replaced). */
+function windowsSaved(manifest: string): number {
+  try {
+    return Number((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { windowsDone?: unknown }).windowsDone) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The words of a command printed for a POSIX shell (src/cli/shell-quote.ts: bare words and '…' with '\\'' inside). */
+function shellWords(command: string): string[] {
+  const words: string[] = [];
+  for (const match of command.matchAll(/(?:[^\s'\\]+|'[^']*'|\\.)+/g)) {
+    words.push(match[0].replace(/'([^']*)'|\\(.)|([^'\\]+)/g, (_all, quoted?: string, escaped?: string, bare?: string) => quoted ?? escaped ?? bare ?? ''));
+  }
+  return words;
+}
+
+/**
+ * An export to a file stopped by two signals `gapMs` apart (a double Ctrl-C, or `timeout`) once its first window is
+ * saved: exit 130, the lock released, the last line says what is saved and the command that resumes it; that
+ * command, run as printed, completes the file byte for byte as a clean run writes it.
+ */
+export function exportDoubleSignal(
+  harness: Harness,
+  spec: { name: string; query: ExportQuery; first: NodeJS.Signals; second: NodeJS.Signals; gapMs: number; latencyMs?: number },
+): Promise<CaseRow> {
+  return harness.runCase(spec.name, async (row) => {
+    const subject = harness.subject(spec.query);
+    const reference = await harness.reference(spec.query);
+    const { sandbox } = await harness.watchedSandbox({ latencyMs: spec.latencyMs ?? 25 });
+    try {
+      const file = subject.output(harness.caseDir(spec.name));
+      const { child, done } = spawnSwapx(subject.args(file), harness.env(sandbox));
+      await until(() => windowsSaved(`${file}.partial.manifest.json`) > 0, done);
+      child.kill(spec.first);
+      await sleep(spec.gapMs);
+      child.kill(spec.second);
+      const stopped = await done;
+      row.faults = `${spec.first} + ${spec.second} ${spec.gapMs} ms apart, after the first window saved`;
+      row.retries = subject.retries(stopped.stderr);
+      if (stopped.code === 0) {
+        row.notes.push('done before the signals');
+        await harness.finish(row, subject, stopped, file, reference);
+        return;
+      }
+      if (stopped.code !== 130) row.problems.push(`expected exit 130, got ${stopped.code ?? stopped.signal}`);
+      if (fs.existsSync(`${file}.partial.lock`)) row.problems.push('the lock was left behind');
+      const last = errorLines(stopped.stderr).at(-1) ?? '';
+      const resume = /^swapx: interrupted; (\d+)\/\d+ windows saved in \S+; resume with: (swapx swaps .* --resume)$/.exec(last);
+      if (!resume) {
+        row.problems.push(`no resume command at the end: ${last || '(nothing)'}`);
+        return;
+      }
+      row.notes.push(`${resume[1]} windows saved`);
+      // The command as printed, as a user would paste it (its first word is the CLI).
+      const run = await runSwapx(shellWords(resume[2]!).slice(1), harness.env(sandbox));
+      row.retries += subject.retries(run.stderr);
+      subject.checkAgain(row, run, 'windows');
+      await harness.finish(row, subject, run, file, reference);
     } finally {
       await harness.stopSandbox(sandbox);
     }

@@ -112,6 +112,9 @@ try {
     // A second signal: the lock released, the resume line printed, the rerun completes the set.
     () => chaos.doubleSignal({ name: 'sync, SIGINT + SIGTERM', query: SYNC, first: 'SIGINT', second: 'SIGTERM' }),
     () => chaos.doubleSignal({ name: 'sync Parquet, SIGTERM + SIGINT', query: SYNC_PARQUET, first: 'SIGTERM', second: 'SIGINT' }),
+    // An export's second signal: the printed resume command completes the file byte for byte.
+    () => chaos.exportDoubleSignal({ name: 'export, SIGINT + SIGINT 1 ms apart', query: EXPORT, first: 'SIGINT', second: 'SIGINT', gapMs: 1 }),
+    () => chaos.exportDoubleSignal({ name: 'Parquet export, SIGTERM + SIGINT 1 ms apart', query: PARQUET, first: 'SIGTERM', second: 'SIGINT', gapMs: 1 }),
     () => chaos.sandboxRestart({ name: 'export, sandbox restart (--retries 10)', query: EXPORT, retries: 10, outageMs: 2000 }),
     () => chaos.sandboxRestart({ name: 'export, sandbox restart (--retries 0)', query: EXPORT, retries: 0, outageMs: 2000 }),
   ];

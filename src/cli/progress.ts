@@ -1,7 +1,8 @@
 /**
- * Progress on stderr while an export runs — an ora spinner on a terminal, a
- * plain line every 10 s otherwise — and the summary at the end. It listens to
- * the exporter's events and the client's retries; it changes nothing.
+ * Progress on stderr while an export or a sync step runs — an ora spinner on a
+ * terminal, a plain line every 10 s otherwise (an export's) — and an export's
+ * summary at the end. It listens to the run's events and the client's
+ * retries; it changes nothing.
  */
 import { fstatSync } from 'node:fs';
 import type { Ora } from 'ora';
@@ -18,6 +19,8 @@ export class Progress {
   private timer: NodeJS.Timeout | undefined;
   private readonly started = performance.now();
   private latest: Tally & { windowsTotal: number };
+  /** stop() came while start() was loading ora: it must draw nothing after */
+  private stopped = false;
 
   constructor(
     private readonly stream: OutStream,
@@ -31,6 +34,8 @@ export class Progress {
       /** standard output when the data goes there (no -o): piped, no spinner may sit in front of its lines */
       stdout?: OutStream;
       env?: NodeJS.ProcessEnv;
+      /** a spinner on a terminal and nothing elsewhere: a run that says what it did when done (sync) needs no lines in a log */
+      terminalOnly?: boolean;
     },
   ) {
     this.latest = base;
@@ -48,10 +53,13 @@ export class Progress {
       // ora loads only for people watching a terminal. It clears its line before any write to its stream, stdout or
       // stderr (it hooks them), so data shown on this terminal never follows a spinner frame.
       const { default: ora } = await import('ora');
+      if (this.stopped) return;
       // color false, not 'white': any colour name is an escape sequence, which NO_COLOR / --no-color forbid.
       const color = this.options.color ? 'cyan' : false;
       this.spinner = ora({ text: this.line(), stream: this.stream as NodeJS.WriteStream, color, isEnabled: true, discardStdin: false }).start();
       this.timer = setInterval(() => this.update(), 250);
+    } else if (this.options.terminalOnly) {
+      return;
     } else {
       this.timer = setInterval(() => this.stream.write(`${this.line()}\n`), this.options.intervalMs ?? 10_000);
     }
@@ -83,6 +91,7 @@ export class Progress {
   }
 
   stop(): void {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.spinner?.stop();

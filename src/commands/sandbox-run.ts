@@ -3,6 +3,8 @@ import { UsageError, WrappedError } from '../api/errors.js';
 import { isLoopbackHost } from '../api/base-url.js';
 import { parseDurationOption, parseIntInRange, parseTimeOption } from '../api/bounds.js';
 import type { Context } from '../cli/context.js';
+import { wrapHelp } from '../cli/help-wrap.js';
+import { terminalWidth } from '../output/table.js';
 import { checkFaultKinds, startSandbox, type SandboxOptions } from '../sandbox/index.js';
 import { formatUtc } from '../util/time.js';
 
@@ -113,13 +115,14 @@ export async function sandbox(ctx: Context, flags: SandboxFlags): Promise<number
   const clients = (options.clients ?? ['demo:demo']).join(', ');
   const url = reachableUrl(server.url);
   ctx.io.stdout.write(`${url}\n`);
-  ctx.info(
-    [
-      `swapx sandbox listening on ${server.url} (clients: ${clients}; clock: ${options.now ? formatUtc(options.now()) : 'real'})`,
-      `  try: SWAPX_BASE_URL=${url} SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo swapx chains`,
-      '  Ctrl-C stops it',
-    ].join('\n'),
-  );
+  const listening = `swapx sandbox listening on ${server.url}`;
+  const facts = `(clients: ${clients}; clock: ${options.now ? formatUtc(options.now()) : 'real'})`;
+  const hint = `  try: SWAPX_BASE_URL=${url} SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo swapx chains`;
+  // On a terminal, the width of it: the facts on a line of their own, the command continued with a backslash.
+  const stderr = ctx.io.stderr as { isTTY?: boolean; columns?: number };
+  const width = stderr.isTTY === true ? terminalWidth(stderr) : Number.POSITIVE_INFINITY;
+  const head = [...`${listening} ${facts}`].length <= width ? `${listening} ${facts}` : `${listening}\n  ${facts}`;
+  ctx.info([head, wrapHelp(hint, width), '  Ctrl-C stops it'].join('\n'));
   await new Promise<void>((resolve) => {
     if (ctx.io.signal.aborted) resolve();
     ctx.io.signal.addEventListener('abort', () => resolve(), { once: true });

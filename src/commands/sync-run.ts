@@ -2,7 +2,10 @@
 import { AbortedError, UsageError } from '../api/errors.js';
 import type { Context } from '../cli/context.js';
 import { EXIT, exitCodeFor, fsReason, messageFor } from '../cli/exit-codes.js';
-import { formatElapsed, formatUtc } from '../util/time.js';
+import { Progress } from '../cli/progress.js';
+import { wrapHelp } from '../cli/help-wrap.js';
+import { terminalWidth } from '../output/table.js';
+import { formatDuration, formatUtc } from '../util/time.js';
 import { runSync, type ErrorPolicy, type SyncEvent } from '../sync/engine.js';
 import { FolderStore } from '../sync/folder-store.js';
 import { parseSyncFlags, type SyncFlags, type SyncOptions } from '../sync/options.js';
@@ -47,22 +50,49 @@ async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
   const store: MirrorStore<MirrorQuery> = isPostgresUrl(options.dir) ? await postgresStore(ctx, flags, options) : folderStore(ctx, flags, options);
   const json = (line: string) => ctx.io.stderr.write(`${line}\n`);
   const where = store.name;
+  // A log keeps a step to one line; a terminal narrower than it gets a clause a line, not words broken by the terminal.
+  const stderr = ctx.io.stderr as { isTTY?: boolean; columns?: number };
+  const onTerminal = (line: string) =>
+    stderr.isTTY !== true || [...line].length <= terminalWidth(stderr) ? line : wrapHelp(line.split('; ').join(';\n  '), terminalWidth(stderr));
   // With --summary-json every line on stderr is JSON: a log parser reads warnings and notices too.
   const warn = (message: string) => (options.summaryJson ? json(noteJson('sync-warning', message, ctx.now())) : ctx.warn(message));
   const info = (message: string) => {
     if (!options.summaryJson) ctx.info(message);
     else if (!ctx.quiet) json(noteJson('sync-info', message, ctx.now()));
   };
+  // A spinner on a terminal while a step runs (a backfill takes a while); nothing in a log, nor with --summary-json.
+  let progress: Progress | undefined;
+  const stopProgress = () => {
+    progress?.stop();
+    progress = undefined;
+  };
+  const onProgress = (event: Extract<SyncEvent, { type: 'progress' }>) => {
+    if (options.summaryJson) return;
+    const tally = { windowsDone: event.windows, windowsTotal: event.windowsPlanned, swaps: event.swaps, dropped: 0 };
+    if (!progress) {
+      progress = new Progress(ctx.io.stderr, tally, {
+        quiet: ctx.quiet,
+        color: ctx.err.level > 0,
+        retries: () => retries,
+        env: ctx.io.env,
+        terminalOnly: true,
+      });
+      void progress.start();
+    }
+    progress.onEvent({ type: 'window', ...tally });
+  };
   const onEvent = (event: SyncEvent): void => {
-    if (event.type === 'note') warn(event.message);
+    if (event.type === 'step' || event.type === 'stopped-now') stopProgress();
+    if (event.type === 'progress') onProgress(event);
+    else if (event.type === 'note') warn(event.message);
     else if (event.type === 'step') {
       if (options.summaryJson) json(stepJson(event.result, ctx.now()));
-      else ctx.info(stepText(event.result, isPostgresUrl(options.dir) ? 'table' : 'partition'));
+      else ctx.info(onTerminal(stepText(event.result, isPostgresUrl(options.dir) ? 'table' : 'partition')));
     } else if (event.type === 'moved') {
       if (options.summaryJson) json(movedJson(event.from, event.to, ctx.now()));
       else ctx.info(`${where} follows its API from ${event.from} to ${event.to}`);
     } else if (event.type === 'following') {
-      info(`Following ${where}: a step every ${formatElapsed(event.intervalMs)}; stop with Ctrl-C or SIGTERM`);
+      info(`Following ${where}: a step every ${formatDuration(event.intervalMs)}; stop with Ctrl-C or SIGTERM`);
     } else if (event.type === 'stopping') info('Stopping after this step…');
     else if (event.type === 'retrying') warn(messageFor(event.error));
     else {
@@ -84,7 +114,7 @@ async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
       errors,
     },
     onEvent,
-  );
+  ).finally(stopProgress);
   if (options.follow) info(`Stopped; synced up to ${formatUtc(summary.cursor)}`);
   return EXIT.ok;
 }

@@ -13,7 +13,7 @@ import { formatElapsed, formatUtc } from '../util/time.js';
 import { followLoop } from './follow.js';
 import { checkStart, defaultUntil, type SyncOptions } from './options.js';
 import { newState } from './state.js';
-import { runStep, type StepOutcome, type StepResult } from './step.js';
+import { runStep, type StepOutcome, type StepProgress, type StepResult } from './step.js';
 import type { MirrorQuery, MirrorState, MirrorStore } from './store.js';
 
 /** What the engine needs of the run's options (SyncOptions, whose folder settings are the store's). */
@@ -53,6 +53,8 @@ export interface SyncDeps<Q extends MirrorQuery> {
 
 export type SyncEvent =
   | { type: 'note'; message: string }
+  /** a step's windows: at its start and after each one consumed */
+  | ({ type: 'progress' } & StepProgress)
   | { type: 'step'; result: StepResult }
   /** the mirror follows its API to a new address, as the user said */
   | { type: 'moved'; from: string; to: string }
@@ -100,6 +102,12 @@ function prepare<Q extends MirrorQuery>(
     );
   }
   return { query, since, movedFrom: moved ? from : undefined };
+}
+
+/** A folder's format ('csv ') for messages, or nothing for a store of no format (a table). */
+function formatOf(query: MirrorQuery): string {
+  const format = (query as { format?: unknown }).format;
+  return typeof format === 'string' ? `${format} ` : '';
 }
 
 /** A mirror holds one row per swap, its latest version: that takes the id, completedAt and updatedAt of each row. */
@@ -179,6 +187,13 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
 
     let steps = 0;
     let requestsFrom = 0;
+    /** what this run has warned about already: a --follow run says each once, not at every step */
+    const warned = new Set<'conflicts' | 'balanceChanges'>();
+    const warnOnce = (kind: 'conflicts' | 'balanceChanges', count: number, message: string) => {
+      if (count === 0 || warned.has(kind)) return;
+      warned.add(kind);
+      note(message);
+    };
     const step = async (): Promise<StepOutcome> => {
       // The present is the server's clock (its Date header), not ours: a skewed local clock moves no cursor.
       if (steps > 0) {
@@ -207,6 +222,7 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
         signal: options.follow ? undefined : deps.signal,
         requests: deps.requests,
         retries: deps.retries,
+        onProgress: (progress) => onEvent({ type: 'progress', ...progress }),
       }).catch(wrapWrite);
       const { result } = outcome;
       // The step's requests include its clock read.
@@ -215,6 +231,19 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
       if (result.outsideWindow > 0) {
         note(
           `the API returned ${result.outsideWindow} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`,
+        );
+      }
+      warnOnce(
+        'conflicts',
+        result.conflicts,
+        `the API returned ${result.conflicts} swap id(s) twice in one response with different content; the mirror holds each once, its version with the later updatedAt`,
+      );
+      // JSON Lines of every field keeps them as sent; columns of a fixed list (CSV, Parquet by default) do not.
+      if (!query.fields.includes('balanceChanges')) {
+        warnOnce(
+          'balanceChanges',
+          result.withBalanceChanges,
+          `the API sent balanceChanges with ${result.withBalanceChanges} swap(s), which this ${formatOf(query)}mirror's fields leave out: sync into a new jsonl mirror to keep them, or look one swap up with 'swapx swap <id>'`,
         );
       }
       onEvent({ type: 'step', result });

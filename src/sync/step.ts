@@ -64,6 +64,15 @@ export interface StepOptions<Q extends MirrorQuery = MirrorQuery> {
   requests: () => number;
   /** request retries so far, counted by the client */
   retries: () => number;
+  /** at the start and after each window consumed: how far the step is (progress on a terminal) */
+  onProgress?: (progress: StepProgress) => void;
+}
+
+export interface StepProgress {
+  windows: number;
+  windowsPlanned: number;
+  /** swaps fetched so far in this step */
+  swaps: number;
 }
 
 export interface StepResult {
@@ -73,6 +82,10 @@ export interface StepResult {
   updatedSwaps: number;
   /** rows the server returned outside the window asked for: kept (merged by id), but a sign of a server fault */
   outsideWindow: number;
+  /** ids returned twice in one response with different content (windows/order.ts): the later version is held */
+  conflicts: number;
+  /** swaps that came with balanceChanges (the list may send them): a mirror whose fields leave them out must say so */
+  withBalanceChanges: number;
   /** windows consumed whole */
   windows: number;
   windowsPlanned: number;
@@ -149,6 +162,8 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     lateSwaps: 0,
     updatedSwaps: 0,
     outsideWindow: 0,
+    conflicts: 0,
+    withBalanceChanges: 0,
     windows: 0,
     windowsPlanned: plan.windows.length,
     requests: 0,
@@ -171,6 +186,8 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
   /** a write failed: what is in memory is not what is durable, so nothing more is committed */
   let broken: unknown;
   let committedAt = performance.now();
+  let fetched = 0;
+  const progress = () => options.onProgress?.({ windows: result.windows, windowsPlanned: result.windowsPlanned, swaps: fetched });
 
   const commit = async (complete: boolean) => {
     // The Updated pass covers completions from the updates cursor on: they are held when it reached past them.
@@ -220,6 +237,8 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     else rescannedTo = oldCursor;
     if (window.filter === 'Updated') updatedTo = Math.min(window.to, end);
     result.windows += 1;
+    fetched += swaps.length + outside.length;
+    progress();
     const due =
       store.buffered >= BUFFER_ROWS ||
       result.windows % (options.commitWindows ?? COMMIT_WINDOWS) === 0 ||
@@ -233,6 +252,7 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     result.elapsedMs = Math.round(performance.now() - started);
     return result;
   };
+  progress();
   try {
     await runWindows({
       windows: plan.windows,
@@ -241,6 +261,8 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
       fetch: (window, signal) => fetchWindow(options.client, window, (window as SyncWindow).filter as DateRangeFilter, stats, signal),
       consume: async (window, kept) => {
         try {
+          result.conflicts += kept.conflicts;
+          result.withBalanceChanges += kept.withBalanceChanges;
           await consume(window as SyncWindow, kept.swaps, kept.outside);
         } catch (error) {
           broken = error;

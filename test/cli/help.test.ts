@@ -1,5 +1,7 @@
 /** Issue 11.17: `swapx --help` lists the environment and the exit codes; each command's help lists the global options it honours. */
 import { describe, expect, it } from 'vitest';
+import type { Command } from 'commander';
+import { buildProgram } from '../../src/main.js';
 import { runSwapx } from '../helpers/run.js';
 
 const section = (text: string, title: string) => {
@@ -67,6 +69,59 @@ describe('help', () => {
     const options = [...section(r.stdout, 'Options:'), ...section(r.stdout, 'Global Options:')];
     expect(options.length).toBeGreaterThan(8);
     expect(options.filter((line) => [...line].length > 60)).toEqual([]);
+  });
+  // Every command, found by walking the program, so that a new one is held to this too.
+  const commands: string[][] = [[]];
+  const walk = (cmd: Command, path: string[]) => {
+    for (const sub of cmd.commands) {
+      commands.push([...path, sub.name()]);
+      walk(sub, [...path, sub.name()]);
+    }
+  };
+  walk(
+    buildProgram({} as never, () => {}),
+    [],
+  );
+  it('finds the commands', () => expect(commands.length).toBeGreaterThan(14));
+  // Found at 60 columns: the Environment and Exit codes blocks and sync's paragraphs were written for 80, and the
+  // terminal broke them mid-word. A word longer than the line (the swap example's 66-character hash) stays whole.
+  it.each(commands.map((command) => [command.join(' ') || '(root)', command]))(
+    'swapx %s --help: no line wider than a 60-column terminal',
+    async (_, command) => {
+      const r = await runSwapx([...command, '--help'], { tty: { columns: 60 } });
+      expect(r.code).toBe(0);
+      const wide = r.stdout.split('\n').filter((line) => [...line].length > 60 && /\s\S/.test(line.trim()));
+      expect(wide).toEqual([]);
+    },
+  );
+  it('at 60 columns the root help wraps an item under its description, and a paragraph as one', async () => {
+    const r = await runSwapx(['--help'], { tty: { columns: 60 } });
+    expect(section(r.stdout, 'Exit codes:')).toEqual([
+      '  0    success (an empty result is a success)',
+      '  1    the work failed: API or network error after retries,',
+      '       file I/O',
+      '  2    usage or bad input (checked before any request; or a',
+      "       lookup's 400)",
+      '  3    authentication or permission (missing credentials,',
+      '       403)',
+      '  4    not found (swap with no match, unknown chain)',
+      '  130  interrupted (Ctrl-C / SIGTERM), after saving what can',
+      '       be resumed',
+    ]);
+    const sync = await runSwapx(['sync', '--help'], { tty: { columns: 60 } });
+    const paragraph = sync.stdout.slice(sync.stdout.indexOf('Each partition'));
+    expect(paragraph.split('\n').slice(0, 3)).toEqual([
+      'Each partition holds one row per swap, its latest version;',
+      'it is rewritten whole and atomically, and the state',
+      '(.swapx-sync.json) is written after the data it records is',
+    ]);
+  });
+  it('an example too wide is continued with a backslash, so it still runs as pasted', async () => {
+    const r = await runSwapx(['completion', '--help'], { tty: { columns: 60 } });
+    expect(section(r.stdout, 'Examples (create the folder first: mkdir -p ...):').slice(0, 2)).toEqual([
+      '  swapx completion bash > \\',
+      '    ~/.local/share/bash-completion/completions/swapx',
+    ]);
   });
   it('the sandbox lists only the ones it honours; completion none', async () => {
     const sandbox = await runSwapx(['sandbox', '--help']);

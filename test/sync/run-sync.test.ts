@@ -59,8 +59,19 @@ describe('runSync', () => {
     const events: SyncEvent[] = [];
     const summary = await runSync(options(), deps(dir), (event) => events.push(event));
     expect(summary).toEqual({ cursor: UNTIL, updatedCursor: expect.any(Number), steps: 1 });
-    expect(events.map((event) => event.type)).toEqual(['step']);
-    expect(events[0]).toMatchObject({ type: 'step', result: { complete: true, cursor: UNTIL, windows: 4 } });
+    // How far the step is, at its start and after each window; then the step.
+    expect(events.map((event) => event.type)).toEqual(['progress', 'progress', 'progress', 'progress', 'progress', 'step']);
+    expect(events.slice(0, 5).map((event) => event.type === 'progress' && [event.windows, event.windowsPlanned])).toEqual([
+      [0, 4],
+      [1, 4],
+      [2, 4],
+      [3, 4],
+      [4, 4],
+    ]);
+    const last = events[4];
+    const fetched = last?.type === 'progress' ? last.swaps : -1;
+    expect(fetched).toBe(mirrorRows(dir).length);
+    expect(events[5]).toMatchObject({ type: 'step', result: { complete: true, cursor: UNTIL, windows: 4 } });
     expect(readState(dir).updatedAt).toBe('2026-11-12T00:05:00Z');
     expect(mirrorRows(dir)).toEqual(expectedRows(data, '2026-11-11T08:00:00Z', '2026-11-11T10:00:00Z', NOW));
     expectTidy(dir);
