@@ -64,8 +64,9 @@ export function compareRows(a: StoredRow, b: StoredRow): number {
 export type Change = 'added' | 'updated' | 'unchanged';
 
 /**
- * Puts `row` into `rows` (by key): a row not there is added; a newer version (later updatedAt, or the same
- * updatedAt with other content: the server's word is the latest) replaces the held one; an older one is ignored.
+ * Puts `row` into `rows` (by key): a row not there is added; a newer version (later updatedAt, a later tick of
+ * the same millisecond, or the same updatedAt with other content: the server's word is the latest) replaces the
+ * held one; an older one is ignored.
  */
 export function mergeRow(rows: Map<string, StoredRow>, row: StoredRow): Change {
   const held = rows.get(row.key);
@@ -76,7 +77,12 @@ export function mergeRow(rows: Map<string, StoredRow>, row: StoredRow): Change {
   const heldAt = Number.isNaN(held.updatedMs) ? -Infinity : held.updatedMs;
   const newAt = Number.isNaN(row.updatedMs) ? -Infinity : row.updatedMs;
   if (newAt < heldAt) return 'unchanged';
-  if (newAt === heldAt && samePayload(held.payload, row.payload)) return 'unchanged';
+  if (newAt === heldAt) {
+    // The digits past the millisecond (text formats) order two versions of one millisecond.
+    const heldTick = held.updatedSubMs ?? 0;
+    const newTick = row.updatedSubMs ?? 0;
+    if (newTick < heldTick || (newTick === heldTick && samePayload(held.payload, row.payload))) return 'unchanged';
+  }
   rows.set(row.key, row);
   return 'updated';
 }
