@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npm run mutate [module...] [--concurrency N]`: StrykerJS on the engine modules, one module at a time (each
-// with its own dry run and per-test coverage, so a module's score says what the whole suite notices in it).
-// A module is named as under src/ (`sync/pending.ts`, `sync/pending`, `src/sync/pending.ts`) or as a folder
-// (`sync`); none means every engine module. Writes reports/mutation/<module>.html and .json, prints each
-// module's score, and exits 1 when one is under the bar. Mutants listed in stryker-equivalents.json (each
-// with the reason it cannot change behaviour) are not counted. See docs/mutation.md.
+// `npm run mutate [module...] [--all-tests] [--concurrency N]`: StrykerJS on the engine modules, one module at a
+// time, each with its own dry run and per-test coverage. A module's mutants run against the test files that
+// import it (its own tests, fast: minutes a module); --all-tests runs them against every test that reaches it,
+// the CLI's included (hours on two cores). A module is named as under src/ (`sync/pending.ts`, `sync/pending`,
+// `src/sync/pending.ts`) or as a folder (`sync`); none means every engine module. Writes
+// reports/mutation/<module>.html and .json, prints each module's score, and exits 1 when one is under the bar.
+// Mutants listed in stryker-equivalents.json (each with the reason it cannot change behaviour) are not
+// counted. See docs/mutation.md.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +19,7 @@ const BAR = 85;
 
 const args = process.argv.slice(2);
 let concurrency = 2;
+let allTests = false;
 const named = [];
 for (let i = 0; i < args.length; i++) {
   const arg = args[i];
@@ -24,7 +27,8 @@ for (let i = 0; i < args.length; i++) {
     const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[++i];
     concurrency = Number(value);
     if (!Number.isInteger(concurrency) || concurrency < 1) fail(`--concurrency wants a whole number of at least 1, not ${JSON.stringify(value)}`);
-  } else if (arg.startsWith('-')) fail(`unknown option ${arg} (usage: npm run mutate [module...] [--concurrency N])`);
+  } else if (arg === '--all-tests') allTests = true;
+  else if (arg.startsWith('-')) fail(`unknown option ${arg} (usage: npm run mutate [module...] [--all-tests] [--concurrency N])`);
   else named.push(arg);
 }
 
@@ -51,6 +55,21 @@ function resolveModule(name) {
   fail(`no module src/${bare}(.ts)`);
 }
 
+const testFiles = sourcesUnder('test').filter((file) => file.endsWith('.test.ts'));
+const IMPORT_RE = /(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g;
+const importsOf = new Map(
+  testFiles.map((file) => {
+    const text = fs.readFileSync(path.join(root, file), 'utf8');
+    const targets = [...text.matchAll(IMPORT_RE)].map((m) => path.posix.join(path.posix.dirname(file), m[1]).replace(/\.js$/, '.ts'));
+    return [file, new Set(targets)];
+  }),
+);
+
+/** The test files that import `module` themselves. */
+function ownTests(module) {
+  return testFiles.filter((file) => importsOf.get(file).has(module));
+}
+
 const modules = [...new Set(named.length > 0 ? named.flatMap(resolveModule) : ENGINE_DIRS.flatMap((dir) => sourcesUnder(`src/${dir}`)))];
 const equivalents = JSON.parse(fs.readFileSync(path.join(root, 'stryker-equivalents.json'), 'utf8')).mutants;
 const used = new Set();
@@ -65,10 +84,10 @@ function listedEquivalent(file, mutant, source) {
   return index >= 0;
 }
 
-/** The source text a mutant replaces (Stryker's lines here count from 0, its columns from 0). */
+/** The source text a mutant replaces (Stryker's lines and columns here count from 1). */
 function sliceOf(source, { start, end }) {
   const lines = source.split('\n');
-  const at = (position) => lines.slice(0, position.line).reduce((sum, line) => sum + line.length + 1, 0) + position.column;
+  const at = (position) => lines.slice(0, position.line - 1).reduce((sum, line) => sum + line.length + 1, 0) + position.column - 1;
   return source.slice(at(start), at(end));
 }
 
@@ -80,9 +99,13 @@ for (const file of modules) {
     .replace(/^src\//, '')
     .replace(/\.ts$/, '')
     .replaceAll('/', '-');
-  process.stdout.write(`\n== ${file}\n`);
+  // A module no test file imports is measured against every test that reaches it.
+  const own = allTests ? [] : ownTests(file);
+  const tests = own.length > 0 ? own : undefined;
+  process.stdout.write(`\n== ${file}: ${tests ? tests.join(' ') : 'every test that reaches it'}\n`);
   const results = await new Stryker({
     mutate: [file],
+    ...(tests ? { testFiles: tests } : {}),
     concurrency,
     htmlReporter: { fileName: path.join(reportDir, `${slug}.html`) },
     jsonReporter: { fileName: path.join(reportDir, `${slug}.json`) },
@@ -106,7 +129,7 @@ for (const file of modules) {
   for (const mutant of survivors) {
     const original = sliceOf(source, mutant.location).replace(/\s+/g, ' ').slice(0, 60);
     process.stdout.write(
-      `  ${mutant.status} ${file}:${mutant.location.start.line + 1} ${mutant.mutatorName}: ${original} -> ${mutant.replacement?.replace(/\s+/g, ' ').slice(0, 60)}\n`,
+      `  ${mutant.status} ${file}:${mutant.location.start.line} ${mutant.mutatorName}: ${original} -> ${mutant.replacement?.replace(/\s+/g, ' ').slice(0, 60)}\n`,
     );
   }
 }

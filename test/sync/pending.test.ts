@@ -153,6 +153,19 @@ describe('PendingPartitions.add: which versions are kept', () => {
     await pending.add(dates[8]!, codec.row(swap('z', `${dates[8]}T03:00:00Z`, `${dates[8]}T03:00:00Z`)));
     expect(codec.indexReads).toBe(reads + 1);
   });
+  it('a flush does not bring back the index of a partition dropped from the kept eight', async () => {
+    const codec = indexedCodec();
+    const dates = Array.from({ length: 9 }, (_, i) => `2026-10-${String(i + 1).padStart(2, '0')}`);
+    const dir = tempDir('swapx-pending-');
+    const pending = new PendingPartitions(dir, codec);
+    for (const date of dates) await pending.add(date, codec.row(swap(`x${date}`, `${date}T01:00:00Z`, `${date}T01:00:00Z`)));
+    await pending.flush(0);
+    const reads = codec.indexReads;
+    await pending.add(dates[0]!, codec.row(swap('b', `${dates[0]}T03:00:00Z`, `${dates[0]}T03:00:00Z`)));
+    expect(codec.indexReads).toBe(reads + 1);
+    await pending.add(dates[8]!, codec.row(swap('c', `${dates[8]}T03:00:00Z`, `${dates[8]}T03:00:00Z`)));
+    expect(codec.indexReads).toBe(reads + 1);
+  });
 });
 
 describe('PendingPartitions.flush', () => {
