@@ -3,6 +3,7 @@
  * each month, everything around it refused or left to the slower reader, offsets, and formatElapsed.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseTimeOption } from '../../src/api/bounds.js';
 import { digits, formatElapsed, formatUtc, parseApiTime, parseTime } from '../../src/util/time.js';
 
 afterEach(() => {
@@ -179,5 +180,13 @@ describe('formatUtc', () => {
   it('keeps milliseconds unless they are zero, dates before 1970 too', () => {
     expect(formatUtc(Date.parse('1969-12-31T23:59:59.001Z'))).toBe('1969-12-31T23:59:59.001Z');
     expect(formatUtc(0)).toBe('1970-01-01T00:00:00Z');
+  });
+});
+
+describe('the forms a time is read in, as an error names them', () => {
+  it('an unreadable time names every form it could have been', () => {
+    expect(() => parseTimeOption('--from', 'soonish', Date.parse('2026-11-21T00:00:00Z'))).toThrow(
+      "--from: cannot read 'soonish' as a time; use an ISO 8601 date or date-time (UTC unless a zone is given, e.g. 2026-11-01 or 2026-11-01T12:30:00Z), now, today, yesterday, or a duration before now such as 90m, 6h, 7d, 2w",
+    );
   });
 });
