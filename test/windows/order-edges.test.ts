@@ -25,6 +25,18 @@ describe('WindowKeeper order', () => {
     expect(keep([...swaps].reverse()).ids).toEqual(['c', 'b', 'a']);
   });
 
+  it('reads the digits past the millisecond as a number: .123Z is before .1230001Z, a whole second before .0000001 past it', () => {
+    // System.Text.Json trims a fraction's trailing zeros: .1230000 comes as .123, and a whole second has none.
+    const swaps = [
+      swap('b', '2026-11-01T00:10:00.1230001Z'),
+      swap('a', '2026-11-01T00:10:00.123Z'),
+      swap('d', '2026-11-01T00:10:01.0000001Z'),
+      swap('c', '2026-11-01T00:10:01Z'),
+    ];
+    expect(keep(swaps).ids).toEqual(['a', 'b', 'c', 'd']);
+    expect(keep([...swaps].reverse()).ids).toEqual(['a', 'b', 'c', 'd']);
+  });
+
   it('breaks a tie of the very same time by id, whatever the order they came in', () => {
     const t = '2026-11-01T00:10:00Z';
     expect(keep([swap('b', t), swap('a', t), swap('c', t)]).ids).toEqual(['a', 'b', 'c']);
