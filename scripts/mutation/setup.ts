@@ -1,11 +1,18 @@
 /**
- * A setup file of the StrykerJS runs only (vitest.stryker.config.ts). Stryker's runner counts a mutant a test
+ * A setup file of the StrykerJS runs only (vitest.stryker.config.ts), run before the test file's imports.
+ *
+ * Activation: StrykerJS 9.6.1 activates a mutant that has a test filter (every mutant, with --testFiles) when the
+ * file's hooks start, after its imports ran (stryker-js#6144): a mutant in code run at import time (a constant's
+ * value) would never be active, and would survive. Every test file is imported afresh here (isolate), so the
+ * mutant is activated now, before the imports: for a mutant reached only inside tests this changes nothing.
+ *
+ * Coverage: Stryker's runner counts a mutant a test
  * reaches only while that test runs; code reached in a beforeAll hook (a sandbox started, an export run once
  * for a file's assertions) counts as reached by no test, and such a "static" mutant is run against the whole
  * suite. Running any test of a file runs its hooks, so what the hooks reach is given to every test of the file.
  * What the imports reach stays static: a mutant there is active only if set before the imports run.
  */
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 
 interface Coverage {
   static: Record<string, number>;
@@ -21,6 +28,9 @@ interface Task {
 
 const ns = (globalThis as Record<string, unknown>).__stryker__ as { mutantCoverage?: Coverage; activeMutant?: string } | undefined;
 let before: Record<string, number> = {};
+
+const provided = inject as unknown as (key: string) => unknown;
+if (ns && provided('mode') === 'mutant') ns.activeMutant = provided('activeMutant') as string;
 
 beforeAll(() => {
   before = { ...ns?.mutantCoverage?.static };
