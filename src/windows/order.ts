@@ -85,12 +85,15 @@ export class WindowKeeper<T> {
       this.outside.push(swap);
       return;
     }
+    // A swap without an id cannot be told from another: each is kept.
     const id = swap.id ?? '';
-    if (id !== '' && this.seen.has(id)) {
-      this.dropped += 1;
-      return;
+    if (id !== '') {
+      if (this.seen.has(id)) {
+        this.dropped += 1;
+        return;
+      }
+      this.seen.add(id);
     }
-    if (id !== '') this.seen.add(id);
     const text = typeof raw === 'string' ? raw : '';
     this.keyed.push({ value: this.make(swap, bytes), ms: Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms, subMs: subMsOf(text), raw: text, id });
   };
