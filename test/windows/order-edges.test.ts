@@ -37,6 +37,30 @@ describe('WindowKeeper order', () => {
     expect(keep([...swaps].reverse()).ids).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('reads fewer than six digits past the millisecond as the leading ones: .1231 (100 µs) after .1230002 (0.2 µs)', () => {
+    const swaps = [swap('a', '2026-11-01T00:10:00.1231Z'), swap('b', '2026-11-01T00:10:00.1230002Z')];
+    expect(keep(swaps).ids).toEqual(['b', 'a']);
+  });
+
+  it('orders one instant written two ways by its text, then by id', () => {
+    const swaps = [swap('a', '2026-11-01T02:10:00+02:00'), swap('b', '2026-11-01T00:10:00Z')];
+    expect(keep(swaps).ids).toEqual(['b', 'a']);
+    expect(keep([...swaps].reverse()).ids).toEqual(['b', 'a']);
+  });
+
+  it('sorts many swaps of one time by id, and keeps swaps without an id of one time in the order they came', () => {
+    const t = '2026-11-01T00:10:00Z';
+    const ids = Array.from({ length: 60 }, (_, i) => `id${String((i * 37) % 60).padStart(2, '0')}`);
+    expect(keep(ids.map((id) => swap(id, t))).ids).toEqual([...ids].sort());
+    const keeper = new WindowKeeper<number>(from, to, undefined, (s) => (s as unknown as { n: number }).n);
+    for (let n = 0; n < 60; n++) keeper.offer(swap(undefined, t, { n }));
+    expect(keeper.result().swaps).toEqual(Array.from({ length: 60 }, (_, n) => n));
+  });
+
+  it('puts a time that is not text before unreadable text of the same (unplaceable) end', () => {
+    expect(keep([swap('a', 'A-not-a-time'), swap('z', undefined)]).ids).toEqual(['z', 'a']);
+  });
+
   it('breaks a tie of the very same time by id, whatever the order they came in', () => {
     const t = '2026-11-01T00:10:00Z';
     expect(keep([swap('b', t), swap('a', t), swap('c', t)]).ids).toEqual(['a', 'b', 'c']);
