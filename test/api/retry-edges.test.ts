@@ -37,6 +37,7 @@ describe('a Retry-After date is a wait on the server clock', () => {
     expect(serverNow({})).toBe(OURS);
     expect(serverNow({ date: 'Sat, 21 Nov 2026 10:05:00 UTC' })).toBe(OURS);
     expect(serverNow({ date: 'x Sat, 21 Nov 2026 10:05:00 GMT' })).toBe(OURS);
+    expect(serverNow({ date: 'Sat, 21 Nov 2026 10:05:00 GMT+0100' })).toBe(OURS);
     expect(serverNow({ date: 'Sat, 21 Nov 2026 25:05:00 GMT' })).toBe(OURS);
   });
 
@@ -85,6 +86,8 @@ describe('Retry-After against the cap', () => {
     expect(parseRetryAfter(' Sat, 21 Nov 2026 10:00:30 GMT ', Date.parse('2026-11-21T10:00:00Z'))).toBe(30_000);
     expect(parseRetryAfter('Sat, 21 Nov 2026 10:00:30 GMT x', Date.parse('2026-11-21T10:00:00Z'))).toBeUndefined();
     expect(parseRetryAfter('Sat, 32 Nov 2026 10:00:30 GMT', Date.parse('2026-11-21T10:00:00Z'))).toBeUndefined();
+    // Date.parse reads an offset after GMT; an IMF date has none, and the whole text must be one.
+    expect(parseRetryAfter('Sat, 21 Nov 2026 10:00:30 GMT+0100', Date.parse('2026-11-21T08:00:00Z'))).toBeUndefined();
     expect(parseRetryAfter('x7')).toBeUndefined();
     expect(parseRetryAfter('7x')).toBeUndefined();
   });
