@@ -107,6 +107,26 @@ describe('runWindows: how far ahead', () => {
     expect(h.consumed).toHaveLength(windows.length);
   });
 
+  it('a byte budget without sizeOf counts every result as empty: the look-ahead alone bounds the run', async () => {
+    const h = harness([1]);
+    const run = runWindows({ windows, concurrency: 2, maxBytesAhead: 10, fetch: h.fetch, consume: h.consume });
+    await settle();
+    expect(h.started).toEqual([0, 1, 2, 3, 4]);
+    h.release(1);
+    await run;
+  });
+
+  it('expects each window running to hold the mean size of those done (total over count)', async () => {
+    // Windows of 5 bytes, a budget of 20: once two are done the mean is still 5, and a sixth window fits.
+    const h = harness([2], 5);
+    const run = runWindows({ windows, concurrency: 8, maxBytesAhead: 20, sizeOf: (size) => size, fetch: h.fetch, consume: h.consume });
+    await settle();
+    expect(h.consumed).toEqual([0, 1]);
+    expect(h.started).toEqual([0, 1, 2, 3, 4, 5]);
+    h.release(2);
+    await run;
+  });
+
   it('counts the bytes of results fetched but not consumed against the budget', async () => {
     // Window 0 is held; 1 and 2 are fetched (10 bytes each, 20 of 25 used), and the mean says a third would not fit.
     const gates = [gate<number>()];
@@ -204,6 +224,24 @@ describe('runWindows: failures', () => {
     await run;
     expect(consumeDone).toBe(true);
     expect((failure as WindowFailedError).window.index).toBe(2);
+  });
+
+  it('the first failure is the one reported, not one that follows it while a consume runs', async () => {
+    const consuming = gate();
+    let failure: unknown;
+    const run = runWindows({
+      windows,
+      concurrency: 2,
+      fetch: (w) => (w.index === 1 ? Promise.reject(new Error('first')) : w.index === 2 ? Promise.reject(new Error('second')) : Promise.resolve(0)),
+      consume: () => consuming.promise,
+    }).catch((e: unknown) => {
+      failure = e;
+    });
+    await settle();
+    consuming.open();
+    await run;
+    expect(failure).toBeInstanceOf(WindowFailedError);
+    expect((failure as WindowFailedError).window.index).toBe(1);
   });
 
   it('an interrupt while only fetches run fails the run at once; a signal already aborted fetches nothing', async () => {
