@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// `npm run mutate [module...] [--all-tests] [--concurrency N]`: StrykerJS on the engine modules, one module at a
+// `npm run mutate [module...] [--all-tests | --tests FILES] [--concurrency N]`: StrykerJS on the engine modules, one module at a
 // time, each with its own dry run and per-test coverage. A module's mutants run against the test files that
 // import it (its own tests, fast: minutes a module); --all-tests runs them against every test that reaches it,
-// the CLI's included (hours on two cores). A module is named as under src/ (`sync/pending.ts`, `sync/pending`,
+// the CLI's included (hours on two cores); --tests a,b runs them against those test files alone. A module is named as under src/ (`sync/pending.ts`, `sync/pending`,
 // `src/sync/pending.ts`) or as a folder (`sync`); none means every engine module. Writes
 // reports/mutation/<module>.html and .json, prints each module's score, and exits 1 when one is under the bar.
 // Mutants listed in stryker-equivalents.json (each with the reason it cannot change behaviour) are not
@@ -20,6 +20,8 @@ const BAR = 85;
 const args = process.argv.slice(2);
 let concurrency = 2;
 let allTests = false;
+/** --tests: these test files instead (a quick look at what they alone notice) */
+const chosenTests = [];
 const named = [];
 for (let i = 0; i < args.length; i++) {
   const arg = args[i];
@@ -27,8 +29,12 @@ for (let i = 0; i < args.length; i++) {
     const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[++i];
     concurrency = Number(value);
     if (!Number.isInteger(concurrency) || concurrency < 1) fail(`--concurrency wants a whole number of at least 1, not ${JSON.stringify(value)}`);
+  } else if (arg === '--tests' || arg.startsWith('--tests=')) {
+    const value = arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : args[++i];
+    if (!value) fail('--tests wants test files or globs, separated by commas');
+    chosenTests.push(...value.split(','));
   } else if (arg === '--all-tests') allTests = true;
-  else if (arg.startsWith('-')) fail(`unknown option ${arg} (usage: npm run mutate [module...] [--all-tests] [--concurrency N])`);
+  else if (arg.startsWith('-')) fail(`unknown option ${arg} (usage: npm run mutate [module...] [--all-tests | --tests FILES] [--concurrency N])`);
   else named.push(arg);
 }
 
@@ -74,11 +80,20 @@ const modules = [...new Set(named.length > 0 ? named.flatMap(resolveModule) : EN
 const equivalents = JSON.parse(fs.readFileSync(path.join(root, 'stryker-equivalents.json'), 'utf8')).mutants;
 const used = new Set();
 
-/** Whether a surviving mutant is one stryker-equivalents.json lists: same file, mutator, original code and replacement. */
+/**
+ * Whether a surviving mutant is one stryker-equivalents.json lists: same file, mutator, original code and
+ * replacement, and, when the entry has `in`, a line that contains it (for short originals such as `true`).
+ */
 function listedEquivalent(file, mutant, source) {
   const original = sliceOf(source, mutant.location);
+  const line = source.split('\n')[mutant.location.start.line - 1] ?? '';
   const index = equivalents.findIndex(
-    (entry) => entry.file === file && entry.mutator === mutant.mutatorName && entry.original === original && entry.replacement === mutant.replacement,
+    (entry) =>
+      entry.file === file &&
+      entry.mutator === mutant.mutatorName &&
+      entry.original === original &&
+      entry.replacement === mutant.replacement &&
+      (entry.in === undefined || line.includes(entry.in)),
   );
   if (index >= 0) used.add(index);
   return index >= 0;
@@ -100,7 +115,7 @@ for (const file of modules) {
     .replace(/\.ts$/, '')
     .replaceAll('/', '-');
   // A module no test file imports is measured against every test that reaches it.
-  const own = allTests ? [] : ownTests(file);
+  const own = allTests ? [] : chosenTests.length > 0 ? chosenTests : ownTests(file);
   const tests = own.length > 0 ? own : undefined;
   process.stdout.write(`\n== ${file}: ${tests ? tests.join(' ') : 'every test that reaches it'}\n`);
   const results = await new Stryker({
