@@ -110,6 +110,7 @@ describe('parseState: each check alone', () => {
     ['text around the time', stateText({ updatedCursor: 'x2026-11-10T01:00:00Z' }), 'updatedCursor is not a UTC time'],
     ['text after the time', stateText({ updatedCursor: '2026-11-10T01:00:00Zx' }), 'updatedCursor is not a UTC time'],
     ['no rescannedAt', stateText({ rescannedAt: undefined }), 'rescannedAt is not a UTC time'],
+    ['a time in a list', stateText({ since: ['2026-11-10T00:00:00Z'] }), 'since is not a UTC time'],
     [
       'rescanBase after cursor',
       stateText({ rescanBase: '2026-11-10T02:00:00.001Z' }),
@@ -204,6 +205,13 @@ describe('writing the state', () => {
     await writeState(dir, state);
     expect(fs.statSync(statePath(dir)).mode & 0o777).toBe(0o644);
     expect(await readState(dir)).toEqual(state);
+  });
+
+  it('writes the fields list in its place even when another value is empty text', () => {
+    const text = serializeState(newState({ ...query, baseUrl: '' }, T), T);
+    expect(text).toContain('\n    "baseUrl": "",\n');
+    expect(text).toContain('\n    "fields": ["id","completedAt"],\n');
+    expect(parseState(text).query).toEqual({ ...query, baseUrl: '' });
   });
 
   it('a new state starts every cursor at since', () => {
