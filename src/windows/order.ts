@@ -32,12 +32,21 @@ export interface Kept<T = Swap> {
 interface Keyed<T> {
   value: T;
   ms: number;
+  /** the digits past the millisecond, in ns (the API's times carry up to seven fractional digits) */
+  subMs: number;
   raw: string;
   id: string;
 }
 
+/** ".1234567" → 456,700 ns; none (".123", a whole second: a serializer trims trailing zeros) → 0. */
+function subMsOf(raw: string): number {
+  const digits = /\.\d{3}(\d{1,6})/.exec(raw)?.[1];
+  return digits === undefined ? 0 : Number(digits.padEnd(6, '0'));
+}
+
 function compare<T>(a: Keyed<T>, b: Keyed<T>): number {
   if (a.ms !== b.ms) return a.ms - b.ms;
+  if (a.subMs !== b.subMs) return a.subMs - b.subMs;
   if (a.raw !== b.raw) return a.raw < b.raw ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
@@ -89,8 +98,10 @@ export class WindowKeeper<T> {
       this.outside.push(swap);
       return;
     }
+    // A swap without an id cannot be told from another: each is kept.
     const id = swap.id ?? '';
-    const entry = { value: undefined as T, ms: Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms, raw: typeof raw === 'string' ? raw : '', id };
+    const text = typeof raw === 'string' ? raw : '';
+    const entry = { value: undefined as T, ms: Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms, subMs: subMsOf(text), raw: text, id };
     const held = id === '' ? undefined : this.seen.get(id);
     if (held) {
       if (sameContent(held.content, bytes ?? swap)) {

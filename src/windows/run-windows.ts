@@ -107,7 +107,8 @@ export function runWindows<T>(options: RunWindowsOptions<T>): Promise<void> {
       if (draining) return;
       draining = true;
       try {
-        while (!failed && ready.has(windows[next]?.index ?? -1)) {
+        // A result that lands while consume runs is seen here: nothing can land between this check and the end.
+        while (!failed && next < windows.length && ready.has(windows[next]!.index)) {
           const window = windows[next]!;
           const result = ready.get(window.index) as T;
           ready.delete(window.index);
@@ -123,8 +124,6 @@ export function runWindows<T>(options: RunWindowsOptions<T>): Promise<void> {
       }
       if (failed) reject(failure);
       else if (next === windows.length) done();
-      // A result may have landed while consume ran.
-      else if (ready.has(windows[next]?.index ?? -1)) void drain();
     };
 
     if (windows.length === 0) return done();
