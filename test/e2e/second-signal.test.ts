@@ -46,7 +46,9 @@ describe.concurrent('swapx swaps -o FILE: two signals at once', () => {
         await sleep(1);
       }
       const r = await done;
-      expect(r.code).toBe(130);
+      // One that lands while Node is already exiting meets the signal's default again: the process then ends by that
+      // signal, which a shell reports as 128+n too. Either way the last words below were said first.
+      expect([130, signal]).toContain(r.code ?? r.signal);
       expect(r.stderr).toMatch(
         new RegExp(
           `^swapx: interrupted; \\d+/36 windows saved in ${file}\\.partial; resume with: swapx swaps --from ${FROM} --to ${TO} --window 5m -o ${file} --resume\\n$`,
