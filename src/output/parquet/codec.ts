@@ -50,7 +50,8 @@ interface ZstdEngine {
  * zstdCompressSync with one native context for all pages, as zlib's own sync path drives it (all the input at
  * once, output in chunks of the same size, ZSTD_e_end): a finished frame leaves the context ready for the next
  * with its parameters, so each page is the same frame. zstdCompressSync makes and frees a context per page
- * (~1,000 a day). Reaches into zlib's internals, so it is used only where they are as expected.
+ * (~1,000 a day). Reaches into zlib's internals, so it is used only where they are as expected. What it returns
+ * is valid until its next call: the page writers (chunk.ts, hyparquet-writer's) append it at once.
  */
 function reusedZstd(options: object): Codec | undefined {
   const Engine = (zlib as unknown as { ZstdCompress?: new (options: object) => ZstdEngine }).ZstdCompress;
@@ -59,24 +60,29 @@ function reusedZstd(options: object): Codec | undefined {
   const { _handle: handle, _writeState: state, _chunkSize: chunk, _finishFlushFlag: end } = engine;
   const writeSync = handle?.writeSync;
   if (!handle || !writeSync || !(state instanceof Uint32Array) || typeof chunk !== 'number' || typeof end !== 'number') return undefined;
+  // The frames go one after another into one buffer (each write given `chunk` bytes of room, as zlib gives it):
+  // a page's bytes are copied out by the page writer before the next page is compressed.
+  let out = Buffer.allocUnsafe(4 * chunk);
   return (input) => {
-    const parts: Buffer[] = [];
     let total = 0;
     let offset = 0;
     let left = input.length;
     for (;;) {
-      const out = Buffer.allocUnsafe(chunk);
-      writeSync.call(handle, end, input, offset, left, out, 0, chunk);
+      if (out.length - total < chunk) {
+        const bigger = Buffer.allocUnsafe(2 * out.length);
+        out.copy(bigger, 0, 0, total);
+        out = bigger;
+      }
+      writeSync.call(handle, end, input, offset, left, out, total, chunk);
       const outLeft = state[0]!;
       const inLeft = state[1]!;
-      parts.push(out.subarray(0, chunk - outLeft));
       total += chunk - outLeft;
       offset += left - inLeft;
       left = inLeft;
       // Output room to spare: the frame is complete.
       if (outLeft !== 0) break;
     }
-    return parts.length === 1 ? parts[0]! : Buffer.concat(parts, total);
+    return out.subarray(0, total);
   };
 }
 
