@@ -50,6 +50,27 @@ describe('the Parquet codec', () => {
     expect(await parquetRows(file)).toEqual(swaps.map((swap) => asRead(swap, PARQUET_FIELDS)));
   });
 
+  // One zstd context serves every page (codec.ts): each page must be the frame a fresh context writes.
+  it.skipIf(!HAS_ZSTD)('writes each ZSTD page as zstdCompressSync at level 1 would, page after page', () => {
+    const compress = parquetCompressors.ZSTD!;
+    const level = { params: { [(zlib.constants as Record<string, number>).ZSTD_c_compressionLevel!]: 1 } };
+    // @types/node follows Node 20, whose zlib has no zstd.
+    const zstd = zlib as unknown as { zstdCompressSync: (input: Uint8Array, options: object) => Buffer; zstdDecompressSync: (input: Uint8Array) => Buffer };
+    const fresh = (input: Uint8Array) => zstd.zstdCompressSync(input, level);
+    const text = Buffer.from(JSON.stringify(swaps));
+    // Random bytes do not compress: 300 kB of them is a frame of several 16 kB writes, past the reused buffer's first size.
+    let seed = 7;
+    const noise = Buffer.alloc(300_000, 0).map(() => {
+      seed = (seed * 1_103_515_245 + 12_345) >>> 0;
+      return seed >>> 24;
+    });
+    const pages = [text.subarray(0, 5000), noise, new Uint8Array(0), text, text.subarray(100, 120), noise.subarray(0, 70_000)];
+    // Copied as they come: what compress returns is valid until its next call.
+    const written = pages.map((page) => Buffer.from(compress(page)));
+    expect(written.map((bytes) => bytes.toString('base64'))).toEqual(pages.map((page) => fresh(page).toString('base64')));
+    expect(zstd.zstdDecompressSync(written[1]!).equals(noise)).toBe(true);
+  });
+
   it('a file started as GZIP is resumed as GZIP, to the bytes of the same file written whole', async () => {
     const whole = encodeParquet(swaps, PARQUET_FIELDS, { codec: 'GZIP', rowGroupRows: 1000 });
     const first = new ParquetFile(PARQUET_FIELDS, { codec: 'GZIP' });

@@ -26,9 +26,64 @@ const plain = (bytes: Buffer): Uint8Array => new Uint8Array(bytes.buffer, bytes.
 const decompressors: Partial<Record<ParquetCodec, Codec>> = { GZIP: (input) => plain(zlib.gunzipSync(input)) };
 if (zstd.zstdCompressSync && zstd.zstdDecompressSync && ZSTD_LEVEL !== undefined) {
   const compress = zstd.zstdCompressSync;
-  compressors.ZSTD = (input) => compress(input, { params: { [ZSTD_LEVEL]: 1 } });
+  const options = { params: { [ZSTD_LEVEL]: 1 } };
+  const once = (input: Uint8Array) => compress(input, options);
+  // The context is made at the first page, not when a resume check loads this module.
+  let reused: Codec | undefined;
+  compressors.ZSTD = (input) => {
+    reused ??= reusedZstd(options) ?? once;
+    return reused(input);
+  };
   const decompress = zstd.zstdDecompressSync;
   decompressors.ZSTD = (input) => plain(decompress(input));
+}
+
+/** What zlib's ZstdCompress keeps inside: its native context, the state writeSync reports into, its output size. */
+interface ZstdEngine {
+  _handle?: { writeSync?: (flush: number, input: Uint8Array, inOff: number, inLen: number, out: Buffer, outOff: number, outLen: number) => void };
+  _writeState?: Uint32Array;
+  _chunkSize?: number;
+  _finishFlushFlag?: number;
+}
+
+/**
+ * zstdCompressSync with one native context for all pages, as zlib's own sync path drives it (all the input at
+ * once, output in chunks of the same size, ZSTD_e_end): a finished frame leaves the context ready for the next
+ * with its parameters, so each page is the same frame. zstdCompressSync makes and frees a context per page
+ * (~1,000 a day). Reaches into zlib's internals, so it is used only where they are as expected. What it returns
+ * is valid until its next call: the page writers (chunk.ts, hyparquet-writer's) append it at once.
+ */
+function reusedZstd(options: object): Codec | undefined {
+  const Engine = (zlib as unknown as { ZstdCompress?: new (options: object) => ZstdEngine }).ZstdCompress;
+  if (!Engine) return undefined;
+  const engine = new Engine(options);
+  const { _handle: handle, _writeState: state, _chunkSize: chunk, _finishFlushFlag: end } = engine;
+  const writeSync = handle?.writeSync;
+  if (!handle || !writeSync || !(state instanceof Uint32Array) || typeof chunk !== 'number' || typeof end !== 'number') return undefined;
+  // The frames go one after another into one buffer (each write given `chunk` bytes of room, as zlib gives it):
+  // a page's bytes are copied out by the page writer before the next page is compressed.
+  let out = Buffer.allocUnsafe(4 * chunk);
+  return (input) => {
+    let total = 0;
+    let offset = 0;
+    let left = input.length;
+    for (;;) {
+      if (out.length - total < chunk) {
+        const bigger = Buffer.allocUnsafe(2 * out.length);
+        out.copy(bigger, 0, 0, total);
+        out = bigger;
+      }
+      writeSync.call(handle, end, input, offset, left, out, total, chunk);
+      const outLeft = state[0]!;
+      const inLeft = state[1]!;
+      total += chunk - outLeft;
+      offset += left - inLeft;
+      left = inLeft;
+      // Output room to spare: the frame is complete.
+      if (outLeft !== 0) break;
+    }
+    return out.subarray(0, total);
+  };
 }
 
 /** The codec of a new file: ZSTD where this runtime has it. */
