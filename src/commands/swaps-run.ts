@@ -72,7 +72,6 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   const onEvent = async (event: RunEvent): Promise<void> => {
     switch (event.type) {
       case 'resuming': {
-        running = event.plan;
         const range = event.ownRange
           ? `, of its own range ${formatUtc(event.plan.from)} → ${formatUtc(event.plan.to)} (not the one the command now means)`
           : '';
@@ -81,6 +80,7 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
         return;
       }
       case 'start': {
+        running = event.plan;
         const stdout = plan.output.file ? undefined : ctx.io.stdout;
         progress = new Progress(ctx.io.stderr, event, { quiet: ctx.quiet, color: ctx.err.level > 0, retries: () => retries, stdout, env: ctx.io.env });
         const file = plan.output.file;

@@ -46,8 +46,8 @@ export interface ExportDeps {
 export type RunEvent =
   /** FILE's unfinished export is continued; `ownRange`: of its own range (`plan`'s), not the one asked for */
   | { type: 'resuming'; plan: ExportPlan; windowsDone: number; windowsTotal: number; ownRange: boolean; baseUrlWas: string | undefined }
-  /** the windows start: where this run begins (a resume begins with windows done) */
-  | ({ type: 'start'; windowsTotal: number } & Tally)
+  /** the windows start: where this run begins (a resume begins with windows done), and the plan it runs (`plan`'s, or FILE's own) */
+  | ({ type: 'start'; plan: ExportPlan; windowsTotal: number } & Tally)
   | ExportEvent;
 
 export type ExportOutcome =
@@ -87,8 +87,9 @@ export async function runExport(plan: ExportPlan, deps: ExportDeps, onEvent: (ev
     if (!opened) return { status: 'complete' };
     return await exportTo(opened.plan, opened.file, opened.file, deps, onEvent);
   } finally {
-    deps.stop?.removeEventListener('abort', lastWords);
+    // The last words stay ready until the lock is released: a second signal may come while it is.
     await lock.release();
+    deps.stop?.removeEventListener('abort', lastWords);
   }
 }
 
@@ -133,7 +134,7 @@ async function exportTo(
 ): Promise<ExportOutcome> {
   const windows = windowsOf(plan);
   const { windowsDone, swaps, dropped } = sink.state;
-  await onEvent({ type: 'start', windowsTotal: windows.length, windowsDone, swaps, dropped });
+  await onEvent({ type: 'start', plan, windowsTotal: windows.length, windowsDone, swaps, dropped });
   try {
     const job = { client: deps.client, filter: plan.filter, windows, concurrency: plan.concurrency, sink, signal: deps.signal, onEvent };
     let summary: ExportSummary;

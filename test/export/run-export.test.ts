@@ -49,11 +49,12 @@ describe('runExport', () => {
   it('writes to stdout the bytes the CLI writes and returns the summary, after a start event and one event per window', async () => {
     const events: RunEvent[] = [];
     const d = deps();
-    const outcome = await runExport(plan(undefined), d, (event) => void events.push(event));
+    const planned = plan(undefined);
+    const outcome = await runExport(planned, d, (event) => void events.push(event));
     const lines = reference.split('\n').length - 1;
     expect(d.text()).toBe(reference);
     expect(outcome).toMatchObject({ status: 'exported', summary: { windowsDone: 6, windowsTotal: 6, swaps: lines, swapsThisRun: lines, outside: 0 } });
-    expect(events[0]).toEqual({ type: 'start', windowsTotal: 6, windowsDone: 0, swaps: 0, dropped: 0 });
+    expect(events[0]).toEqual({ type: 'start', plan: planned, windowsTotal: 6, windowsDone: 0, swaps: 0, dropped: 0 });
     expect(events.slice(1).map((e) => [e.type, 'windowsDone' in e ? e.windowsDone : -1])).toEqual([1, 2, 3, 4, 5, 6].map((n) => ['window', n]));
   });
 
