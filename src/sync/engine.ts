@@ -146,20 +146,37 @@ function describeFailure(error: WindowFailedError | AbortedError, cursor: number
 export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, deps: SyncDeps<Q>, onEvent: (event: SyncEvent) => void): Promise<SyncSummary> {
   const { store, client, errors } = deps;
   const note = (message: string) => onEvent({ type: 'note', message });
-  const early = prepare(options, store, await store.readState());
+  const before = await store.readState();
+  const early = prepare(options, store, before);
 
   // Credentials and the server are checked before anything is created: a run that fetches nothing leaves nothing behind.
   // The probe is a zero-width window at the sync's start: the same operation the windows use, tiny on any server.
   let present = (await serverClock(client, early.since, errors)) ?? deps.now();
   let presentAt = deps.now();
-  const saved = await store.open(note);
+  /** the mirror's state once it is open under the lock */
+  let current: MirrorState<Q> | undefined;
+  // A second signal ends the process at once: the lock is released and how far the mirror got is said, now. Ready
+  // before the lock is taken, so that a signal while the store opens (and repairs what a killed run left) finds it.
+  const lastWords = () => {
+    store.closeNow?.();
+    onEvent({ type: 'stopped-now', cursor: (current ?? before)?.cursor ?? early.since });
+  };
+  deps.stop?.addEventListener('abort', lastWords, { once: true });
+  const stopListener = () => deps.stop?.removeEventListener('abort', lastWords);
+  let saved: MirrorState<Q> | undefined;
+  try {
+    saved = await store.open(note);
+  } catch (error) {
+    stopListener();
+    throw error;
+  }
   /** a new mirror none of whose rows were committed: closing removes what its start created */
   let discard = false;
-  let stopListener = () => {};
   try {
     // Again under the lock: a sync that ended meanwhile may have moved the cursor.
     const { query, since, movedFrom } = prepare(options, store, saved, note);
     const state: MirrorState<Q> = saved ? { ...saved, query } : newState(query, since);
+    current = state;
     const wrapWrite = (error: unknown): never => {
       // Writing failed (a full disk, a read-only dir): what the store holds is consistent up to the cursor.
       const reason = errors.fsReason(error);
@@ -170,13 +187,6 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
       }
       throw error;
     };
-    // A second signal ends the process at once: the lock is released and how far the mirror got is said, now.
-    const lastWords = () => {
-      store.closeNow?.();
-      onEvent({ type: 'stopped-now', cursor: state.cursor });
-    };
-    deps.stop?.addEventListener('abort', lastWords, { once: true });
-    stopListener = () => deps.stop?.removeEventListener('abort', lastWords);
     if (!saved || movedFrom !== undefined) {
       // The start of a new mirror is recorded at once: a run killed before its first checkpoint is continued by the
       // cron line, which gives no --since. A move to a new base URL is recorded before any row of it.
