@@ -59,7 +59,7 @@ export class WindowKeeper<T> {
   private readonly field: (typeof FILTER_TIME_FIELD)[DateRangeFilter];
   private readonly keyed: Keyed<T>[] = [];
   /** each id kept: where, its updatedAt, and what it was (its bytes, or the swap) to tell a repeat from a new version */
-  private readonly seen = new Map<string, { at: number; updatedAt: unknown; content: Buffer | Swap }>();
+  private readonly seen = new Map<string, { at: number; updatedAt: unknown; content: Buffer | Swap; balance: boolean }>();
   private dropped = 0;
   private conflicts = 0;
   private withBalanceChanges = 0;
@@ -103,6 +103,7 @@ export class WindowKeeper<T> {
     const text = typeof raw === 'string' ? raw : '';
     const entry = { value: undefined as T, ms: Number.isNaN(ms) ? Number.MAX_SAFE_INTEGER : ms, subMs: subMsOf(text), raw: text, id };
     const held = id === '' ? undefined : this.seen.get(id);
+    const balance = swap.balanceChanges != null;
     if (held) {
       if (sameContent(held.content, bytes ?? swap)) {
         this.dropped += 1;
@@ -113,11 +114,13 @@ export class WindowKeeper<T> {
       if (laterUpdate(held.updatedAt, swap.updatedAt) < 0) return;
       entry.value = this.make(swap, bytes);
       this.keyed[held.at] = entry;
-      this.seen.set(id, { at: held.at, updatedAt: swap.updatedAt, content: bytes ?? swap });
+      // The count is of the versions kept: the replaced one's balance changes are no longer written.
+      this.withBalanceChanges += Number(balance) - Number(held.balance);
+      this.seen.set(id, { at: held.at, updatedAt: swap.updatedAt, content: bytes ?? swap, balance });
       return;
     }
-    if (id !== '') this.seen.set(id, { at: this.keyed.length, updatedAt: swap.updatedAt, content: bytes ?? swap });
-    if (swap.balanceChanges != null) this.withBalanceChanges += 1;
+    if (id !== '') this.seen.set(id, { at: this.keyed.length, updatedAt: swap.updatedAt, content: bytes ?? swap, balance });
+    if (balance) this.withBalanceChanges += 1;
     entry.value = this.make(swap, bytes);
     this.keyed.push(entry);
   };
