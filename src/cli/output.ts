@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../fs/atomic-file.js';
 import { outputTarget } from '../fs/output-target.js';
 import { selectFields } from '../output/fields.js';
 import { terminalSafe } from '../output/sanitize.js';
-import { resolveFormat, STDOUT_NAME, type Format, type FormatFlags } from '../output/format.js';
+import { formatFromPath, resolveFormat, STDOUT_NAME, type Format, type FormatFlags } from '../output/format.js';
 import type { Context } from './context.js';
 import { fsReason } from './exit-codes.js';
 
@@ -56,6 +56,14 @@ export function planOutput(ctx: Context, flags: OutputFlags, allFields: readonly
   const fields = selectFields(flags.fields, allFields);
   // What is at -o FILE is looked at once, here, for every command: a device or a FIFO is refused, a link written through.
   const output = flags.output === STDOUT_NAME || flags.output === undefined ? undefined : outputTarget(flags.output);
+  // Written through a link, the file is named by its own path from then on (a resume names it so): its name must say
+  // what the link's says about gzip, which no flag can say.
+  if (output !== undefined && output !== flags.output && formatFromPath(output).gzip !== gzip) {
+    const [gz, plain] = gzip ? [flags.output!, output] : [output, flags.output!];
+    throw new UsageError(
+      `-o ${flags.output} is a symbolic link to ${output}, and only ${gz} ends in .gz: give a path whose name says whether ${plain} is gzipped`,
+    );
+  }
   return { format, gzip, fields, output, excelSafe: flags.excelSafe === true };
 }
 
