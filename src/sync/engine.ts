@@ -153,23 +153,19 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
   // The probe is a zero-width window at the sync's start: the same operation the windows use, tiny on any server.
   let present = (await serverClock(client, early.since, errors)) ?? deps.now();
   let presentAt = deps.now();
-  /** the mirror's state once it is open under the lock */
   let current: MirrorState<Q> | undefined;
-  // A second signal ends the process at once: the lock is released and how far the mirror got is said, now. Ready
-  // before the lock is taken, so that a signal while the store opens (and repairs what a killed run left) finds it.
+  // A second signal ends the process at once: the lock is released and how far the mirror got is said, now; ready
+  // before the lock is taken, for a signal while the store opens (and repairs what a killed run left).
   const lastWords = () => {
     store.closeNow?.();
     onEvent({ type: 'stopped-now', cursor: (current ?? before)?.cursor ?? early.since });
   };
   deps.stop?.addEventListener('abort', lastWords, { once: true });
   const stopListener = () => deps.stop?.removeEventListener('abort', lastWords);
-  let saved: MirrorState<Q> | undefined;
-  try {
-    saved = await store.open(note);
-  } catch (error) {
+  const saved = await store.open(note).catch((error: unknown) => {
     stopListener();
     throw error;
-  }
+  });
   /** a new mirror none of whose rows were committed: closing removes what its start created */
   let discard = false;
   try {
