@@ -1,0 +1,250 @@
+/**
+ * runStep in-process, against a server of the test's own (real sockets) and a store that records what it is given:
+ * which rows reach the store, what each commit's next state says (both cursors, the re-scan's base and where a cut
+ * short one got to), when commits happen, and what a failed window leaves committed.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient } from '../../src/api/client.js';
+import { WindowFailedError } from '../../src/windows/run-windows.js';
+import type { Committed, MirrorQuery, MirrorRow, MirrorState, MirrorStore } from '../../src/sync/store.js';
+import { BUFFER_ROWS, COMMIT_WINDOWS, runStep, type StepOptions, type StepProgress } from '../../src/sync/step.js';
+import { ONE_SWAP } from '../helpers/one-swap.js';
+import { useRouteServer } from '../helpers/route-server.js';
+
+const T = Date.parse('2026-11-10T00:00:00Z');
+const M = 60_000;
+const H = 60 * M;
+const iso = (ms: number) => new Date(ms).toISOString();
+const query: MirrorQuery = { baseUrl: 'http://127.0.0.1', filter: 'Completed', fields: ['id', 'completedAt', 'updatedAt'] };
+
+interface Served {
+  id: string;
+  completedAt: number | null;
+  updatedAt: number | null;
+}
+let served: Served[] = [];
+/** windows that answer 500: by their From */
+let failing = new Set<number>();
+const asked: string[] = [];
+
+const server = useRouteServer({
+  '/s': (req, res) => {
+    const url = new URL(req.url ?? '', 'http://x');
+    const [from, to, filter] = [Date.parse(url.searchParams.get('From')!), Date.parse(url.searchParams.get('To')!), url.searchParams.get('Filter')];
+    asked.push(`${filter} ${(from - T) / M}..${(to - T) / M}`);
+    if (failing.has(from)) {
+      res.writeHead(500, { 'content-type': 'application/json' }).end('{"title":"boom"}');
+      return;
+    }
+    const body = served
+      .filter((s) => {
+        const time = filter === 'Updated' ? s.updatedAt : s.completedAt;
+        return time !== null && time >= from && time <= to;
+      })
+      .map((s) => ({
+        ...ONE_SWAP,
+        id: s.id,
+        completedAt: s.completedAt === null ? null : iso(s.completedAt),
+        updatedAt: s.updatedAt === null ? null : iso(s.updatedAt),
+      }));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  },
+});
+
+afterEach(() => {
+  served = [];
+  failing = new Set();
+  asked.length = 0;
+});
+
+class RecordingStore {
+  pending: MirrorRow[] = [];
+  commits: { next: MirrorState; newFrom: number; rows: string[] }[] = [];
+  touched = ['p1'];
+  get buffered(): number {
+    return this.pending.length;
+  }
+  async add(row: MirrorRow): Promise<void> {
+    this.pending.push(row);
+  }
+  async commit(next: MirrorState, newFrom: number): Promise<Committed> {
+    const rows = this.pending.map((r) => `${r.swap.id}@${(r.completedMs - T) / M}`);
+    this.commits.push({ next: structuredClone(next), newFrom, rows });
+    this.pending = [];
+    return { newSwaps: rows.length, lateSwaps: 1, updatedSwaps: 2, touched: [...this.touched] };
+  }
+}
+
+function stateOf(overrides: Partial<MirrorState> = {}): MirrorState {
+  return { query, since: T, cursor: T, updatedCursor: T, rescanBase: T, rescannedAt: undefined, ...overrides };
+}
+
+function options(store: RecordingStore, state: MirrorState, overrides: Partial<StepOptions> = {}): StepOptions {
+  let requests = 7;
+  return {
+    store: store as unknown as MirrorStore,
+    client: createClient({ baseUrl: `${server.base}/s`, retries: 0 }),
+    state,
+    until: T + H,
+    present: T + H,
+    end: T + H,
+    lagMs: 48 * H,
+    checkpointMs: 3_600_000,
+    rescan: true,
+    concurrency: 2,
+    requests: () => (requests += 2),
+    retries: () => 3,
+    ...overrides,
+  };
+}
+
+describe('runStep: the first run', () => {
+  it('fetches [since, until) by Completed alone, places each row by completedAt, and commits the end', async () => {
+    served = [
+      { id: 'a', completedAt: T + 10 * M, updatedAt: T + 20 * M },
+      { id: 'b', completedAt: T + 40 * M, updatedAt: T + 50 * M },
+    ];
+    const store = new RecordingStore();
+    const state = stateOf();
+    const progress: StepProgress[] = [];
+    const { result, error } = await runStep(options(store, state, { onProgress: (p) => progress.push(p) }));
+    expect(error).toBeUndefined();
+    expect(asked.sort()).toEqual(['Completed 0..30', 'Completed 30..60']);
+    expect(store.commits).toEqual([
+      {
+        next: { ...stateOf(), cursor: T + H, updatedCursor: T + 50 * M, rescanBase: T + H, rescannedAt: T + H },
+        newFrom: T,
+        rows: ['a@10', 'b@40'],
+      },
+    ]);
+    expect(state).toEqual(store.commits[0]!.next);
+    expect(result).toEqual({
+      newSwaps: 2,
+      lateSwaps: 1,
+      updatedSwaps: 2,
+      outsideWindow: 0,
+      conflicts: 0,
+      withBalanceChanges: 0,
+      windows: 2,
+      windowsPlanned: 2,
+      requests: 2,
+      retries: 0,
+      elapsedMs: result.elapsedMs,
+      parts: ['p1'],
+      cursor: T + H,
+      updatedCursor: T + 50 * M,
+      rescanFrom: undefined,
+      complete: true,
+    });
+    expect(progress).toEqual([
+      { windows: 0, windowsPlanned: 2, swaps: 0 },
+      { windows: 1, windowsPlanned: 2, swaps: 1 },
+      { windows: 2, windowsPlanned: 2, swaps: 2 },
+    ]);
+  });
+
+  it('places no row completed before since or at until; with the present at the end, Updated stops at the end', async () => {
+    served = [
+      { id: 'before', completedAt: T - 1, updatedAt: T + 5 * M },
+      { id: 'inside', completedAt: T + H - 1, updatedAt: T + 6 * M },
+      { id: 'edge', completedAt: T + H, updatedAt: T + 7 * M },
+    ];
+    const store = new RecordingStore();
+    const state = stateOf({ since: T, cursor: T + H, updatedCursor: T, rescanBase: T + H, rescannedAt: T + H });
+    const { result } = await runStep(options(store, state, { rescan: false, until: T + H, end: T + 30 * M, present: T + 30 * M }));
+    expect(asked).toEqual(['Updated 0..30']);
+    expect(store.commits.flatMap((c) => c.rows)).toEqual(['inside@59.99998333333333']);
+    expect(store.commits.at(-1)!.next.updatedCursor).toBe(T + 6 * M);
+    expect(result.outsideWindow).toBe(0);
+  });
+});
+
+describe('runStep: a later run', () => {
+  it('re-scans [cursor − lag, cursor), fetches Updated from the updates cursor to a second past the present, and moves both cursors', async () => {
+    served = [
+      { id: 'old', completedAt: T - 30 * M, updatedAt: T - 20 * M },
+      { id: 'new', completedAt: T + 10 * M, updatedAt: T + 15 * M },
+    ];
+    const store = new RecordingStore();
+    const state = stateOf({ since: T - 2 * H, cursor: T, updatedCursor: T, rescanBase: T, rescannedAt: T - 10 * H });
+    const { result } = await runStep(options(store, state, { lagMs: H, until: T + 30 * M, end: T + 30 * M, present: T + 32 * M }));
+    expect(asked.sort()).toEqual(['Completed -30..0', 'Completed -60..-30', 'Updated 0..30', 'Updated 30..32.016666666666666']);
+    expect(store.commits).toHaveLength(1);
+    expect(store.commits[0]!.rows.sort()).toEqual(['new@10', 'old@-30']);
+    expect(store.commits[0]!.next).toEqual({
+      ...state,
+      cursor: T + 30 * M,
+      updatedCursor: T + 15 * M,
+      rescanBase: T + 30 * M,
+      rescannedAt: T + 32 * M,
+    });
+    expect([result.rescanFrom, result.windowsPlanned, result.windows, result.complete]).toEqual([T - H, 4, 4, true]);
+  });
+
+  it('without a re-scan keeps the re-scan fields, and the updates cursor stops at the end', async () => {
+    served = [{ id: 'u', completedAt: T + 10 * M, updatedAt: T + 31 * M }];
+    const store = new RecordingStore();
+    const state = stateOf({ since: T - 2 * H, rescanBase: T - H, rescannedAt: T - 5 * H, rescannedTo: T - 90 * M });
+    state.rescannedTo = undefined;
+    delete state.rescannedTo;
+    await runStep(options(store, state, { rescan: false, until: T + 30 * M, end: T + 30 * M, present: T + 32 * M }));
+    expect(asked.sort()).toEqual(['Updated 0..30', 'Updated 30..32.016666666666666']);
+    expect(store.commits[0]!.next).toEqual({ ...state, cursor: T + 30 * M, updatedCursor: T + 30 * M });
+  });
+
+  it('commits after every window with checkpointMs 0, and every `commitWindows` windows', async () => {
+    served = [
+      { id: 'a', completedAt: T + 10 * M, updatedAt: T + 10 * M },
+      { id: 'b', completedAt: T + 40 * M, updatedAt: T + 40 * M },
+      { id: 'c', completedAt: T + 70 * M, updatedAt: T + 70 * M },
+    ];
+    const every = new RecordingStore();
+    await runStep(options(every, stateOf(), { checkpointMs: 0, until: T + 90 * M, end: T + 90 * M, present: T + 90 * M, concurrency: 1 }));
+    expect(every.commits.map((c) => [c.next.cursor - T, c.rows])).toEqual([
+      [30 * M, ['a@10']],
+      [60 * M, ['b@40']],
+      [90 * M, ['c@70']],
+      [90 * M, []],
+    ]);
+    expect(every.commits.map((c) => c.next.updatedCursor - T)).toEqual([10 * M, 40 * M, 70 * M, 70 * M]);
+    const twos = new RecordingStore();
+    await runStep(options(twos, stateOf(), { commitWindows: 2, until: T + 90 * M, end: T + 90 * M, present: T + 90 * M, concurrency: 1 }));
+    expect(twos.commits.map((c) => [c.next.cursor - T, c.rows])).toEqual([
+      [60 * M, ['a@10', 'b@40']],
+      [90 * M, ['c@70']],
+    ]);
+  });
+
+  it('is a week of windows, and 64,000 rows, between commits by default', () => {
+    expect([COMMIT_WINDOWS, BUFFER_ROWS]).toEqual([336, 64_000]);
+  });
+});
+
+describe('runStep: a window that fails', () => {
+  it('commits the windows consumed whole before it, returns the error, and is not complete', async () => {
+    served = [
+      { id: 'a', completedAt: T + 10 * M, updatedAt: T + 10 * M },
+      { id: 'b', completedAt: T + 40 * M, updatedAt: T + 40 * M },
+    ];
+    failing = new Set([T + 30 * M]);
+    const store = new RecordingStore();
+    const state = stateOf();
+    const { result, error } = await runStep(options(store, state, { concurrency: 1 }));
+    expect(error).toBeInstanceOf(WindowFailedError);
+    expect(store.commits.map((c) => c.next)).toEqual([
+      { ...stateOf(), cursor: T + 30 * M, updatedCursor: T + 10 * M, rescanBase: T + 30 * M, rescannedAt: T + H },
+    ]);
+    expect([result.complete, result.windows, result.cursor]).toEqual([false, 1, T + 30 * M]);
+  });
+
+  it('a re-scan cut short records how far it got', async () => {
+    served = [{ id: 'r', completedAt: T - 50 * M, updatedAt: T - 50 * M }];
+    failing = new Set([T - 30 * M]);
+    const store = new RecordingStore();
+    const state = stateOf({ since: T - 2 * H, rescannedAt: T - 10 * H });
+    const { error } = await runStep(options(store, state, { lagMs: H, concurrency: 1, until: T + 30 * M, end: T + 30 * M }));
+    expect(error).toBeInstanceOf(WindowFailedError);
+    expect(store.commits.map((c) => c.next)).toEqual([{ ...state, rescannedTo: T - 30 * M }]);
+    expect(state.rescannedTo).toBe(T - 30 * M);
+  });
+});
