@@ -268,10 +268,12 @@ describe('resumeArgs', () => {
     const plan = planExport({ ...base, output: { ...output, file: 'out.csv.gz', format: 'csv', gzip: true } });
     expect(resumeArgs(plan)).toEqual(['swaps', '--from', '2026-11-20T00:00:00Z', '--to', '2026-11-21T00:00:00Z', '-o', 'out.csv.gz', '--resume']);
   });
-  it('names the fields when they are every field in another order, or one fewer', () => {
+  it('names the fields when they are every field in another order (two swapped, or all), or one fewer', () => {
     const reordered = [...LIST_SWAP_FIELDS].reverse();
     const plan = planExport({ ...base, output: { ...output, fields: reordered } });
     expect(resumeArgs(plan).slice(5, 7)).toEqual(['--fields', reordered.join(',')]);
+    const swapped = [LIST_SWAP_FIELDS[1]!, LIST_SWAP_FIELDS[0]!, ...LIST_SWAP_FIELDS.slice(2)];
+    expect(resumeArgs(planExport({ ...base, output: { ...output, fields: swapped } })).slice(5, 7)).toEqual(['--fields', swapped.join(',')]);
     const fewer = LIST_SWAP_FIELDS.slice(0, -1);
     const short = planExport({ ...base, output: { ...output, fields: fewer } });
     expect(resumeArgs(short).slice(5, 7)).toEqual(['--fields', fewer.join(',')]);
