@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/api/client.js';
+import { AbortedError } from '../../src/api/errors.js';
 import { WindowFailedError } from '../../src/windows/run-windows.js';
 import type { Committed, MirrorQuery, MirrorRow, MirrorState, MirrorStore } from '../../src/sync/store.js';
 import { BUFFER_ROWS, COMMIT_WINDOWS, runStep, type StepOptions, type StepProgress } from '../../src/sync/step.js';
@@ -21,6 +22,9 @@ interface Served {
   id: string;
   completedAt: number | null;
   updatedAt: number | null;
+  /** returned for every query, whatever its range (a server fault) */
+  everywhere?: boolean;
+  extra?: Record<string, unknown>;
 }
 let served: Served[] = [];
 /** windows that answer 500: by their From */
@@ -39,13 +43,14 @@ const server = useRouteServer({
     const body = served
       .filter((s) => {
         const time = filter === 'Updated' ? s.updatedAt : s.completedAt;
-        return time !== null && time >= from && time <= to;
+        return s.everywhere || (time !== null && time >= from && time <= to);
       })
       .map((s) => ({
         ...ONE_SWAP,
         id: s.id,
         completedAt: s.completedAt === null ? null : iso(s.completedAt),
         updatedAt: s.updatedAt === null ? null : iso(s.updatedAt),
+        ...s.extra,
       }));
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   },
@@ -61,10 +66,14 @@ class RecordingStore {
   pending: MirrorRow[] = [];
   commits: { next: MirrorState; newFrom: number; rows: string[] }[] = [];
   touched = ['p1'];
+  /** what `buffered` says, when not the rows pending */
+  claims: number | undefined;
+  failAdd: Error | undefined;
   get buffered(): number {
-    return this.pending.length;
+    return this.claims ?? this.pending.length;
   }
   async add(row: MirrorRow): Promise<void> {
+    if (this.failAdd) throw this.failAdd;
     this.pending.push(row);
   }
   async commit(next: MirrorState, newFrom: number): Promise<Committed> {
@@ -246,5 +255,85 @@ describe('runStep: a window that fails', () => {
     expect(error).toBeInstanceOf(WindowFailedError);
     expect(store.commits.map((c) => c.next)).toEqual([{ ...state, rescannedTo: T - 30 * M }]);
     expect(state.rescannedTo).toBe(T - 30 * M);
+  });
+});
+
+describe('runStep: what it counts and when it commits', () => {
+  it('counts conflicts, balanceChanges and rows from outside the window, keeps the largest updatedAt, and names each part once', async () => {
+    served = [
+      { id: 'a', completedAt: T + 10 * M, updatedAt: T + 50 * M, extra: { balanceChanges: [] } },
+      { id: 'b', completedAt: T + 40 * M, updatedAt: T + 45 * M },
+      { id: 'b', completedAt: T + 40 * M, updatedAt: T + 46 * M },
+      { id: 'stray', completedAt: T - 5 * H, updatedAt: T + 1 * M, everywhere: true },
+    ];
+    const store = new RecordingStore();
+    const { result } = await runStep(options(store, stateOf(), { checkpointMs: 0, concurrency: 1 }));
+    expect([result.conflicts, result.withBalanceChanges, result.outsideWindow]).toEqual([1, 1, 2]);
+    expect(result.updatedCursor).toBe(T + 50 * M);
+    expect(result.parts).toEqual(['p1']);
+    expect(result.requests).toBe(2);
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(0);
+    expect(result.elapsedMs).toBeLessThan(60_000);
+  });
+
+  it('commits after each window when the store holds BUFFER_ROWS rows, and not when one fewer', async () => {
+    served = [{ id: 'a', completedAt: T + 10 * M, updatedAt: T + 10 * M }];
+    const full = new RecordingStore();
+    full.claims = BUFFER_ROWS;
+    await runStep(options(full, stateOf(), { concurrency: 1 }));
+    expect(full.commits.map((c) => c.next.cursor - T)).toEqual([30 * M, 60 * M, 60 * M]);
+    const almost = new RecordingStore();
+    almost.claims = BUFFER_ROWS - 1;
+    await runStep(options(almost, stateOf(), { concurrency: 1 }));
+    expect(almost.commits.map((c) => c.next.cursor - T)).toEqual([60 * M]);
+  });
+
+  it('a store that fails to take a row fails the step, with nothing more committed', async () => {
+    served = [{ id: 'a', completedAt: T + 10 * M, updatedAt: T + 10 * M }];
+    const store = new RecordingStore();
+    store.failAdd = new Error('disk full');
+    const state = stateOf();
+    await expect(runStep(options(store, state))).rejects.toBe(store.failAdd);
+    expect(store.commits).toEqual([]);
+    expect(state).toEqual(stateOf());
+  });
+
+  it('an interrupt commits what is complete and returns the AbortedError', async () => {
+    const store = new RecordingStore();
+    const controller = new AbortController();
+    controller.abort();
+    const { result, error } = await runStep(options(store, stateOf(), { signal: controller.signal }));
+    expect(error).toBeInstanceOf(AbortedError);
+    // Nothing before the cursor was due a re-scan: the re-scan is complete as of the present.
+    expect(store.commits.map((c) => c.next)).toEqual([stateOf({ rescannedAt: T + H })]);
+    expect(result.complete).toBe(false);
+  });
+
+  it('a later run cut short in the Updated pass moves the cursor to where that pass reached', async () => {
+    served = [{ id: 'u', completedAt: T + 10 * M, updatedAt: T + 20 * M }];
+    failing = new Set([T + 30 * M]);
+    const store = new RecordingStore();
+    const state = stateOf({ since: T - H, rescanBase: T, rescannedAt: T });
+    const { error } = await runStep(options(store, state, { rescan: false, concurrency: 1 }));
+    expect(error).toBeInstanceOf(WindowFailedError);
+    expect(store.commits.map((c) => [c.next.cursor - T, c.next.updatedCursor - T])).toEqual([[30 * M, 20 * M]]);
+  });
+
+  it('a re-scan completed forgets where an earlier one was cut short', async () => {
+    const store = new RecordingStore();
+    const state = stateOf({ since: T - 2 * H, rescannedAt: T - 10 * H, rescannedTo: T - 30 * M });
+    await runStep(options(store, state, { lagMs: H, until: T + 30 * M, end: T + 30 * M, present: T + 30 * M }));
+    expect(asked.sort()).toEqual(['Completed -30..0', 'Updated 0..30']);
+    expect(store.commits.at(-1)!.next).toEqual({ ...stateOf({ since: T - 2 * H }), cursor: T + 30 * M, rescanBase: T + 30 * M, rescannedAt: T + 30 * M });
+    expect('rescannedTo' in state).toBe(false);
+  });
+
+  it('a re-scan whose first window fails records nothing of it', async () => {
+    failing = new Set([T - H]);
+    const store = new RecordingStore();
+    const state = stateOf({ since: T - 2 * H, rescannedAt: T - 10 * H });
+    const { error } = await runStep(options(store, state, { lagMs: H, concurrency: 1, until: T + 30 * M, end: T + 30 * M }));
+    expect(error).toBeInstanceOf(WindowFailedError);
+    expect(store.commits.map((c) => c.next)).toEqual([stateOf({ since: T - 2 * H, rescannedAt: T - 10 * H })]);
   });
 });
