@@ -8,7 +8,7 @@ import { createClient } from '../../src/api/client.js';
 import { AbortedError } from '../../src/api/errors.js';
 import { WindowFailedError } from '../../src/windows/run-windows.js';
 import type { Committed, MirrorQuery, MirrorRow, MirrorState, MirrorStore } from '../../src/sync/store.js';
-import { BUFFER_ROWS, COMMIT_WINDOWS, runStep, type StepOptions, type StepProgress } from '../../src/sync/step.js';
+import { BUFFER_ROWS, COMMIT_WINDOWS, planStep, runStep, type StepOptions, type StepProgress } from '../../src/sync/step.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
 import { useRouteServer } from '../helpers/route-server.js';
 
@@ -335,5 +335,32 @@ describe('runStep: what it counts and when it commits', () => {
     const { error } = await runStep(options(store, state, { lagMs: H, concurrency: 1, until: T + 30 * M, end: T + 30 * M }));
     expect(error).toBeInstanceOf(WindowFailedError);
     expect(store.commits.map((c) => c.next)).toEqual([stateOf({ since: T - 2 * H, rescannedAt: T - 10 * H })]);
+  });
+});
+
+describe('planStep: when it is a first run, and how far back a re-scan reaches', () => {
+  const windowsOf = (state: MirrorState, lag: number, rescan = true) =>
+    planStep(state, T + 3 * H, T + 3 * H, lag, rescan).windows.map((w) => `${w.filter} ${(w.from - T) / H}`);
+
+  it('is a first run only while both cursors are at since', () => {
+    expect(planStep(stateOf(), T + H, T + H, 0, false).first).toBe(true);
+    // A run that held no row with an updatedAt left the updates cursor at since: the next one still has its Updated pass.
+    const noUpdates = stateOf({ cursor: T + 2 * H, rescanBase: T + 2 * H });
+    expect(planStep(noUpdates, T + 3 * H, T + 3 * H, 0, false).first).toBe(false);
+    expect(windowsOf(noUpdates, 0, false)).toEqual(['Updated 0', 'Updated 0.5', 'Updated 1', 'Updated 1.5', 'Updated 2', 'Updated 2.5']);
+    const updatedOnly = stateOf({ updatedCursor: T + 2 * H });
+    expect(planStep(updatedOnly, T + 3 * H, T + 3 * H, 0, false).first).toBe(false);
+    expect(windowsOf(updatedOnly, 0, false)).toEqual(['Completed 0', 'Completed 0.5', 'Completed 1', 'Completed 1.5', 'Updated 2', 'Updated 2.5']);
+  });
+
+  it('reaches back no further than lag before the last re-scan ran', () => {
+    const state = stateOf({ since: T - 10 * H, cursor: T, updatedCursor: T, rescanBase: T, rescannedAt: T + H });
+    expect(planStep(state, T + H, T + H, 2 * H, true).rescanFrom).toBe(T - H);
+  });
+
+  it('with no lag re-scans nothing, even where the last re-scan was behind the cursor', () => {
+    const state = stateOf({ cursor: T + 2 * H, updatedCursor: T + 2 * H, rescanBase: T, rescannedAt: T + H });
+    expect(planStep(state, T + 3 * H, T + 3 * H, 0, true).rescanFrom).toBeUndefined();
+    expect(planStep(state, T + 3 * H, T + 3 * H, 1, true).rescanFrom).toBe(T + H - 1);
   });
 });
