@@ -89,6 +89,11 @@ describe('outputTarget', () => {
     expect(outputTarget(path.join(dir, 'file.jsonl'))).toBe(path.join(dir, 'file.jsonl'));
   });
 
+  it('gives a file in a linked folder by the path given: only a link itself is followed', () => {
+    fs.writeFileSync(path.join(dir, 'sub', 'in.csv'), '');
+    expect(outputTarget(path.join(dir, 'to-sub', 'in.csv'))).toBe(path.join(dir, 'to-sub', 'in.csv'));
+  });
+
   it('writes through a symbolic link to a file: the file it names', () => {
     expect(outputTarget(path.join(dir, 'to-file'))).toBe(path.join(dir, 'file.jsonl'));
   });
