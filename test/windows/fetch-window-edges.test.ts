@@ -4,11 +4,13 @@
  * and what it passes through (the filter, the signal, the maker of each kept swap).
  */
 import { describe, expect, it } from 'vitest';
-import type { SwapWindowQuery } from '../../src/api/client.js';
+import { createClient, type SwapWindowQuery } from '../../src/api/client.js';
 import { ApiError, TimeoutError } from '../../src/api/errors.js';
 import type { Swap } from '../../src/api/types.js';
 import { fetchWindow } from '../../src/windows/fetch-window.js';
 import type { SwapVisitor, WindowRead } from '../../src/windows/read-window.js';
+import { ONE_SWAP } from '../helpers/one-swap.js';
+import { useRouteServer } from '../helpers/route-server.js';
 
 const from = Date.parse('2026-11-01T00:00:00Z');
 const at = (ms: number) => new Date(ms).toISOString();
@@ -115,5 +117,22 @@ describe('fetchWindow: what it passes on', () => {
     const kept = await fetchWindow(read, { from, to: from + 60_000 }, 'Completed');
     expect(kept.swaps).toEqual([swaps[1], swaps[0]]);
     expect(kept.dropped).toBe(0);
+  });
+});
+
+describe('fetchWindow over a client', () => {
+  const urls: string[] = [];
+  const server = useRouteServer({
+    '/s': (req, res) => {
+      urls.push(decodeURIComponent(req.url ?? ''));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify([{ ...ONE_SWAP, completedAt: '2026-11-01T00:00:30Z' }]));
+    },
+  });
+
+  it("reads the window through the client's window reader", async () => {
+    const client = createClient({ baseUrl: `${server.base}/s`, retries: 0 });
+    const kept = await fetchWindow(client, { from, to: from + 60_000 }, 'Completed');
+    expect(urls).toEqual(['/s/v1/external/swaps?From=2026-11-01T00:00:00Z&To=2026-11-01T00:01:00Z&Filter=Completed']);
+    expect(kept.swaps.map((s) => [s.id, s.completedAt])).toEqual([['a1', '2026-11-01T00:00:30Z']]);
   });
 });
