@@ -274,6 +274,8 @@ describe('runStep: what it counts and when it commits', () => {
     expect(progress).toEqual([0, 2, 4]);
     expect([result.conflicts, result.withBalanceChanges, result.outsideWindow]).toEqual([1, 1, 2]);
     expect(result.updatedCursor).toBe(T + 50 * M);
+    // On a first run every row is current up to the end: the first commit already holds a later updatedAt than its window.
+    expect(store.commits.map((c) => c.next.updatedCursor - T)).toEqual([50 * M, 50 * M, 50 * M]);
     expect(result.parts).toEqual(['p1']);
     expect(result.requests).toBe(2);
     expect(result.elapsedMs).toBeGreaterThanOrEqual(0);
