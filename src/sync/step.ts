@@ -25,7 +25,7 @@
 import type { SwapxClient } from '../api/client.js';
 import { AbortedError } from '../api/errors.js';
 import { MAX_WINDOW_MS, type DateRangeFilter, type Swap } from '../api/types.js';
-import { fetchWindow, type FetchStats } from '../windows/fetch-window.js';
+import { fetchWindow } from '../windows/fetch-window.js';
 import { planWindows, type Window } from '../windows/plan.js';
 import { runWindows, WindowFailedError } from '../windows/run-windows.js';
 import { parseApiTime } from '../util/time.js';
@@ -178,7 +178,8 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
   /** end of the last Completed window at or after the cursor consumed whole */
   let completedTo = oldCursor;
   /** end of the last re-scan window (Completed, before the cursor) consumed whole */
-  let rescannedTo = plan.rescanFrom ?? oldCursor;
+  const rescanStart = plan.rescanFrom ?? oldCursor;
+  let rescannedTo = rescanStart;
   /** end of the last Updated window consumed whole; on the first run every row is fetched now, current up to `end` */
   let updatedTo: number | undefined = plan.first ? end : undefined;
   /** largest updatedAt of the rows consumed */
@@ -202,7 +203,8 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
       // The server's clock, as the re-scan's bound and cadence are: a skewed local clock moves neither.
       next.rescannedAt = options.present;
       delete next.rescannedTo;
-    } else if (options.rescan && plan.rescanFrom !== undefined && rescannedTo > plan.rescanFrom) {
+    } else if (rescannedTo > rescanStart) {
+      // Only a re-scan window consumed whole moves rescannedTo below the cursor: a re-scan cut short got this far.
       next.rescannedTo = rescannedTo;
     }
     const committed = await store.commit(next, oldCursor);
@@ -213,24 +215,23 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     for (const file of committed.touched) if (!result.parts.includes(file)) result.parts.push(file);
     result.cursor = next.cursor;
     result.updatedCursor = next.updatedCursor;
-    if (next.rescannedTo === undefined) delete state.rescannedTo;
+    delete state.rescannedTo;
     Object.assign(state, next);
   };
 
-  const place = async (window: SyncWindow, swap: Swap) => {
-    const completed = typeof swap.completedAt === 'string' ? parseApiTime(swap.completedAt) : Number.NaN;
-    // A swap without a readable completedAt stays in the Completed window that returned it; the Updated pass cannot place it.
-    const at = Number.isNaN(completed) ? (window.filter === 'Completed' ? window.to - 1 : Number.NaN) : completed;
+  const place = async (swap: Swap) => {
+    // The window reader refuses a swap whose completedAt or updatedAt is not a date-time (api/shape.ts): both read.
+    const at = parseApiTime(swap.completedAt);
     if (!(at >= state.since && at < until)) return;
-    const updatedMs = typeof swap.updatedAt === 'string' ? parseApiTime(swap.updatedAt) : Number.NaN;
-    if (!Number.isNaN(updatedMs) && !(updatedMs <= maxUpdated)) maxUpdated = updatedMs;
+    const updatedMs = parseApiTime(swap.updatedAt);
+    if (!(updatedMs <= maxUpdated)) maxUpdated = updatedMs;
     await store.add({ swap, completedMs: at });
   };
 
   const consume = async (window: SyncWindow, swaps: readonly Swap[], outside: readonly Swap[]) => {
-    for (const swap of swaps) await place(window, swap);
+    for (const swap of swaps) await place(swap);
     // Rows of another window are still the server's latest versions: merged by id, they cannot be written twice.
-    for (const swap of outside) await place(window, swap);
+    for (const swap of outside) await place(swap);
     result.outsideWindow += outside.length;
     if (window.filter === 'Completed' && window.to > oldCursor) completedTo = window.to;
     if (window.filter === 'Completed' && window.to <= oldCursor) rescannedTo = window.to;
@@ -245,7 +246,6 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
       performance.now() - committedAt >= options.checkpointMs;
     if (due) await commit(false);
   };
-  const stats: FetchStats = { splits: 0 };
   const finish = () => {
     result.retries = options.retries() - retriesAtStart;
     result.requests = options.requests() - requestsAtStart;
@@ -258,7 +258,7 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
       windows: plan.windows,
       concurrency: options.concurrency,
       signal: options.signal,
-      fetch: (window, signal) => fetchWindow(options.client, window, (window as SyncWindow).filter as DateRangeFilter, stats, signal),
+      fetch: (window, signal) => fetchWindow(options.client, window, (window as SyncWindow).filter as DateRangeFilter, undefined, signal),
       consume: async (window, kept) => {
         try {
           result.conflicts += kept.conflicts;

@@ -47,7 +47,7 @@ export interface MirrorState<Q extends MirrorQuery = MirrorQuery> {
 /** A swap as the engine hands it to a store. */
 export interface MirrorRow {
   swap: Swap;
-  /** completedAt in epoch ms; for a swap without a readable one, the end of the Completed window that returned it */
+  /** completedAt in epoch ms (the window reader refuses a swap without one) */
   completedMs: number;
 }
 

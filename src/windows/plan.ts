@@ -134,10 +134,13 @@ export interface RangeFlags {
   last?: string;
 }
 
-/** The forms of `<time>` that mean a different instant at each run. */
+/**
+ * The forms of `<time>` that mean a different instant at each run. Only a text parseTime read comes here, so a
+ * bare number (which parseDuration reads as seconds, and parseTime refuses) never does.
+ */
 function isRelativeTime(text: string): boolean {
   const lower = text.trim().toLowerCase();
-  return lower === 'now' || lower === 'today' || lower === 'yesterday' || (!/^[\d.]+$/.test(lower) && parseDuration(lower) !== undefined);
+  return lower === 'now' || lower === 'today' || lower === 'yesterday' || parseDuration(lower) !== undefined;
 }
 
 /** --from/--to or --last, checked; the range is [from, to). `relative`: it depends on the clock. */
@@ -231,7 +234,7 @@ export function resumeArgs(plan: ExportPlan): string[] {
   const words = ['swaps', '--from', formatUtc(plan.from), '--to', formatUtc(plan.to)];
   if (plan.filter) words.push('--filter', plan.filter);
   if (plan.windowMs !== WINDOW_MS.default) words.push('--window', formatDuration(plan.windowMs));
-  if (formatFromPath(output.file ?? '').format !== output.format) words.push('--format', output.format);
+  if (output.file === undefined || formatFromPath(output.file).format !== output.format) words.push('--format', output.format);
   const allFields = output.fields.length === LIST_SWAP_FIELDS.length && output.fields.every((field, i) => field === LIST_SWAP_FIELDS[i]);
   if (!allFields) words.push('--fields', output.fields.join(','));
   if (output.excelSafe) words.push('--excel-safe');
