@@ -7,7 +7,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import postgres from 'postgres';
 import type { Swap } from '../../src/api/types.js';
 import { COLUMNS, KEY_COLUMN, keyOf, quoteIdent, VERSION_COLUMN, versionOf } from '../../src/postgres/columns.js';
 import { PostgresMirror } from '../../src/postgres/mirror.js';
@@ -17,7 +16,7 @@ const OPEN = { version: 'bench' };
 import { parseTarget } from '../../src/postgres/target.js';
 import { swapsInWindow } from '../../src/sandbox/index.js';
 import type { SyncState } from '../../src/sync/state.js';
-import { startCluster } from '../../test/helpers/postgres-cluster.js';
+import { adminConnection, startCluster } from '../../test/helpers/postgres-cluster.js';
 import { DAY, MEMORY_SWAPS_PER_HOUR, type BenchContext, type PartOutcome } from './context.js';
 import { fixed, grouped, table, verdict } from './report.js';
 
@@ -100,13 +99,7 @@ function floorScript(table: string, file: string): string {
 export async function postgresPart(ctx: BenchContext): Promise<PartOutcome<PostgresResult>> {
   ctx.log('postgres: starting a PostgreSQL cluster');
   const { server, stop } = await startCluster();
-  const admin = postgres({
-    path: `${server.socketDir}/.s.PGSQL.${server.port}`,
-    port: server.port,
-    user: 'postgres',
-    database: 'postgres',
-    onnotice: () => {},
-  });
+  const admin = adminConnection(server);
   try {
     await admin.unsafe(`CREATE DATABASE bench OWNER ${server.user}`);
     const url = `postgres://${server.user}@${server.host}:${server.port}/bench?sslmode=disable`;

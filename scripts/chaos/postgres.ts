@@ -12,7 +12,7 @@ import { snakeCase } from '../../src/postgres/columns.js';
 import { PostgresMirror } from '../../src/postgres/mirror.js';
 import { parseTarget } from '../../src/postgres/target.js';
 import { type FaultKind, type RunningSandbox, type SandboxOptions, swapsInWindow } from '../../src/sandbox/index.js';
-import { type PostgresServer, startCluster } from '../../test/helpers/postgres-cluster.js';
+import { adminConnection, type PostgresServer, startCluster } from '../../test/helpers/postgres-cluster.js';
 import { rowDifferences, type SyncedRow, syncedRows, syncRetries } from './compare.js';
 import { faultsText, randomMoments } from './faults.js';
 import type { CaseRow } from './report.js';
@@ -54,13 +54,7 @@ export class PostgresChaos {
     const started = given ? { server: given, stop: () => {} } : await startCluster();
     const { server } = started;
     const database = `chaos_${process.pid}_${Date.now()}`;
-    const admin = postgres({
-      path: `${server.socketDir}/.s.PGSQL.${server.port}`,
-      port: server.port,
-      user: 'postgres',
-      database: 'postgres',
-      onnotice: () => {},
-    });
+    const admin = adminConnection(server);
     try {
       await admin.unsafe(`CREATE DATABASE ${database} OWNER ${server.user}`);
     } finally {

@@ -13,6 +13,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
 
 export interface PostgresServer {
@@ -68,6 +69,12 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/** The superuser's connection to `database`, over the cluster's Unix socket (no password): tests, the bench and chaos. */
+export function adminConnection(server: PostgresServer, database = 'postgres'): postgres.Sql {
+  const options = { onnotice: () => {}, max: 4, fetch_types: true, connection: { application_name: 'swapx tests' } };
+  return postgres({ ...options, path: `${server.socketDir}/.s.PGSQL.${server.port}`, port: server.port, user: 'postgres', database });
 }
 
 /** Starts a new cluster; `stop` stops it and removes its folder. Throws when the server cannot start. */

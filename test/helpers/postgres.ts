@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
-import type { PostgresServer } from './postgres-cluster.js';
+import { adminConnection, type PostgresServer } from './postgres-cluster.js';
 
 export interface TestDatabase {
   readonly server: PostgresServer;
@@ -22,10 +22,6 @@ export interface TestDatabase {
 }
 
 const quiet = { onnotice: () => {}, max: 4, fetch_types: true, connection: { application_name: 'swapx tests' } };
-
-export function adminConnection(server: PostgresServer, database = 'postgres'): postgres.Sql {
-  return postgres({ ...quiet, path: `${server.socketDir}/.s.PGSQL.${server.port}`, port: server.port, user: 'postgres', database });
-}
 
 export function userConnection(server: PostgresServer, database: string): postgres.Sql {
   return postgres({ ...quiet, host: server.host, port: server.port, user: server.user, pass: server.password, database, ssl: false });
