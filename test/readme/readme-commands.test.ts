@@ -9,7 +9,9 @@
  *   `token.jwt` holds its demo token; bare `swapx auth login` gets its answers typed at a fake terminal;
  * - `swapx sandbox …` starts (on a free port) and is stopped once it prints its URL;
  * - range exports run against a sparse copy of the default sandbox to stay fast; lookups by hash or id
- *   against the default one, where the README's examples come from.
+ *   against the default one, where the README's examples come from;
+ * - the clock (swapx's and the sparse sandbox's) stands at NOW, a day after the README's example week: a
+ *   `sync --since 2026-11-01` on the real clock would fetch a day more of windows every day.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -28,6 +30,7 @@ const README = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.m
  */
 const OTHER_PROGRAMS = ['npm', 'mkdir', 'export'];
 const CRON = /^([\d*/,-]+\s+){5}(?=\S)/;
+const NOW = Date.parse('2026-11-09T00:00:00Z');
 
 /** The lines of the ```sh blocks, comments dropped. */
 function readmeCommands(markdown: string): string[] {
@@ -81,7 +84,7 @@ const db = usePostgres();
 beforeAll(async () => {
   dense = await startSandbox({ port: 0 });
   // acme: the client id of the help's example (its key is the sandbox's demo key).
-  sparse = await startSandbox({ port: 0, swapsPerHour: 10, clients: ['demo:demo', 'acme:demo'] });
+  sparse = await startSandbox({ port: 0, swapsPerHour: 10, clients: ['demo:demo', 'acme:demo'], now: () => NOW });
   root = tempDir('swapx-readme-');
   fs.writeFileSync(path.join(root, 'token.jwt'), 'demo-token\n');
   // The server's folder the nightly export writes into exists there.
@@ -100,7 +103,7 @@ interface Planned {
 }
 
 function plan(line: string): Planned {
-  const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+  const yesterday = new Date(NOW - 86_400_000).toISOString().slice(0, 10);
   let text = line
     .replace(CRON, '')
     .replace(/\s*\|\|\s*alert$/, '')
@@ -166,26 +169,26 @@ async function execute(line: string): Promise<{ code: number; stdout: string; st
   if (command === 'sandbox') {
     const argv = p.argv.filter((w, i, all) => w !== '--port' && all[i - 1] !== '--port');
     const stop = new AbortController();
-    const running = runSwapx([...argv, '--port', '0'], { env, stdout, stderr, signal: stop.signal });
+    const running = runSwapx([...argv, '--port', '0'], { env, now: NOW, stdout, stderr, signal: stop.signal });
     while (!stdout.text.includes('\n') && !stderr.text.includes('error')) await new Promise((resolve) => setTimeout(resolve, 10));
     stop.abort();
     result = await running;
   } else if (p.argv.includes('--follow')) {
     // Runs until Ctrl-C: stopped once its first step is reported.
     const stop = new AbortController();
-    const running = runSwapx(p.argv, { env, stdout, stderr, signal: stop.signal, input: p.input });
+    const running = runSwapx(p.argv, { env, now: NOW, stdout, stderr, signal: stop.signal, input: p.input });
     while (!stderr.text.includes('\n')) await new Promise((resolve) => setTimeout(resolve, 10));
     stop.abort();
     result = await running;
   } else if (p.argv.join(' ') === 'auth login') {
     // The prompts: client id (a line), then the key (hidden, ended by Enter).
     const stdin = Object.assign(new PassThrough(), { isTTY: true, setRawMode: () => true });
-    const running = runSwapx(p.argv, { env, stdin, stdout, stderr });
+    const running = runSwapx(p.argv, { env, now: NOW, stdin, stdout, stderr });
     setTimeout(() => stdin.write('demo\n'), 20);
     setTimeout(() => stdin.write('demo\r'), 60);
     result = await running;
   } else {
-    result = await runSwapx(p.argv, { env, stdout, stderr, input: p.input });
+    result = await runSwapx(p.argv, { env, now: NOW, stdout, stderr, input: p.input });
   }
   if (p.stdoutFile) fs.writeFileSync(p.stdoutFile, stdout.text);
   if (p.stderrFile) fs.appendFileSync(p.stderrFile, stderr.text);

@@ -35,7 +35,9 @@ async function caseSandbox(): Promise<{ sandbox: RunningSandbox; requests: Reque
     ...data,
     latencyMs: 5,
     now: () => NOW,
-    onRequest: ({ url }) => {
+    // Logged when answered: one answered to nobody (status 0, its run killed meanwhile) was fetched by no run.
+    onRequest: ({ url, status }) => {
+      if (status === 0) return;
       const query = new URL(url, 'http://x').searchParams;
       requests.push({ run: run.value, filter: query.get('filter') ?? '', from: Date.parse(query.get('from') ?? ''), to: Date.parse(query.get('to') ?? '') });
     },
@@ -63,6 +65,15 @@ function cursors(dir: string): Cursors | undefined {
   }
 }
 
+/** Whether the process `pid` holds the mirror's lock. */
+function holds(dir: string, pid: number): boolean {
+  try {
+    return (JSON.parse(fs.readFileSync(path.join(dir, '.swapx-sync.lock'), 'utf8')) as { pid: number }).pid === pid;
+  } catch {
+    return false;
+  }
+}
+
 /** Runs the backfill again and again, each run killed with `signal` `afterMs` after its first request, until one finishes. */
 async function backfill(
   dir: string,
@@ -77,11 +88,16 @@ async function backfill(
     counter.value = run;
     const child = spawnCli(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q', ...extra], { env });
     const done = collect(child);
-    // Counted from the run's first request: a process start slowed by a loaded machine is not the run's time.
+    // Counted from the moment the run holds the lock (after its first request, its signal handlers long set): a process
+    // start slowed by a loaded machine is not the run's time. (A request is logged when it is answered, so one of the
+    // run before, answered late, cannot say this run has started.)
     const finished = await Promise.race([
-      until(() => requests.some((request) => request.run === run), 20_000)
+      until(() => holds(dir, child.pid!), 60_000)
         .then(() => sleep(afterMs))
-        .then(() => false),
+        .then(
+          () => false,
+          () => false,
+        ),
       done.then(() => true),
     ]);
     if (!finished) child.kill(signal);
