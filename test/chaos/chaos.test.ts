@@ -22,9 +22,10 @@ const SYNC: SyncQuery = { kind: 'sync', ...chaos.range(21, 6), concurrency: 1 };
 const PARQUET: ExportQuery = { kind: 'export', ...chaos.range(1, 4), window: '5m', concurrency: 2, ext: 'parquet' };
 const KILL_SEED = 20261121;
 // Counted from the sandbox's first answer (a process start slowed by the other tests would skew them). Alone, each
-// run ends about half a second after it: two moments (one for Parquet) within that; more are the full run's job.
-const exportMoments = randomMoments(KILL_SEED, 2, 0, 500);
-const syncMoments = randomMoments(KILL_SEED + 1, 2, 0, 500);
+// run ends about half a second after it: one moment within that for each kind of run, the harness's check; kills at
+// chosen moments are test/e2e/swaps-signals' and test/sync/sync-kill's, more random ones the full run's.
+const exportMoments = randomMoments(KILL_SEED, 1, 0, 500);
+const syncMoments = randomMoments(KILL_SEED + 1, 1, 0, 500);
 const parquetMoments = randomMoments(KILL_SEED + 2, 1, 0, 500);
 const CASE_MS = 60_000;
 

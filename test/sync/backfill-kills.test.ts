@@ -1,5 +1,5 @@
 /**
- * A backfill of two weeks made of short runs, each killed a second or so after its first request (a
+ * A backfill of a week made of short runs, each killed a second or so after its first request (a
  * container with a deadline: `timeout` sends SIGTERM; a host that dies sends nothing, SIGKILL): every run
  * starts where the last one's durable progress ended, fetches nothing made durable before again (but the
  * re-scan of the last `lag`, for late arrivals), and the backfill finishes with the API's rows, row for row.
@@ -15,7 +15,7 @@ import { expectTidy, expectedRows, mirrorRows, syncEnv, until } from './helpers.
 const H = 3_600_000;
 const data = { seed: 61, swapsPerHour: 12 };
 const NOW = Date.parse('2026-11-22T00:00:00Z');
-const SINCE = '2026-11-06T00:00:00Z';
+const SINCE = '2026-11-14T00:00:00Z';
 const UNTIL = '2026-11-21T00:00:00Z';
 const LAG = 48 * H;
 
