@@ -138,7 +138,7 @@ export class HttpCore {
    */
   async getJsonBytes(pathAndQuery: string, options: { signal?: AbortSignal } = {}): Promise<JsonBytes> {
     return this.get(pathAndQuery, options, (status, headers, bytes, info) => {
-      if (status < 200 || status >= 300) return this.interpret<never>(status, headers, bytes, info);
+      if (status >= 300) return this.interpret<never>(status, headers, bytes, info);
       if (!JSON_TYPE_RE.test(mediaType(headers) || 'application/json')) throw notJsonError(status, headers, info);
       return { bytes, notJson: () => notJsonError(status, headers, info) };
     });
@@ -239,11 +239,12 @@ export class HttpCore {
 
   private interpret<T>(status: number, headers: Record<string, string>, body: Buffer, info: RequestInfo): T {
     const parsed = parseJson(body, mediaType(headers));
-    if (status >= 200 && status < 300) {
+    // undici answers a 1xx itself: the status here is a final one, 200 or more.
+    if (status < 300) {
       if (!parsed.ok) throw notJsonError(status, headers, info);
       return parsed.value as T;
     }
-    if (status >= 300 && status < 400) {
+    if (status < 400) {
       const where = headers.location ? ` to ${this.redact(headers.location)}` : '';
       throw new ResponseFormatError(
         `the API answered with a redirect (HTTP ${status}${where}); swapx does not follow redirects: set --base-url to the final address`,

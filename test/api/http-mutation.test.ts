@@ -503,13 +503,26 @@ describe('HttpCore over its own connections', () => {
     expect(logs.map((log) => log.status)).toEqual(['timed out']);
   });
 
-  it('an abort while a request is out ends it, interrupted, not timed out', async () => {
+  it('an abort while a request is out ends it at once, interrupted, not timed out, and logs no attempt', async () => {
+    const logs: AttemptLog[] = [];
     const controller = new AbortController();
-    const pending = own({ timeoutMs: 5000 }).getJson('/hang/y', { signal: controller.signal });
+    const started = Date.now();
+    const pending = own({ timeoutMs: 5000, onAttempt: (log) => logs.push(log) }).getJson('/hang/y', { signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     const error = (await pending.catch((e: unknown) => e)) as Error;
     expect(error).toBeInstanceOf(AbortedError);
     expect(error.message).toBe('interrupted');
+    expect((error.cause as Error).name).toBe('AbortError');
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(logs).toEqual([]);
+  });
+
+  it('sends to plain http beyond loopback when it sends no credentials', async () => {
+    const core = new HttpCore({ baseUrl: 'http://api.example.test' });
+    expect(core.baseUrl.host).toBe('api.example.test');
+    expect(() => new HttpCore({ baseUrl: 'http://api.example.test', credentials: { kind: 'bearer', token: 't' } })).toThrow(
+      /^the base URL: refusing plain http/,
+    );
   });
 
   it('a body cut short is a connection error in words', async () => {
