@@ -13,6 +13,8 @@ vi.mock('node:timers/promises', () => ({
   },
 }));
 
+// Files share their module cache: a Throttle loaded by another file's imports would hold the real timers.
+vi.resetModules();
 const { Throttle } = await import('../../src/api/throttle.js');
 const now = () => clock;
 
