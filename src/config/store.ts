@@ -94,7 +94,7 @@ export class ConfigStore {
     const next = change({ ...(profiles[name] ?? {}) });
     if (next.settings && Object.keys(next.settings).length === 0) delete next.settings;
     // A profile left with nothing in it is gone, not listed as an empty shell.
-    if (Object.values(next).every((value) => value === undefined)) delete profiles[name];
+    if (Object.keys(next).length === 0) delete profiles[name];
     else profiles[name] = next;
     conf.set('profiles', profiles);
   }
