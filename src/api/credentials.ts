@@ -2,15 +2,16 @@
 
 export type Credentials = { kind: 'basic'; clientId: string; apiKey: string } | { kind: 'bearer'; token: string };
 
-/** `Basic base64(client_id:api_key)` or `Bearer <token>`. */
+/** `Basic base64(client_id:api_key)` (of its UTF-8, Buffer's default) or `Bearer <token>`. */
 export function authorizationHeader(credentials: Credentials): string {
   if (credentials.kind === 'bearer') return `Bearer ${credentials.token}`;
-  return `Basic ${Buffer.from(`${credentials.clientId}:${credentials.apiKey}`, 'utf8').toString('base64')}`;
+  return `Basic ${Buffer.from(`${credentials.clientId}:${credentials.apiKey}`).toString('base64')}`;
 }
 
 /** The scheme stays visible, the credential never does: a base64 Basic value is the password in clear. */
 export function redactAuthorization(value: string): string {
-  const scheme = /^\s*(\S+)\s/.exec(value)?.[1];
+  // The first word followed by a space (the leftmost match: no anchor needed).
+  const scheme = /(\S+)\s/.exec(value)?.[1];
   return scheme ? `${scheme} [REDACTED]` : '[REDACTED]';
 }
 

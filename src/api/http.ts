@@ -138,7 +138,7 @@ export class HttpCore {
    */
   async getJsonBytes(pathAndQuery: string, options: { signal?: AbortSignal } = {}): Promise<JsonBytes> {
     return this.get(pathAndQuery, options, (status, headers, bytes, info) => {
-      if (status < 200 || status >= 300) return this.interpret<never>(status, headers, bytes, info);
+      if (status >= 300) return this.interpret<never>(status, headers, bytes, info);
       if (!JSON_TYPE_RE.test(mediaType(headers) || 'application/json')) throw notJsonError(status, headers, info);
       return { bytes, notJson: () => notJsonError(status, headers, info) };
     });
@@ -156,24 +156,22 @@ export class HttpCore {
     }
   }
 
-  private async withRetries<T>(info: RequestInfo, attempts: number, stop: AbortSignal | undefined, read: Interpret<T>): Promise<T> {
-    const rethrowAbort = (error: unknown): never => {
-      if (stop?.aborted) throw new AbortedError('interrupted', { cause: error });
-      throw error;
+  private async withRetries<T>(info: RequestInfo, attempts: number, stop: AbortSignal, read: Interpret<T>): Promise<T> {
+    // The throttle's wait and the backoff sleep fail only when `stop` aborts them.
+    const interrupted = (error: unknown): never => {
+      throw new AbortedError('interrupted', { cause: error });
     };
     for (let retriesDone = 0; ; retriesDone += 1) {
-      if (stop?.aborted) throw new AbortedError('interrupted');
-      await this.throttle.acquire(stop).catch(rethrowAbort);
+      if (stop.aborted) throw new AbortedError('interrupted');
+      await this.throttle.acquire(stop).catch(interrupted);
       const started = nowMs();
-      let status: number | string = 'ERR';
       try {
         const result = await this.attempt<T>(info, stop, read);
-        status = 200;
-        this.options.onAttempt?.({ ...info, status, ms: nowMs() - started, attempt: retriesDone + 1, attempts });
+        this.options.onAttempt?.({ ...info, status: 200, ms: nowMs() - started, attempt: retriesDone + 1, attempts });
         return result;
       } catch (error) {
         if (error instanceof AbortedError) throw error;
-        status = error instanceof ApiError ? error.status : error instanceof TimeoutError ? 'timed out' : networkWords(errorCode(error));
+        const status = error instanceof ApiError ? error.status : error instanceof TimeoutError ? 'timed out' : networkWords(errorCode(error));
         const decision = decideRetry(error, retriesDone, this.policy);
         const ms = nowMs() - started;
         if (!decision.retry) {
@@ -182,7 +180,7 @@ export class HttpCore {
         }
         this.options.onAttempt?.({ ...info, status, ms, attempt: retriesDone + 1, attempts, retryInMs: decision.delayMs });
         if (error instanceof RateLimitError) this.throttle.pauseFor(decision.delayMs);
-        await sleep(decision.delayMs, undefined, { signal: stop }).catch(rethrowAbort);
+        await sleep(decision.delayMs, undefined, { signal: stop }).catch(interrupted);
       }
     }
   }
@@ -196,7 +194,7 @@ export class HttpCore {
     return { request: undici.request, dispatcher: this.dispatcher };
   }
 
-  private async attempt<T>(info: RequestInfo, stop: AbortSignal | undefined, read: Interpret<T>): Promise<T> {
+  private async attempt<T>(info: RequestInfo, stop: AbortSignal, read: Interpret<T>): Promise<T> {
     const { request, dispatcher } = await this.transport();
     const url = new URL(info.path, this.baseUrl);
     // One controller per attempt: aborted by its timer, or by the caller's stop.
@@ -208,7 +206,7 @@ export class HttpCore {
     }, this.timeoutMs);
     const signal = linked.controller.signal;
     const fail = (error: unknown): never => {
-      if (stop?.aborted) throw new AbortedError('interrupted', { cause: error });
+      if (stop.aborted) throw new AbortedError('interrupted', { cause: error });
       if (timedOut) throw new TimeoutError(`request timed out after ${this.timeoutMs / 1000}s: ${info.method} ${info.path}`, info, { cause: error });
       const code = errorCode(error);
       const words = code === undefined ? undefined : NETWORK_WORDS[code];
@@ -241,11 +239,12 @@ export class HttpCore {
 
   private interpret<T>(status: number, headers: Record<string, string>, body: Buffer, info: RequestInfo): T {
     const parsed = parseJson(body, mediaType(headers));
-    if (status >= 200 && status < 300) {
+    // undici answers a 1xx itself: the status here is a final one, 200 or more.
+    if (status < 300) {
       if (!parsed.ok) throw notJsonError(status, headers, info);
       return parsed.value as T;
     }
-    if (status >= 300 && status < 400) {
+    if (status < 400) {
       const where = headers.location ? ` to ${this.redact(headers.location)}` : '';
       throw new ResponseFormatError(
         `the API answered with a redirect (HTTP ${status}${where}); swapx does not follow redirects: set --base-url to the final address`,

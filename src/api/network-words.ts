@@ -1,6 +1,9 @@
 /** Network error codes in the words -v lines and error messages use. */
-/** What a network error code means, in the words -v and error messages use (undici's UND_ERR_… mean nothing to people). */
-export const NETWORK_WORDS: Record<string, string> = {
+/**
+ * What a network error code means, in the words -v and error messages use (undici's UND_ERR_… mean nothing to people).
+ * Without a prototype: a code such as 'constructor' is unknown, not Object's own function.
+ */
+export const NETWORK_WORDS: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, {
   ECONNREFUSED: 'connection refused',
   ECONNRESET: 'connection reset',
   ECONNABORTED: 'connection aborted',
@@ -26,7 +29,7 @@ export const NETWORK_WORDS: Record<string, string> = {
   CERT_HAS_EXPIRED: 'expired TLS certificate',
   ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate for another host',
   UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not verifiable',
-};
+});
 
 /** A short word for a failed attempt's -v line: the meaning when known, the code otherwise. */
 export function networkWords(code: string | undefined): string {

@@ -78,6 +78,7 @@ export async function readBody(response: Dispatcher.ResponseData, headers: Recor
     else chunks.push(bytes);
     size += bytes.length;
   }
-  if (exact) return size === exact.length ? exact : exact.subarray(0, size);
+  // A view of what arrived: all of it when the body was as long as declared.
+  if (exact) return exact.subarray(0, size);
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
 }

@@ -45,8 +45,11 @@ const SWAP_SHAPE: Record<string, Kind> = {
   tags: 'tags?',
 };
 
-/** Deprecated by the spec: may disappear one day without breaking an export. */
-const DEPRECATED = new Set(['timestamp', 'intermediateSwapId']);
+/**
+ * Times the spec requires but deprecates: may disappear one day without breaking an export. (intermediateSwapId,
+ * deprecated too, may be null, so may be left out anyway.)
+ */
+const DEPRECATED = new Set(['timestamp']);
 
 const EXPECTED: Record<Kind, string> = {
   string: 'a string',

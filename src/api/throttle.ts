@@ -14,7 +14,8 @@ export class Throttle {
     requestsPerSecond?: number,
     private readonly now: () => number = Date.now,
   ) {
-    this.intervalMs = requestsPerSecond && requestsPerSecond > 0 ? 1000 / requestsPerSecond : 0;
+    const rate = requestsPerSecond ?? 0;
+    this.intervalMs = rate > 0 ? 1000 / rate : 0;
   }
 
   /** Holds every later request until `ms` from now. */
@@ -29,6 +30,7 @@ export class Throttle {
       if (wait <= 0) break;
       await sleep(wait, undefined, { signal });
     }
+    // No rate: no slots either, even when the wall clock steps back past the last request.
     if (this.intervalMs === 0) return;
     const now = this.now();
     const slot = Math.max(now, this.nextSlot);

@@ -49,7 +49,8 @@ export const SETTINGS = {
     // Every base URL is sent credentials: refused here, before anything is stored or sent.
     parse: (text: string, from: string, env?: NodeJS.ProcessEnv) => {
       checkBaseUrl(text, true, from, allowsPlainHttp(env));
-      return text.replace(/\/+$/, '');
+      // Trimmed as the URL parser trims it: a value read from a file ends in a newline, and a sync compares this text with the one it saved.
+      return text.trim().replace(/\/+$/, '');
     },
   } satisfies SettingSpec<'baseUrl'>,
   format: {

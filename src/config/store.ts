@@ -46,18 +46,21 @@ export class ConfigStore {
     if (this.conf) return this.conf;
     makeDirSync(this.dir, 0o700);
     this.tighten(this.file, 0o600);
+    let conf: JsonFile<StoreShape>;
     try {
-      this.conf = new JsonFile<StoreShape>(this.file, { profiles: {} }, 0o600);
+      conf = new JsonFile<StoreShape>(this.file, { profiles: {} }, 0o600);
     } catch (error) {
       // The parser's message quotes the file, secrets included: name the file, never its text.
       if (error instanceof SyntaxError) throw new UsageError(`${this.file} is not valid JSON; fix it, or delete it and run 'swapx auth login' again`);
       throw error;
     }
-    const profiles = this.conf.get('profiles');
+    const profiles = conf.get('profiles');
     if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)) {
       throw new UsageError(`${this.file} is not a swapx config file (no profiles object); fix it, or delete it and run 'swapx auth login' again`);
     }
-    return this.conf;
+    // Kept only once checked: a later call on a refused file is refused again, not read as a store.
+    this.conf = conf;
+    return conf;
   }
 
   /** A store file readable by group or others is fixed to `mode`, with a warning. */
@@ -91,7 +94,7 @@ export class ConfigStore {
     const next = change({ ...(profiles[name] ?? {}) });
     if (next.settings && Object.keys(next.settings).length === 0) delete next.settings;
     // A profile left with nothing in it is gone, not listed as an empty shell.
-    if (Object.values(next).every((value) => value === undefined)) delete profiles[name];
+    if (Object.keys(next).length === 0) delete profiles[name];
     else profiles[name] = next;
     conf.set('profiles', profiles);
   }

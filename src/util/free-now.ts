@@ -11,7 +11,8 @@
  */
 export function freeNow(bytes: Buffer): boolean {
   const whole = bytes.buffer;
-  if (!(whole instanceof ArrayBuffer) || bytes.byteOffset !== 0 || bytes.byteLength !== whole.byteLength || bytes.byteLength === 0) return false;
+  // All of it: a view of all its memory starts at 0, so its length alone tells.
+  if (!(whole instanceof ArrayBuffer) || bytes.byteLength !== whole.byteLength || bytes.byteLength === 0) return false;
   try {
     // The transfer moves the memory to a new ArrayBuffer that nothing reaches, young, which the next minor
     // collection (within milliseconds) frees; the old one is left empty.

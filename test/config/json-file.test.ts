@@ -42,4 +42,33 @@ describe('JsonFile', () => {
     fs.writeFileSync(path.join(dir, 'config.json'), '{"profiles":');
     expect(() => new JsonFile(path.join(dir, 'config.json'), { profiles: {} }, 0o600)).toThrow(SyntaxError);
   });
+
+  it('passes on an error reading the file other than its absence', () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'config.json'));
+    expect(() => new JsonFile(path.join(dir, 'config.json'), { profiles: {} }, 0o600)).toThrow(expect.objectContaining({ code: 'EISDIR' }));
+  });
+
+  it('merges the file over the defaults', () => {
+    const dir = tempDir();
+    fs.writeFileSync(path.join(dir, 'config.json'), '{"b":2,"c":"\u00e9"}');
+    const file = new JsonFile<{ a: number; b: number; c?: string }>(path.join(dir, 'config.json'), { a: 1, b: 1 }, 0o600);
+    expect([file.get('a'), file.get('b'), file.get('c')]).toEqual([1, 2, 'é']);
+  });
+
+  it('a failed write names the file, not its temporary neighbour, and changes nothing', () => {
+    const dir = tempDir();
+    const target = path.join(dir, 'gone', 'config.json');
+    const file = new JsonFile(target, { profiles: {} as Record<string, unknown> }, 0o600);
+    const error = (() => {
+      try {
+        file.set('profiles', { p: {} });
+      } catch (e) {
+        return e as NodeJS.ErrnoException;
+      }
+    })();
+    expect(error?.code).toBe('ENOENT');
+    expect(error?.path).toBe(target);
+    expect(file.get('profiles')).toEqual({});
+  });
 });
