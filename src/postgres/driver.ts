@@ -109,7 +109,7 @@ export function describeError(error: unknown, target: PgTarget, doing: string): 
   if (error instanceof SwapxError) return error;
   const where = `Postgres at ${hostPort(target)}`;
   const e = error as { code?: unknown; message?: unknown; severity?: unknown };
-  const code = typeof e.code === 'string' ? e.code : undefined;
+  const code = typeof e.code === 'string' ? e.code : '';
   const message = typeof e.message === 'string' ? e.message.split('\n')[0]! : String(error);
   const isServer = typeof e.severity === 'string';
   if (isServer && (code === '28P01' || code === '28000')) {
@@ -130,10 +130,11 @@ export function describeError(error: unknown, target: PgTarget, doing: string): 
       cause: error,
     });
   }
-  if (code !== undefined && TLS_CODES.test(code)) {
+  if (TLS_CODES.test(code)) {
     return new WrappedError(`${where}: the TLS connection failed (${message}); check sslmode and sslrootcert`, { cause: error });
   }
-  if (code !== undefined && code in NETWORK_CODES) {
+  // Own keys only: `in` would also find what every object inherits (a code 'toString' is no network failure).
+  if (Object.hasOwn(NETWORK_CODES, code)) {
     return new WrappedError(`cannot reach ${where} (${NETWORK_CODES[code]}); run again when it is up`, { cause: error });
   }
   return new WrappedError(`${where}: ${doing} failed (${message})`, { cause: error });
