@@ -8,12 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AuthError, SwapxError, UsageError, WrappedError } from '../../src/api/errors.js';
 import { APPLICATION_NAME, connect, describeError } from '../../src/postgres/driver.js';
-import { parseTarget, type PgTarget } from '../../src/postgres/target.js';
+import type { PgTarget } from '../../src/postgres/target.js';
 import { tempDir } from '../helpers/cli.js';
-import { usePostgres } from '../helpers/postgres.js';
+import { pgTarget, usePostgres } from '../helpers/postgres.js';
 
 const db = usePostgres();
-const target = (extra: Partial<PgTarget> = {}): PgTarget => ({ ...parseTarget(db.url, { env: db.env }), ...extra });
+const target = (extra: Partial<PgTarget> = {}): PgTarget => ({ ...pgTarget(db), ...extra });
 
 /** Connects, runs one query, and ends the connection. */
 async function ask(t: PgTarget, query = 'SELECT current_user AS user') {

@@ -8,13 +8,12 @@ import { COLUMNS, type Column, extraColumn, keyOf, quoteIdent, rowEncoder, versi
 import { connect, type Db } from '../../src/postgres/driver.js';
 import { chunks, copyRows, mergeSql, type Pending, replaces } from '../../src/postgres/merge.js';
 import { ensureTables } from '../../src/postgres/schema.js';
-import { parseTarget } from '../../src/postgres/target.js';
-import { usePostgres } from '../helpers/postgres.js';
+import { pgTarget, usePostgres } from '../helpers/postgres.js';
 
 const db = usePostgres();
 let sql: Db;
 beforeAll(async () => {
-  sql = await connect(parseTarget(db.url, { env: db.env }));
+  sql = await connect(pgTarget(db));
 });
 afterAll(async () => {
   await sql?.end({ timeout: 1 });

@@ -8,13 +8,12 @@ import { UsageError } from '../../src/api/errors.js';
 import { COLUMNS, extraColumn } from '../../src/postgres/columns.js';
 import { connect, type Db } from '../../src/postgres/driver.js';
 import { addExtraColumns, ensureTables, qualified, STATE_TABLE } from '../../src/postgres/schema.js';
-import { parseTarget } from '../../src/postgres/target.js';
-import { usePostgres } from '../helpers/postgres.js';
+import { pgTarget, usePostgres } from '../helpers/postgres.js';
 
 const db = usePostgres();
 let sql: Db;
 beforeAll(async () => {
-  sql = await connect(parseTarget(db.url, { env: db.env }));
+  sql = await connect(pgTarget(db));
 });
 afterAll(async () => {
   await sql?.end({ timeout: 1 });

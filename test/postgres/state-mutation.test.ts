@@ -7,16 +7,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Db } from '../../src/postgres/driver.js';
 import { ensureTables } from '../../src/postgres/schema.js';
 import { selectState, writeState } from '../../src/postgres/state.js';
-import { parseTarget } from '../../src/postgres/target.js';
 import type { MirrorState } from '../../src/sync/store.js';
-import { usePostgres } from '../helpers/postgres.js';
+import { pgTarget, usePostgres } from '../helpers/postgres.js';
 
 const db = usePostgres();
 let sql: Db;
 const NAME = { schema: 'public', table: 'swaps' };
 
 beforeAll(async () => {
-  sql = await connect(parseTarget(db.url, { env: db.env }));
+  sql = await connect(pgTarget(db));
   await ensureTables(sql, NAME);
 });
 afterAll(async () => {

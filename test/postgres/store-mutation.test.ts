@@ -7,16 +7,15 @@ import { describe, expect, it } from 'vitest';
 import { SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { SyncLockedError } from '../../src/fs/lock.js';
 import { PostgresStore } from '../../src/postgres/store.js';
-import { parseTarget } from '../../src/postgres/target.js';
 import { newState } from '../../src/sync/state.js';
 import type { MirrorRow } from '../../src/sync/store.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
-import { usePostgres } from '../helpers/postgres.js';
+import { pgTarget, usePostgres } from '../helpers/postgres.js';
 
 const db = usePostgres();
 const T = Date.parse('2026-11-01T00:00:00Z');
 let tables = 0;
-const make = (table = `store_${++tables}`) => new PostgresStore(parseTarget(db.url, { env: db.env, table }), '9.9.9');
+const make = (table = `store_${++tables}`) => new PostgresStore(pgTarget(db, { table }), '9.9.9');
 const row = (id: string, minutes: number, updatedAt = '2026-11-01T00:00:00Z'): MirrorRow => {
   const completedAt = new Date(T + minutes * 60_000).toISOString();
   return { swap: { ...ONE_SWAP, id, completedAt, updatedAt } as unknown as Swap, completedMs: Date.parse(completedAt) };
