@@ -140,6 +140,9 @@ describe('parseTarget', () => {
   it('a host given percent-encoded is decoded (a socket directory); an IPv6 address loses its brackets; spaces around are ignored', () => {
     expect(parse('postgres://u@%2Frun%2Fpostgresql/d')).toMatchObject({ host: '/run/postgresql' });
     expect(parse('postgres://u@[2001:db8::1]:7000/d')).toMatchObject({ host: '2001:db8::1', port: 7000 });
+    // Only brackets around the whole host are an address's.
+    expect(parse('postgres://u@a%5Bb%5D/d').host).toBe('a[b]');
+    expect(parse('postgres://u@%5Ba%5Db/d').host).toBe('[a]b');
     expect(parse('\u00a0 postgres://u@h/d \u00a0')).toMatchObject({ host: 'h', database: 'd' });
   });
 
