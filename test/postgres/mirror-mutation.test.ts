@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { SyncLockedError } from '../../src/fs/lock.js';
+import type { Db } from '../../src/postgres/driver.js';
 import { PostgresMirror } from '../../src/postgres/mirror.js';
 import type { PgTarget } from '../../src/postgres/target.js';
 import type { MirrorState } from '../../src/sync/store.js';
@@ -39,6 +40,8 @@ afterEach(async () => {
 
 const swap = (id: string, extra: Record<string, unknown> = {}) => ({ ...ONE_SWAP, id, ...extra }) as Record<string, unknown>;
 const exists = async (name: string) => (await db.sql`SELECT to_regclass(${name}) IS NOT NULL AS ok`)[0]!.ok;
+/** The mirror's own connection (private: for what only its session shows). */
+const session = (mirror: PostgresMirror) => (mirror as unknown as { db: Db }).db;
 /** Lets the driver see its session ended (the next query then connects again). */
 const lost = () => new Promise((resolve) => setTimeout(resolve, 300));
 /** Runs `fn` while this database takes no connection, the mirrors' sessions ended. */
@@ -69,6 +72,8 @@ describe('the lock', () => {
       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
         AND l.classid = ${String(BigInt.asUintN(32, key >> 32n))}::bigint::oid AND l.objid = ${String(BigInt.asUintN(32, key))}::bigint::oid`;
     expect(held).toEqual({ n: 1, ours: true });
+    // Its session keeps a batch (the temporary table it is loaded into) in memory.
+    expect(await session(opened[0]!)`SHOW temp_buffers`).toEqual([{ temp_buffers: '128MB' }]);
   });
 
   it('a second mirror is told who holds it: the backend, no address over a socket, since when', async () => {
@@ -108,6 +113,8 @@ describe('the lock', () => {
     await mirror.checkLock();
     // A second mirror is refused: the lock is held again.
     await expect(PostgresMirror.open(t, OPEN)).rejects.toBeInstanceOf(SyncLockedError);
+    // The new session holds a batch in memory as the first did.
+    expect(await session(mirror)`SHOW temp_buffers`).toEqual([{ temp_buffers: '128MB' }]);
     mirror.add(swap('a'), T);
     expect(await mirror.commit(STATE, T)).toEqual({ newSwaps: 1, lateSwaps: 0, updatedSwaps: 0 });
     // The session it holds now is the one it checks against: no reconnect, no new lock taken.

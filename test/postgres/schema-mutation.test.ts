@@ -265,3 +265,24 @@ describe('addExtraColumns', () => {
     expect(inside).toEqual({ lock_timeout: '10s' });
   });
 });
+
+// Last: it waits out the 10 s.
+describe('a schema change', () => {
+  it('gives up on a table another session holds, after the lock timeout (10 s), rather than queue readers behind it', async () => {
+    const s = await schema();
+    await ensureTables(sql, { schema: s, table: 'held' });
+    await db.sql.unsafe(`ALTER TABLE ${s}.held DROP COLUMN tags`);
+    const other = await db.sql.reserve();
+    try {
+      await other`BEGIN`;
+      await other.unsafe(`LOCK TABLE ${s}.held IN ACCESS SHARE MODE`);
+      const started = Date.now();
+      const error = await ensureTables(sql, { schema: s, table: 'held' }).catch((e: unknown) => e);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(9_900);
+      expect(error).toMatchObject({ code: '55P03', message: `canceling statement due to lock timeout` });
+      await other`ROLLBACK`;
+    } finally {
+      other.release();
+    }
+  }, 30_000);
+});
