@@ -54,15 +54,15 @@ function tlsOption(target: PgTarget): postgres.Options<Record<string, postgres.P
 /** Connects (lazily: the first query opens the connection). */
 export async function connect(target: PgTarget): Promise<Db> {
   const { default: open } = await import('postgres');
-  const socket = target.host.startsWith('/');
   return open({
-    host: socket ? undefined : target.host,
-    path: socket ? `${target.host}/.s.PGSQL.${target.port}` : undefined,
+    // A directory (it starts with /): the driver connects to the socket in it, DIR/.s.PGSQL.PORT, as libpq does.
+    host: target.host,
     port: target.port,
     database: target.database,
     user: target.user,
     username: target.user,
-    pass: target.password ?? '',
+    // A function: an empty password would be falsy, and the driver would take PGPASSWORD from the process instead.
+    pass: () => target.password ?? '',
     ssl: tlsOption(target),
     max: 1,
     idle_timeout: 0,

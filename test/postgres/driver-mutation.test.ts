@@ -82,6 +82,29 @@ describe('connect', () => {
     }
   });
 
+  it("a target without a password sends none: the process's PGPASSWORD is not read behind the caller's back", async () => {
+    const saved = process.env.PGPASSWORD;
+    process.env.PGPASSWORD = db.server.password;
+    try {
+      const error = await failure(target({ password: undefined, passwordFrom: undefined }));
+      expect(error).toBeInstanceOf(AuthError);
+      expect(error.message).toMatch(/^Postgres at 127\.0\.0\.1:\d+ refused the login of user "swapx_test" \(.*\); no password was found/);
+      // The password given is the one sent.
+      expect(await ask(target())).toEqual({ user: 'swapx_test' });
+    } finally {
+      if (saved === undefined) delete process.env.PGPASSWORD;
+      else process.env.PGPASSWORD = saved;
+    }
+  });
+
+  it('sslmode=disable hands the driver no TLS at all', async () => {
+    const sql = await connect(target({ sslMode: 'disable', password: undefined }));
+    expect((sql.options as unknown as { ssl: unknown }).ssl).toBe(false);
+    // No password: an empty one.
+    expect((sql.options as unknown as { pass: () => unknown }).pass()).toBe('');
+    await sql.end();
+  });
+
   it('an sslrootcert that cannot be read: UsageError naming it', async () => {
     const missing = path.join(tempDir(), 'root.crt');
     const error = await connect(target({ sslMode: 'verify-ca', sslRootCert: missing })).catch((e: unknown) => e);
@@ -137,6 +160,7 @@ describe('connect', () => {
         target_session_attrs: undefined,
         ssl: 'prefer',
       });
+      expect((o.pass as () => unknown)()).toBe(db.server.password);
       expect(typeof o.onnotice).toBe('function');
       expect((o.onnotice as (n: unknown) => unknown)({ message: 'a notice' })).toBeUndefined();
     } finally {
@@ -145,6 +169,7 @@ describe('connect', () => {
     const forever = await connect(target({ connectTimeout: 0, sslMode: 'verify-full', sslRootCert: db.server.certFile }));
     const o = forever.options as unknown as { connect_timeout: number; ssl: Record<string, unknown> };
     expect(o.connect_timeout).toBe(3600);
+    expect((forever.options as unknown as { pass: () => unknown }).pass()).toBe(db.server.password);
     expect(Object.keys(o.ssl).sort()).toEqual(['ca', 'host', 'rejectUnauthorized']);
     expect(o.ssl).toMatchObject({ rejectUnauthorized: true, host: '127.0.0.1', ca: fs.readFileSync(db.server.certFile) });
     await forever.end();
@@ -158,6 +183,7 @@ describe('connect', () => {
     const socket = await connect(target({ host: '/run/pg', sslMode: 'verify-full' }));
     expect((socket.options as unknown as { ssl: Record<string, unknown>; path: string }).ssl).toEqual({ rejectUnauthorized: true });
     expect((socket.options as unknown as { path: string }).path).toBe(`/run/pg/.s.PGSQL.${db.server.port}`);
+    expect((socket.options as unknown as { host: string[] }).host).toEqual(['/run/pg']);
     await socket.end();
   });
 });
