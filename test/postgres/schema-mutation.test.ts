@@ -164,8 +164,8 @@ describe('ensureTables', () => {
     ],
     ['no primary key', (s: string) => `CREATE TABLE ${s}.t (_swapx_key text)`, 'its primary key is missing, not (_swapx_key)'],
     [
-      'a key of two columns',
-      (s: string) => `CREATE TABLE ${s}.t (_swapx_key text, id text, PRIMARY KEY (id, _swapx_key))`,
+      'a key of two columns (named in order of their names)',
+      (s: string) => `CREATE TABLE ${s}.t (id text, _swapx_key text, PRIMARY KEY (id, _swapx_key))`,
       'its primary key is (_swapx_key, id), not (_swapx_key)',
     ],
     ['another key column', (s: string) => `CREATE TABLE ${s}.t (_swapx_key text, id text PRIMARY KEY)`, 'its primary key is (id), not (_swapx_key)'],
