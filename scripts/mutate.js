@@ -14,7 +14,7 @@ import { Stryker } from '@stryker-mutator/core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The engines: everything below the shell (src/cli, src/commands, src/main.ts) but the sandbox, a test tool. */
-const ENGINE_DIRS = ['api', 'config', 'export', 'fs', 'output', 'sync', 'util', 'windows'];
+const ENGINE_DIRS = ['api', 'config', 'export', 'fs', 'output', 'postgres', 'sync', 'util', 'windows'];
 const BAR = 85;
 
 const args = process.argv.slice(2);

@@ -69,7 +69,7 @@ export function quoteIdent(name: string): string {
 
 /** COPY text format: backslash, tab, newline and carriage return escaped. Postgres text holds no NUL: it becomes U+FFFD. */
 function copyEscape(text: string): string {
-  return /[\\\t\n\r\u0000]/.test(text) ? text.replace(/[\\\t\n\r\u0000]/g, (c) => COPY_ESCAPES[c]!) : text;
+  return text.replace(/[\\\t\n\r\u0000]/g, (c) => COPY_ESCAPES[c]!);
 }
 const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\u0000': '\uFFFD' };
 
@@ -108,8 +108,7 @@ function listValue(value: unknown): string {
 /** JSON as jsonb reads it: the value itself (an array stays an array), never a JSON string of its text. jsonb refuses \u0000. */
 function jsonValue(value: unknown): string {
   if (value === undefined || value === null) return NULL;
-  const json = JSON.stringify(value);
-  return copyEscape(json.includes('\\u') ? json.replace(JSON_ESCAPE_RE, jsonbEscape) : json);
+  return copyEscape(JSON.stringify(value).replace(JSON_ESCAPE_RE, jsonbEscape));
 }
 /** Each escape of JSON text, so that an escaped backslash followed by `u0000` is told from the escape \u0000. */
 const JSON_ESCAPE_RE = /\\(u[0-9a-fA-F]{4}|.)/g;

@@ -54,15 +54,15 @@ function tlsOption(target: PgTarget): postgres.Options<Record<string, postgres.P
 /** Connects (lazily: the first query opens the connection). */
 export async function connect(target: PgTarget): Promise<Db> {
   const { default: open } = await import('postgres');
-  const socket = target.host.startsWith('/');
   return open({
-    host: socket ? undefined : target.host,
-    path: socket ? `${target.host}/.s.PGSQL.${target.port}` : undefined,
+    // A directory (it starts with /): the driver connects to the socket in it, DIR/.s.PGSQL.PORT, as libpq does.
+    host: target.host,
     port: target.port,
     database: target.database,
     user: target.user,
     username: target.user,
-    pass: target.password ?? '',
+    // A function: an empty password would be falsy, and the driver would take PGPASSWORD from the process instead.
+    pass: () => target.password ?? '',
     ssl: tlsOption(target),
     max: 1,
     idle_timeout: 0,
@@ -109,7 +109,7 @@ export function describeError(error: unknown, target: PgTarget, doing: string): 
   if (error instanceof SwapxError) return error;
   const where = `Postgres at ${hostPort(target)}`;
   const e = error as { code?: unknown; message?: unknown; severity?: unknown };
-  const code = typeof e.code === 'string' ? e.code : undefined;
+  const code = typeof e.code === 'string' ? e.code : '';
   const message = typeof e.message === 'string' ? e.message.split('\n')[0]! : String(error);
   const isServer = typeof e.severity === 'string';
   if (isServer && (code === '28P01' || code === '28000')) {
@@ -130,10 +130,11 @@ export function describeError(error: unknown, target: PgTarget, doing: string): 
       cause: error,
     });
   }
-  if (code !== undefined && TLS_CODES.test(code)) {
+  if (TLS_CODES.test(code)) {
     return new WrappedError(`${where}: the TLS connection failed (${message}); check sslmode and sslrootcert`, { cause: error });
   }
-  if (code !== undefined && code in NETWORK_CODES) {
+  // Own keys only: `in` would also find what every object inherits (a code 'toString' is no network failure).
+  if (Object.hasOwn(NETWORK_CODES, code)) {
     return new WrappedError(`cannot reach ${where} (${NETWORK_CODES[code]}); run again when it is up`, { cause: error });
   }
   return new WrappedError(`${where}: ${doing} failed (${message})`, { cause: error });

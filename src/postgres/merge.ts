@@ -8,8 +8,8 @@ import { type Column, KEY_COLUMN, LOADED_COLUMN, quoteIdent, VERSION_COLUMN } fr
 import type { Sql } from './driver.js';
 import { qualified, type TableName } from './schema.js';
 
-/** COPY data is sent in messages of about this many characters. */
-const CHUNK_CHARS = 256 * 1024;
+/** COPY data is sent in messages of about this many characters (256 Ki). */
+const CHUNK_CHARS = 262_144;
 
 /** A row waiting for the commit: its COPY line, for the columns it was encoded for (a field first seen later adds some). */
 export interface Pending {
@@ -41,17 +41,6 @@ export async function copyRows(tx: Sql, pending: ReadonlyMap<string, Pending>): 
     else groups.set(row.columns, [row]);
   }
   for (const [columns, rows] of groups) {
-    function* chunks(): Generator<Buffer> {
-      let chunk = '';
-      for (const row of rows) {
-        chunk += row.line;
-        if (chunk.length >= CHUNK_CHARS) {
-          yield Buffer.from(chunk);
-          chunk = '';
-        }
-      }
-      if (chunk !== '') yield Buffer.from(chunk);
-    }
     const copy = tx.unsafe(`COPY swapx_batch (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`);
     // A COPY the server refuses once its last data was sent is reported to the query, not to its stream, which then
     // never finishes: the query's rejection is watched too, or a refused row would hang the run.
@@ -64,8 +53,21 @@ export async function copyRows(tx: Sql, pending: ReadonlyMap<string, Pending>): 
       };
     });
     const writable = await copy.writable();
-    await Promise.race([pipeline(Readable.from(chunks()), writable), refused]);
+    await Promise.race([pipeline(Readable.from(chunks(rows)), writable), refused]);
   }
+}
+
+/** The rows' lines joined into chunks of `size` characters or just over (the last may be shorter), made as they are read. */
+export function* chunks(rows: readonly { line: string }[], size = CHUNK_CHARS): Generator<Buffer> {
+  let chunk = '';
+  for (const row of rows) {
+    chunk += row.line;
+    if (chunk.length >= size) {
+      yield Buffer.from(chunk);
+      chunk = '';
+    }
+  }
+  if (chunk !== '') yield Buffer.from(chunk);
 }
 
 /**

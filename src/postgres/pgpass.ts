@@ -13,9 +13,9 @@ export interface PassKey {
   user: string;
 }
 
-/** The fields of one line, unescaped; undefined for a comment or a line of fewer than five fields. */
+/** The fields of one line, unescaped; undefined for a comment or a line of fewer than five fields (a blank one among them). */
 function fields(line: string): string[] | undefined {
-  if (line.startsWith('#') || line.trim() === '') return undefined;
+  if (line.startsWith('#')) return undefined;
   const out: string[] = [];
   let current = '';
   for (let i = 0; i < line.length; i++) {

@@ -11,7 +11,8 @@ export async function selectState(sql: Sql, name: TableName): Promise<MirrorStat
   );
   const row = rows[0];
   if (!row) return undefined;
-  const ms = (value: unknown) => (value instanceof Date ? value.getTime() : Number.NaN);
+  // Each time column is timestamptz (the table is checked when opened), which the driver reads as a Date.
+  const ms = (value: unknown) => (value as Date).getTime();
   const state: MirrorState = {
     query: row.query as MirrorQuery,
     since: ms(row.since),

@@ -7,7 +7,7 @@
  * every server command runs as the `postgres` user (runuser), which owns the folder.
  * A server that cannot start fails the run: a Postgres test is never skipped.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -75,6 +75,18 @@ function freePort(): Promise<number> {
 export function adminConnection(server: PostgresServer, database = 'postgres'): postgres.Sql {
   const options = { onnotice: () => {}, max: 4, fetch_types: true, connection: { application_name: 'swapx tests' } };
   return postgres({ ...options, path: `${server.socketDir}/.s.PGSQL.${server.port}`, port: server.port, user: 'postgres', database });
+}
+
+/**
+ * The server outlives a process killed before its teardown (a test runner Stryker kills on a timeout, a run
+ * interrupted): a watchdog, outside this process's tree so that a kill of the tree spares it, stops the server
+ * and removes its folder once this process is gone. After a teardown it finds the folder gone, and ends.
+ */
+function watchOwner(dir: string, stop: string[]): void {
+  const script =
+    'owner=$1; dir=$2; shift 2; ( while kill -0 "$owner" 2>/dev/null && [ -d "$dir" ]; do sleep 1; done; ' +
+    'if [ -d "$dir" ]; then "$@"; rm -rf "$dir"; fi ) >/dev/null 2>&1 </dev/null &';
+  spawn('sh', ['-c', script, 'swapx-pg-watchdog', String(process.pid), dir, ...stop], { detached: true, stdio: 'ignore' }).unref();
 }
 
 /** Starts a new cluster; `stop` stops it and removes its folder. Throws when the server cannot start. */
@@ -168,6 +180,8 @@ export async function startCluster(): Promise<{ server: PostgresServer; stop: ()
     const log = fs.existsSync(path.join(dir, 'log')) ? fs.readFileSync(path.join(dir, 'log'), 'utf8') : '';
     throw new Error(`the PostgreSQL test server did not start: ${String(lastError)}\n${log}`);
   }
+  const stopArgs = ['-D', data, '-m', 'immediate', '-w', 'stop'];
+  watchOwner(dir, asRoot ? ['runuser', '-u', 'postgres', '--', path.join(bin, 'pg_ctl'), ...stopArgs] : [path.join(bin, 'pg_ctl'), ...stopArgs]);
   const user = 'swapx_test';
   const psql = (sql: string) =>
     execFileSync(path.join(bin, 'psql'), ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAtc', sql]);
@@ -176,7 +190,7 @@ export async function startCluster(): Promise<{ server: PostgresServer; stop: ()
     server: { host: '127.0.0.1', port, socketDir: dir, user, password, certFile, binDir: bin },
     stop: () => {
       try {
-        server(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']);
+        server(path.join(bin, 'pg_ctl'), stopArgs);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import type { PgTarget } from '../../src/postgres/target.js';
 import { adminConnection, type PostgresServer } from './postgres-cluster.js';
 
 export interface TestDatabase {
@@ -25,6 +26,27 @@ const quiet = { onnotice: () => {}, max: 4, fetch_types: true, connection: { app
 
 export function userConnection(server: PostgresServer, database: string): postgres.Sql {
   return postgres({ ...quiet, host: server.host, port: server.port, user: server.user, pass: server.password, database, ssl: false });
+}
+
+/**
+ * Where swapx writes in `db` as the test role, as parseTarget reads `db.url` with `db.env` (the table xflow_swaps in
+ * public, sslmode prefer), built without it: a module's tests that use it are not among parseTarget's tests.
+ */
+export function pgTarget(db: TestDatabase, extra: Partial<PgTarget> = {}): PgTarget {
+  return {
+    host: db.server.host,
+    port: db.server.port,
+    database: db.database,
+    user: db.server.user,
+    schema: 'public',
+    table: 'xflow_swaps',
+    sslMode: 'prefer',
+    sslRootCert: undefined,
+    connectTimeout: 10,
+    password: db.server.password,
+    passwordFrom: 'PGPASSWORD',
+    ...extra,
+  };
 }
 
 /** A fresh database for the enclosing block; its handle's fields are valid inside tests. */

@@ -167,7 +167,8 @@ describe('opening the mirror', () => {
 
   it('TLS: sslmode=require encrypts; verify-full checks the certificate against sslrootcert, and refuses one it cannot trust', async () => {
     const mirror = await PostgresMirror.open(target({ sslMode: 'require', table: 'tls_require' }), OPEN);
-    const [row] = await db.admin`SELECT bool_and(s.ssl) AS ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE a.application_name = 'swapx sync'`;
+    const [row] =
+      await db.admin`SELECT bool_and(s.ssl) AS ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) WHERE a.application_name = 'swapx sync' AND a.datname = current_database()`;
     expect(row).toEqual({ ssl: true });
     await mirror.close();
     const verified = await PostgresMirror.open(target({ sslMode: 'verify-full', sslRootCert: db.server.certFile, table: 'tls_verified' }), OPEN);

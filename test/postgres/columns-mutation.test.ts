@@ -1,0 +1,221 @@
+/**
+ * The mirror table's columns and each row's COPY text (src/postgres/columns.ts): names and types, the key and the
+ * version of a swap, and the exact text each kind of value becomes (NULL, escapes, times, amounts, lists, JSON);
+ * then a row of every kind written by COPY and read back by the real server.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { SWAP_FIELDS } from '../../src/api/types.js';
+import {
+  COLUMNS,
+  extraColumn,
+  KEY_COLUMN,
+  keyOf,
+  LOADED_COLUMN,
+  quoteIdent,
+  rowEncoder,
+  snakeCase,
+  VERSION_COLUMN,
+  versionOf,
+} from '../../src/postgres/columns.js';
+import { connect, type Db } from '../../src/postgres/driver.js';
+import { pgTarget, usePostgres } from '../helpers/postgres.js';
+
+describe('the columns', () => {
+  it('the key, one per API field in snake_case and typed natively, the version', () => {
+    expect([KEY_COLUMN, VERSION_COLUMN, LOADED_COLUMN]).toEqual(['_swapx_key', '_swapx_updated_ns', '_swapx_loaded_at']);
+    expect(COLUMNS.map((c) => [c.name, c.field, c.type])).toEqual([
+      ['_swapx_key', undefined, 'text'],
+      ['id', 'id', 'text'],
+      ['timestamp', 'timestamp', 'timestamp with time zone'],
+      ['deposited_at', 'depositedAt', 'timestamp with time zone'],
+      ['withdrawn_at', 'withdrawnAt', 'timestamp with time zone'],
+      ['detected_at', 'detectedAt', 'timestamp with time zone'],
+      ['completed_at', 'completedAt', 'timestamp with time zone'],
+      ['updated_at', 'updatedAt', 'timestamp with time zone'],
+      ['bridge', 'bridge', 'text'],
+      ['bridge_key', 'bridgeKey', 'text'],
+      ['source_chain', 'sourceChain', 'text'],
+      ['destination_chain', 'destinationChain', 'text'],
+      ['source_account', 'sourceAccount', 'text'],
+      ['destination_account', 'destinationAccount', 'text'],
+      ['source_interacted_with', 'sourceInteractedWith', 'text'],
+      ['protocol_key', 'protocolKey', 'text'],
+      ['source_protocol_address', 'sourceProtocolAddress', 'text'],
+      ['destination_protocol_address', 'destinationProtocolAddress', 'text'],
+      ['intermediate_swap_id', 'intermediateSwapId', 'text'],
+      ['source_other_protocol_addresses', 'sourceOtherProtocolAddresses', 'text[]'],
+      ['destination_other_protocol_addresses', 'destinationOtherProtocolAddresses', 'text[]'],
+      ['source_transaction', 'sourceTransaction', 'text'],
+      ['destination_transaction', 'destinationTransaction', 'text'],
+      ['source_token', 'sourceToken', 'text'],
+      ['destination_token', 'destinationToken', 'text'],
+      ['source_token_contract', 'sourceTokenContract', 'text'],
+      ['destination_token_contract', 'destinationTokenContract', 'text'],
+      ['deposit_amount', 'depositAmount', 'double precision'],
+      ['withdrawn_amount', 'withdrawnAmount', 'double precision'],
+      ['deposit_usd_amount', 'depositUsdAmount', 'double precision'],
+      ['withdrawn_usd_amount', 'withdrawnUsdAmount', 'double precision'],
+      ['usd_mismatch_status', 'usdMismatchStatus', 'text'],
+      ['tags', 'tags', 'jsonb'],
+      ['balance_changes', 'balanceChanges', 'jsonb'],
+      ['_swapx_updated_ns', undefined, 'bigint'],
+    ]);
+  });
+
+  it('snake_case: a capital starts a word, a run of capitals is one word, digits stay with theirs', () => {
+    expect(snakeCase('sourceTransaction')).toBe('source_transaction');
+    expect(snakeCase('withdrawnUsdAmount')).toBe('withdrawn_usd_amount');
+    expect(snakeCase('HTTPServer')).toBe('http_server');
+    expect(snakeCase('aHTTPServerX')).toBe('a_http_server_x');
+    expect(snakeCase('v2Score')).toBe('v2_score');
+    expect(snakeCase('ABC')).toBe('abc');
+    expect(snakeCase('id')).toBe('id');
+  });
+
+  it('a field swapx does not know is a jsonb column; identifiers are quoted as Postgres quotes them', () => {
+    expect(extraColumn('riskScore')).toEqual({ name: 'risk_score', field: 'riskScore', type: 'jsonb' });
+    expect(quoteIdent('a"b"c')).toBe('"a""b""c"');
+    expect(quoteIdent('plain')).toBe('"plain"');
+  });
+});
+
+describe('the key and the version', () => {
+  it('the key is the id, or a digest of the content for a swap without one', () => {
+    expect(keyOf({ id: 'abc', bridge: 'x' })).toBe('abc');
+    const digest = (swap: Record<string, unknown>) => `sha256:${createHash('sha256').update(JSON.stringify(swap)).digest('hex')}`;
+    for (const swap of [{ id: '', bridge: 'x' }, { id: null, bridge: 'x' }, { id: 7, bridge: 'x' }, { bridge: 'y' }]) expect(keyOf(swap)).toBe(digest(swap));
+  });
+
+  it('the version is updatedAt in nanoseconds: its millisecond and up to six digits past it', () => {
+    const ms = BigInt(Date.parse('2026-11-10T01:02:03.456Z'));
+    expect(versionOf('2026-11-10T01:02:03.456Z')).toBe(ms * 1_000_000n);
+    expect(versionOf('2026-11-10T01:02:03.4567Z')).toBe(ms * 1_000_000n + 700_000n);
+    expect(versionOf('2026-11-10T01:02:03.4567891Z')).toBe(ms * 1_000_000n + 789_100n);
+    expect(versionOf('2026-11-10T01:02:03.456000001Z')).toBe(ms * 1_000_000n + 1n);
+    expect(versionOf('2026-11-10T01:02:03Z')).toBe(BigInt(Date.parse('2026-11-10T01:02:03Z')) * 1_000_000n);
+    expect(versionOf('2026-11-10T01:02:03.4Z')).toBe(BigInt(Date.parse('2026-11-10T01:02:03.4Z')) * 1_000_000n);
+    expect(versionOf('2026-11-10T01:02:03.4561+01:00')).toBe(BigInt(Date.parse('2026-11-10T00:02:03.456Z')) * 1_000_000n + 100_000n);
+    expect(versionOf('soon')).toBeUndefined();
+    expect(versionOf(1_700_000_000_000)).toBeUndefined();
+    expect(versionOf(undefined)).toBeUndefined();
+  });
+});
+
+describe('a row as COPY text', () => {
+  const encode = rowEncoder(COLUMNS);
+  /** The value each column gets, by column name. */
+  const line = (swap: Record<string, unknown>, key = 'k', version: bigint | undefined = 5n) => {
+    const text = encode(swap, key, version);
+    expect(text.endsWith('\n')).toBe(true);
+    const values = text.slice(0, -1).split('\t');
+    expect(values.length).toBe(COLUMNS.length);
+    return Object.fromEntries(COLUMNS.map((c, i) => [c.name, values[i]]));
+  };
+
+  it('every field missing: NULL (\\N) in each column but the key; the version as digits, or NULL', () => {
+    const values = line({}, 'the key', 123n);
+    expect(values).toEqual({ ...Object.fromEntries(COLUMNS.map((c) => [c.name, '\\N'])), _swapx_key: 'the key', _swapx_updated_ns: '123' });
+    expect(encode({}, 'k', undefined)).toBe(`k${'\t\\N'.repeat(COLUMNS.length - 1)}\n`);
+    expect(encode({ id: 'a' }, 'a', 1n)).toBe(`a\ta${'\t\\N'.repeat(COLUMNS.length - 3)}\t1\n`);
+  });
+
+  it('text: tabs, newlines, carriage returns and backslashes escaped, a NUL as U+FFFD; another JSON value as its JSON', () => {
+    expect(line({ bridge: 'a\tb\nc\rd\\e\u0000f' }).bridge).toBe('a\\tb\\nc\\rd\\\\e\uFFFDf');
+    expect(line({ bridge: 'x\t\ty' }).bridge).toBe('x\\t\\ty');
+    expect(line({ bridge: 'plain' }).bridge).toBe('plain');
+    expect(line({ bridge: 12 }).bridge).toBe('12');
+    expect(line({ bridge: { a: 'b\tc' } }).bridge).toBe('{"a":"b\\\\tc"}');
+    expect(line({ bridge: null }).bridge).toBe('\\N');
+    expect(line({}, 'key\twith\\tab')._swapx_key).toBe('key\\twith\\\\tab');
+  });
+
+  it('times: one with a zone as it is, one without read as UTC, one swapx cannot read NULL', () => {
+    expect(line({ completedAt: '2026-11-10T01:02:03.4567891Z' }).completed_at).toBe('2026-11-10T01:02:03.4567891Z');
+    expect(line({ completedAt: '2026-11-10T01:02:03z' }).completed_at).toBe('2026-11-10T01:02:03z');
+    expect(line({ completedAt: '2026-11-10T01:02:03+01:00' }).completed_at).toBe('2026-11-10T01:02:03+01:00');
+    expect(line({ completedAt: '2026-11-10T01:02:03-0530' }).completed_at).toBe('2026-11-10T01:02:03-0530');
+    expect(line({ completedAt: '2026-11-10T01:02:03.5' }).completed_at).toBe('2026-11-10T01:02:03.5Z');
+    expect(line({ completedAt: '2026-11-10T01:02:03' }).completed_at).toBe('2026-11-10T01:02:03Z');
+    expect(line({ completedAt: '2026-02-30T00:00:00Z' }).completed_at).toBe('\\N');
+    expect(line({ completedAt: 1_700_000_000_000 }).completed_at).toBe('\\N');
+    expect(line({ timestamp: '2026-11-10T01:02:03' }).timestamp).toBe('2026-11-10T01:02:03Z');
+  });
+
+  it('amounts: a finite number exactly; anything else NULL', () => {
+    expect(line({ depositAmount: 0.1 }).deposit_amount).toBe('0.1');
+    expect(line({ depositAmount: 1e21 }).deposit_amount).toBe('1e+21');
+    expect(line({ depositAmount: -5 }).deposit_amount).toBe('-5');
+    expect(line({ depositAmount: Number.NaN }).deposit_amount).toBe('\\N');
+    expect(line({ depositAmount: Number.POSITIVE_INFINITY }).deposit_amount).toBe('\\N');
+    expect(line({ depositAmount: '5' }).deposit_amount).toBe('\\N');
+  });
+
+  it('address lists: a text[] literal, each element quoted with \\ and " escaped, NULL unquoted; not a list NULL', () => {
+    expect(line({ sourceOtherProtocolAddresses: ['a', 'b"c', 'd\\e', null, 7] }).source_other_protocol_addresses).toBe('{"a","b\\\\"c","d\\\\\\\\e",NULL,"7"}');
+    expect(line({ sourceOtherProtocolAddresses: ['x\ty'] }).source_other_protocol_addresses).toBe('{"x\\ty"}');
+    expect(line({ sourceOtherProtocolAddresses: [] }).source_other_protocol_addresses).toBe('{}');
+    expect(line({ sourceOtherProtocolAddresses: 'a' }).source_other_protocol_addresses).toBe('\\N');
+    expect(line({ sourceOtherProtocolAddresses: null }).source_other_protocol_addresses).toBe('\\N');
+  });
+
+  it('JSON: the value as JSON text; a NUL or a lone surrogate becomes U+FFFD, an escaped backslash before u0000 stays', () => {
+    expect(line({ tags: [{ type: 'a', value: 'b' }] }).tags).toBe('[{"type":"a","value":"b"}]');
+    expect(line({ tags: ['x\u0000y', 'a\uD800b', 'c\uDFFFd', 'e\uD7FFf', '\uE000'] }).tags).toBe(
+      '["x\\\\ufffdy","a\\\\ufffdb","c\\\\ufffdd","e\uD7FFf","\uE000"]',
+    );
+    expect(line({ tags: ['\\u0000', 'q"r', 'tab\t', '\u0001'] }).tags).toBe('["\\\\\\\\u0000","q\\\\"r","tab\\\\t","\\\\u0001"]');
+    expect(line({ tags: '😀' }).tags).toBe('"😀"');
+    expect(line({ tags: null }).tags).toBe('\\N');
+    expect(line({ balanceChanges: 0 }).balance_changes).toBe('0');
+  });
+
+  it('extra columns: each field encoded as JSON in its column, after the known ones', () => {
+    const columns = [...COLUMNS, extraColumn('riskScore'), extraColumn('note')];
+    const text = rowEncoder(columns)({ riskScore: { level: 2 } }, 'k', undefined);
+    expect(text.slice(0, -1).split('\t').slice(-3)).toEqual(['\\N', '{"level":2}', '\\N']);
+  });
+});
+
+describe('read back by Postgres', () => {
+  const db = usePostgres();
+  let sql: Db;
+  beforeAll(async () => {
+    sql = await connect(pgTarget(db));
+  });
+  afterAll(async () => {
+    await sql?.end({ timeout: 1 });
+  });
+
+  it('a row of every kind of value, written by COPY, reads back as the API sent it', async () => {
+    await sql.unsafe(`CREATE TABLE t (${COLUMNS.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')})`);
+    const swap: Record<string, unknown> = {
+      id: 'a\tb',
+      completedAt: '2026-11-10T01:02:03.456789',
+      updatedAt: '2026-11-10T01:02:03.4567891+01:00',
+      bridge: 'line\nbreak\\',
+      depositAmount: 0.1,
+      sourceOtherProtocolAddresses: ['p"q', 'r\\s', null],
+      tags: [{ type: 'a\u0000', value: '\\u0000' }],
+    };
+    const copy = await sql.unsafe('COPY t FROM STDIN').writable();
+    await pipeline(Readable.from([rowEncoder(COLUMNS)(swap, 'key\\1', versionOf(swap.updatedAt))]), copy);
+    const [row] = await db.sql`
+      SELECT _swapx_key, id, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS completed, bridge, deposit_amount,
+        array_to_json(source_other_protocol_addresses) AS list, tags, _swapx_updated_ns::text AS ns, deposited_at FROM t`;
+    expect(row).toEqual({
+      _swapx_key: 'key\\1',
+      id: 'a\tb',
+      completed: '2026-11-10T01:02:03.456789',
+      bridge: 'line\nbreak\\',
+      deposit_amount: 0.1,
+      list: ['p"q', 'r\\s', null],
+      tags: [{ type: 'a\uFFFD', value: '\\u0000' }],
+      ns: `${Date.parse('2026-11-10T00:02:03.456Z')}789100`,
+      deposited_at: null,
+    });
+    expect(SWAP_FIELDS.length).toBe(COLUMNS.length - 2);
+  });
+});

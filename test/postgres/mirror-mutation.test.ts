@@ -1,0 +1,273 @@
+/**
+ * The Postgres mirror (src/postgres/mirror.ts) beyond test/postgres/mirror.test.ts: the lock's key (the same for every
+ * swapx), who holds it, the state read without the lock, discard after a first run, the fields the API adds that
+ * are or are not written, counts of undated rows, and a commit after close.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { SyncLockedError } from '../../src/fs/lock.js';
+import type { Db } from '../../src/postgres/driver.js';
+import { PostgresMirror } from '../../src/postgres/mirror.js';
+import type { PgTarget } from '../../src/postgres/target.js';
+import type { MirrorState } from '../../src/sync/store.js';
+import { ONE_SWAP } from '../helpers/one-swap.js';
+import { pgTarget, usePostgres } from '../helpers/postgres.js';
+import { adminConnection } from '../helpers/postgres-cluster.js';
+
+const db = usePostgres();
+const OPEN = { version: '1.0.0-mm' };
+const T = Date.parse('2026-11-01T00:00:00Z');
+const STATE: MirrorState = {
+  query: { baseUrl: 'https://api.example', filter: 'Completed', fields: ['id'] },
+  since: T,
+  cursor: T + 60_000,
+  updatedCursor: T + 60_000,
+  rescanBase: T,
+  rescannedAt: undefined,
+};
+
+let tables = 0;
+const target = (extra: Partial<PgTarget> = {}) => pgTarget(db, { table: `mm_${++tables}`, ...extra });
+const opened: PostgresMirror[] = [];
+async function open(t: PgTarget): Promise<PostgresMirror> {
+  const mirror = await PostgresMirror.open(t, OPEN);
+  opened.push(mirror);
+  return mirror;
+}
+afterEach(async () => {
+  for (const mirror of opened.splice(0)) await mirror.close();
+});
+
+const swap = (id: string, extra: Record<string, unknown> = {}) => ({ ...ONE_SWAP, id, ...extra }) as Record<string, unknown>;
+const exists = async (name: string) => (await db.sql`SELECT to_regclass(${name}) IS NOT NULL AS ok`)[0]!.ok;
+/** The mirror's own connection (private: for what only its session shows). */
+const session = (mirror: PostgresMirror) => (mirror as unknown as { db: Db }).db;
+/** Lets the driver see its session ended (the next query then connects again). */
+const lost = () => new Promise((resolve) => setTimeout(resolve, 300));
+/** Runs `fn` while this database takes no connection, the mirrors' sessions ended. */
+async function closed(fn: () => Promise<unknown>): Promise<void> {
+  const root = adminConnection(db.server);
+  try {
+    await root.unsafe(`ALTER DATABASE ${db.database} ALLOW_CONNECTIONS false`);
+    await endSessions();
+    await lost();
+    await fn();
+  } finally {
+    await root.unsafe(`ALTER DATABASE ${db.database} ALLOW_CONNECTIONS true`);
+    await root.end({ timeout: 1 });
+  }
+}
+/** This database's swapx sessions (other files' syncs run on the same server). */
+const endSessions = () =>
+  db.admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'swapx sync' AND datname = current_database()`;
+
+describe('the lock', () => {
+  it("is the advisory lock keyed by the first 8 bytes of sha256 of the database, schema and table, on the mirror's session", async () => {
+    const t = target();
+    await open(t);
+    const digest = createHash('sha256').update(`swapx sync\u0000${db.database}\u0000public\u0000${t.table}`).digest();
+    const key = digest.readBigInt64BE(0);
+    const [held] = await db.admin`
+      SELECT count(*)::int AS n, bool_and(a.application_name = 'swapx sync') AS ours FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
+        AND l.classid = ${String(BigInt.asUintN(32, key >> 32n))}::bigint::oid AND l.objid = ${String(BigInt.asUintN(32, key))}::bigint::oid`;
+    expect(held).toEqual({ n: 1, ours: true });
+    // Its session keeps a batch (the temporary table it is loaded into) in memory.
+    expect(await session(opened[0]!)`SHOW temp_buffers`).toEqual([{ temp_buffers: '128MB' }]);
+  });
+
+  it('a second mirror is told who holds it: the backend, no address over a socket, since when', async () => {
+    const t = target({ host: db.server.socketDir, sslMode: 'disable' });
+    await open(t);
+    const error = (await PostgresMirror.open(t, OPEN).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(SyncLockedError);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^swapx_test@${db.server.socketDir} \\(socket, port ${db.server.port}\\)/${db.database} public\\.${t.table} is being written by another swapx sync \\(Postgres backend \\d+, connected since \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\); this run stopped$`,
+      ),
+    );
+  });
+
+  it('held under its key by any session (not a swapx): that session is named, with its address', async () => {
+    const t = target();
+    const digest = createHash('sha256').update(`swapx sync\u0000${db.database}\u0000public\u0000${t.table}`).digest();
+    const other = await db.sql.reserve();
+    try {
+      await other`SELECT pg_advisory_lock(${String(digest.readBigInt64BE(0))}::bigint)`;
+      const [{ pid }] = (await other`SELECT pg_backend_pid() AS pid`) as unknown as [{ pid: number }];
+      const error = (await PostgresMirror.open(t, OPEN).catch((e: unknown) => e)) as Error;
+      expect(error.message).toMatch(
+        new RegExp(`is being written by another swapx sync \\(Postgres backend ${pid} from 127\\.0\\.0\\.1, connected since .*Z\\); this run stopped$`),
+      );
+      await other`SELECT pg_advisory_unlock_all()`;
+    } finally {
+      other.release();
+    }
+  });
+
+  it('after its session was lost, checkLock takes the lock again on the new one and the mirror writes on', async () => {
+    const t = target();
+    const mirror = await open(t);
+    await endSessions();
+    await lost();
+    await mirror.checkLock();
+    // A second mirror is refused: the lock is held again.
+    await expect(PostgresMirror.open(t, OPEN)).rejects.toBeInstanceOf(SyncLockedError);
+    // The new session holds a batch in memory as the first did.
+    expect(await session(mirror)`SHOW temp_buffers`).toEqual([{ temp_buffers: '128MB' }]);
+    mirror.add(swap('a'), T);
+    expect(await mirror.commit(STATE, T)).toEqual({ newSwaps: 1, lateSwaps: 0, updatedSwaps: 0 });
+    // The session it holds now is the one it checks against: no reconnect, no new lock taken.
+    await mirror.checkLock();
+  });
+
+  it('a check on a connection that cannot be made: one line saying so', async () => {
+    const t = target();
+    const mirror = await open(t);
+    await closed(async () => {
+      const refused = `(database "${db.database}" is not currently accepting connections, SQLSTATE 55000)`;
+      await expect(mirror.checkLock()).rejects.toThrow(`Postgres at 127.0.0.1:${db.server.port}: check the lock failed ${refused}`);
+      await expect(mirror.readState()).rejects.toThrow(`Postgres at 127.0.0.1:${db.server.port}: read the state failed ${refused}`);
+      await expect(PostgresMirror.peekState(t)).rejects.toThrow(`Postgres at 127.0.0.1:${db.server.port}: read the state failed ${refused}`);
+    });
+  });
+});
+
+describe('the state', () => {
+  it('peekState: none without a state table, none without a row, else the row; the lock is not needed', async () => {
+    const schema = `peek_${++tables}`;
+    await db.sql.unsafe(`CREATE SCHEMA ${schema}`);
+    const t = target({ schema });
+    expect(await PostgresMirror.peekState(t)).toBeUndefined();
+    const mirror = await open(t);
+    expect(await PostgresMirror.peekState(t)).toBeUndefined();
+    expect(await mirror.readState()).toBeUndefined();
+    await mirror.commit(STATE, T);
+    expect(await PostgresMirror.peekState(t)).toEqual(STATE);
+    expect(await mirror.readState()).toEqual(STATE);
+    // Its connection is closed after: none of this database's swapx sessions is left but the mirror's.
+    const [sessions] = await db.admin`SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'swapx sync' AND datname = current_database()`;
+    expect(sessions).toEqual({ n: 1 });
+    expect(await PostgresMirror.peekState({ ...t, table: 'other' })).toBeUndefined();
+  });
+});
+
+describe('discard', () => {
+  it('after a first run with no row: the state row, the table and the state table it made are gone', async () => {
+    const schema = `discard_${++tables}`;
+    await db.sql.unsafe(`CREATE SCHEMA ${schema}`);
+    const t = target({ schema });
+    const mirror = await open(t);
+    await mirror.commit(STATE, T);
+    await mirror.discard();
+    expect(await exists(`${schema}.${t.table}`)).toBe(false);
+    expect(await exists(`${schema}.swapx_sync_state`)).toBe(false);
+  });
+
+  it('keeps a table that holds rows, a state table other mirrors use, and tables it did not make', async () => {
+    const schema = `keep_${++tables}`;
+    await db.sql.unsafe(`CREATE SCHEMA ${schema}`);
+    const first = await open(target({ schema }));
+    await first.commit(STATE, T);
+    // A second mirror of the schema: the state table is not its own.
+    const t = target({ schema });
+    const second = await open(t);
+    await second.commit(STATE, T);
+    await second.discard();
+    expect(await exists(`${schema}.${t.table}`)).toBe(false);
+    expect(await exists(`${schema}.swapx_sync_state`)).toBe(true);
+    expect(await db.sql.unsafe(`SELECT mirror FROM ${schema}.swapx_sync_state`)).toEqual([{ mirror: first.target.table }]);
+    // A table that holds rows is kept; the state table it made, now empty, goes.
+    first.add(swap('a'), T);
+    await first.commit(STATE, T);
+    await first.discard();
+    expect(await exists(`${schema}.${first.target.table}`)).toBe(true);
+    expect(await exists(`${schema}.swapx_sync_state`)).toBe(false);
+    // Opened again, it made the state table but not the mirror table: that one is kept even when empty.
+    await db.sql.unsafe(`DELETE FROM ${schema}.${first.target.table}`);
+    await first.close();
+    const again = await open(first.target);
+    expect(again.ensured).toMatchObject({ created: false, createdState: true });
+    await again.commit(STATE, T);
+    await again.discard();
+    expect(await exists(`${schema}.${first.target.table}`)).toBe(true);
+    expect(await exists(`${schema}.swapx_sync_state`)).toBe(false);
+  });
+
+  it('on a lost connection does nothing and says nothing', async () => {
+    const mirror = await open(target());
+    await mirror.commit(STATE, T);
+    await closed(() => mirror.discard());
+    expect(await exists(mirror.target.table)).toBe(true);
+  });
+});
+
+describe('fields the API adds', () => {
+  it("a field of a name Postgres would not take, or a user's column of another type, is not written; a jsonb one is", async () => {
+    const t = target();
+    const first = await open(t);
+    await first.close();
+    await db.sql.unsafe(`ALTER TABLE ${t.table} ADD COLUMN mine text, ADD COLUMN theirs jsonb`);
+    const mirror = await open(t);
+    mirror.add(swap('a', { mine: 'x', theirs: { a: 1 }, 'bad-name': 1, ['x'.repeat(64)]: 2, riskScore: 3 }), T);
+    mirror.add(swap('b', { riskScore: 4, later: [1] }), T);
+    expect(await mirror.commit(STATE, T)).toEqual({ newSwaps: 2, lateSwaps: 0, updatedSwaps: 0 });
+    const rows = await db.sql.unsafe(`SELECT id, mine, theirs, risk_score, later FROM ${t.table} ORDER BY id`);
+    expect(rows).toEqual([
+      { id: 'a', mine: null, theirs: { a: 1 }, risk_score: 3, later: null },
+      { id: 'b', mine: null, theirs: null, risk_score: 4, later: [1] },
+    ]);
+    const columns =
+      await db.sql`SELECT column_name AS name FROM information_schema.columns WHERE table_name = ${t.table} AND column_name NOT LIKE '\\_swapx%' ORDER BY ordinal_position DESC LIMIT 4`;
+    expect(columns.map((c) => c.name)).toEqual(['later', 'risk_score', 'theirs', 'mine']);
+    // The columns are the table's now: another batch adds none, and writes them.
+    mirror.add(swap('c', { riskScore: 5, later: 6 }), T);
+    expect(await mirror.commit(STATE, T)).toEqual({ newSwaps: 1, lateSwaps: 0, updatedSwaps: 0 });
+    expect(await db.sql.unsafe(`SELECT risk_score, later FROM ${t.table} WHERE id = 'c'`)).toEqual([{ risk_score: 5, later: 6 }]);
+  });
+
+  it('a row added before a field first came is written without it, in the same commit', async () => {
+    const t = target();
+    const mirror = await open(t);
+    mirror.add(swap('a'), T);
+    mirror.add(swap('b', { extraOne: 'x' }), T);
+    mirror.add(swap('c'), T);
+    expect(mirror.size).toBe(3);
+    await mirror.commit(STATE, T);
+    expect(mirror.size).toBe(0);
+    expect(await db.sql.unsafe(`SELECT id, extra_one FROM ${t.table} ORDER BY id`)).toEqual([
+      { id: 'a', extra_one: null },
+      { id: 'b', extra_one: 'x' },
+      { id: 'c', extra_one: null },
+    ]);
+  });
+});
+
+describe('commit', () => {
+  it('undated rows count as new or late by the time they were placed at; on the cursor is new', async () => {
+    const mirror = await open(target());
+    mirror.add(swap('a', { completedAt: null }), T - 1);
+    mirror.add(swap('b', { completedAt: null }), T);
+    mirror.add(swap('c', { completedAt: null }), T + 1);
+    mirror.add(swap('d', { completedAt: new Date(T - 5).toISOString() }), T + 5);
+    expect(await mirror.commit(STATE, T)).toEqual({ newSwaps: 2, lateSwaps: 2, updatedSwaps: 0 });
+  });
+
+  it('a failed commit keeps the batch: the same commit again writes it', async () => {
+    const t = target();
+    const mirror = await open(t);
+    mirror.add(swap('a'), T);
+    await db.sql.unsafe(`ALTER TABLE ${t.table} ADD CONSTRAINT no_b CHECK (bridge <> 'B')`);
+    await expect(mirror.commit(STATE, T)).rejects.toThrow(/SQLSTATE 23514\)$/);
+    expect(mirror.size).toBe(1);
+    await db.sql.unsafe(`ALTER TABLE ${t.table} DROP CONSTRAINT no_b`);
+    expect(await mirror.commit(STATE, T)).toEqual({ newSwaps: 1, lateSwaps: 0, updatedSwaps: 0 });
+  });
+
+  it('after close: refused; close twice is nothing', async () => {
+    const mirror = await open(target());
+    await mirror.close();
+    await mirror.close();
+    await expect(mirror.commit(STATE, T)).rejects.toThrow('commit after close');
+  });
+});
