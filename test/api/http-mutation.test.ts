@@ -17,6 +17,27 @@ import {
 } from '../../src/api/errors.js';
 import { VERSION } from '../../src/version.js';
 
+// Counts the abort links the core makes and disposes: a link left undisposed keeps a finished request's
+// controller in the followers of the client's signal for as long as that signal lives (a leak per request).
+const links = vi.hoisted(() => ({ made: 0, disposed: 0 }));
+vi.mock('../../src/api/abort.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/api/abort.js')>();
+  return {
+    ...real,
+    linkAbort: (signals: readonly (AbortSignal | undefined)[]) => {
+      links.made += 1;
+      const linked = real.linkAbort(signals);
+      return {
+        controller: linked.controller,
+        dispose: () => {
+          links.disposed += 1;
+          linked.dispose();
+        },
+      };
+    },
+  };
+});
+
 const BASE = MOCK_BASE;
 const SECRET = 'topsecret';
 const BASIC = Buffer.from(`acme:${SECRET}`).toString('base64');
@@ -423,6 +444,20 @@ describe('HttpCore over a mock agent', () => {
       await Promise.all([client.getJson('/x'), client.getJson('/x'), client.getJson('/x')]);
       expect(Date.now() - started).toBeGreaterThanOrEqual(95);
     });
+  });
+
+  it('disposes every abort link it makes: the request’s own and each attempt’s, on success, failure and abort', async () => {
+    const run = new AbortController();
+    links.made = 0;
+    links.disposed = 0;
+    pool().intercept({ path: '/x', method: 'GET' }).reply(200, '[]', json);
+    await core({ signal: run.signal }).getJson('/x');
+    expect(links).toEqual({ made: 2, disposed: 2 });
+    pool().intercept({ path: '/x', method: 'GET' }).reply(500, {}, json).times(2);
+    await expect(core({ signal: run.signal, retries: 1 }).getJson('/x')).rejects.toThrow(ServerError);
+    expect(links).toEqual({ made: 5, disposed: 5 });
+    await expect(core({ signal: run.signal }).getJson('/x', { signal: AbortSignal.abort() })).rejects.toThrow(AbortedError);
+    expect(links).toEqual({ made: 6, disposed: 6 });
   });
 
   it('close leaves a dispatcher it was given open', async () => {
