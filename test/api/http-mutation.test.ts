@@ -144,8 +144,12 @@ describe('HttpCore over a mock agent', () => {
   it('logs a success as 200 with no wait', async () => {
     const logs: AttemptLog[] = [];
     pool().intercept({ path: '/x', method: 'GET' }).reply(200, '[1]', json);
+    const started = Date.now();
     await expect(core({}, logs).getJson('/x')).resolves.toEqual([1]);
+    const elapsed = Date.now() - started;
     expect(logs).toEqual([{ method: 'GET', path: '/x', status: 200, ms: expect.any(Number), attempt: 1, attempts: 6 }]);
+    expect(logs[0]?.ms).toBeGreaterThanOrEqual(0);
+    expect(logs[0]?.ms).toBeLessThanOrEqual(elapsed + 1);
   });
 
   it('logs the last attempt of a failure without a wait, and throws its error', async () => {
@@ -158,6 +162,13 @@ describe('HttpCore over a mock agent', () => {
       { method: 'GET', path: '/x', status: 500, attempt: 1, attempts: 2, retryInMs: expect.any(Number) },
       { method: 'GET', path: '/x', status: 500, attempt: 2, attempts: 2 },
     ]);
+  });
+
+  it('fails as it should with no one listening to its attempts', async () => {
+    pool().intercept({ path: '/x', method: 'GET' }).reply(500, { title: 'boom' }, json);
+    const error = await failure(core({ retries: 0, onAttempt: undefined }).getJson('/x'));
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.message).toBe('server error HTTP 500 on GET /x: boom');
   });
 
   it('retries: 0 makes one attempt; retries beats the policy’s, which counts without it', async () => {
@@ -322,6 +333,24 @@ describe('HttpCore over a mock agent', () => {
     expect(cut.body).toEqual(nested(64, '[nested too deep]'));
   });
 
+  it('cuts arrays nested deeper than 64 levels as it cuts objects', async () => {
+    const arrays = (levels: number, leaf: unknown): unknown => {
+      let value = leaf;
+      for (let i = 0; i < levels; i++) value = [value];
+      return value;
+    };
+    pool()
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(500, JSON.stringify({ a: arrays(63, SECRET) }), json);
+    const kept = (await failure(core({ retries: 0 }).getJson('/x'))) as ApiError;
+    expect(kept.body).toEqual({ a: arrays(63, '[REDACTED]') });
+    pool()
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(500, JSON.stringify({ a: arrays(64, SECRET) }), json);
+    const cut = (await failure(core({ retries: 0 }).getJson('/x'))) as ApiError;
+    expect(cut.body).toEqual({ a: arrays(63, '[nested too deep]') });
+  });
+
   it('without credentials, takes the body as it is, however deep', async () => {
     pool()
       .intercept({ path: '/x', method: 'GET' })
@@ -399,6 +428,8 @@ describe('HttpCore over a mock agent', () => {
       const error = await failure(core({ signal: controller.signal }, logs).getJson('/x'));
       expect(error).toBeInstanceOf(AbortedError);
       expect(error.message).toBe('interrupted');
+      // Stopped before any attempt: no transport error behind it.
+      expect(error.cause).toBeUndefined();
       expect(logs).toEqual([]);
     });
 
