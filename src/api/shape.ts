@@ -83,11 +83,12 @@ function fits(kind: Kind, value: unknown): boolean {
     case 'date?':
       return value === null || (typeof value === 'string' && !Number.isNaN(parseApiTime(value)));
     case 'number':
-      return typeof value === 'number' && Number.isFinite(value);
+      // Number.isFinite is false for anything not a number (it does not convert).
+      return Number.isFinite(value);
     case 'boolean':
       return typeof value === 'boolean';
     case 'number?':
-      return value === null || (typeof value === 'number' && Number.isFinite(value));
+      return value === null || Number.isFinite(value);
     case 'strings?':
       return value === null || (Array.isArray(value) && value.every((v) => typeof v === 'string'));
     case 'tags?':
@@ -183,8 +184,8 @@ export function checkObjects<T>(body: unknown, what: string, request: RequestInf
 export function checkTokenPage(body: unknown, request: RequestInfo): TokenPage {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw wrongShape(`expected a token page, got ${typeName(body)}`, request);
   const page = body as Record<string, unknown>;
-  if (typeof page.totalCount !== 'number' || !Number.isInteger(page.totalCount))
-    throw wrongShape(`totalCount is ${typeName(page.totalCount)}, expected an integer`, request);
+  // Number.isInteger is false for anything not a number (it does not convert).
+  if (!Number.isInteger(page.totalCount)) throw wrongShape(`totalCount is ${typeName(page.totalCount)}, expected an integer`, request);
   if (page.items !== null) checkObjects(page.items, 'tokens', request, TOKEN_SHAPE);
   return body as TokenPage;
 }

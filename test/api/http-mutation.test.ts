@@ -17,6 +17,27 @@ import {
 } from '../../src/api/errors.js';
 import { VERSION } from '../../src/version.js';
 
+// Counts the abort links the core makes and disposes: a link left undisposed keeps a finished request's
+// controller in the followers of the client's signal for as long as that signal lives (a leak per request).
+const links = vi.hoisted(() => ({ made: 0, disposed: 0 }));
+vi.mock('../../src/api/abort.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/api/abort.js')>();
+  return {
+    ...real,
+    linkAbort: (signals: readonly (AbortSignal | undefined)[]) => {
+      links.made += 1;
+      const linked = real.linkAbort(signals);
+      return {
+        controller: linked.controller,
+        dispose: () => {
+          links.disposed += 1;
+          linked.dispose();
+        },
+      };
+    },
+  };
+});
+
 const BASE = MOCK_BASE;
 const SECRET = 'topsecret';
 const BASIC = Buffer.from(`acme:${SECRET}`).toString('base64');
@@ -125,8 +146,12 @@ describe('HttpCore over a mock agent', () => {
   it('logs a success as 200 with no wait', async () => {
     const logs: AttemptLog[] = [];
     pool().intercept({ path: '/x', method: 'GET' }).reply(200, '[1]', json);
+    const started = Date.now();
     await expect(core({}, logs).getJson('/x')).resolves.toEqual([1]);
+    const elapsed = Date.now() - started;
     expect(logs).toEqual([{ method: 'GET', path: '/x', status: 200, ms: expect.any(Number), attempt: 1, attempts: 6 }]);
+    expect(logs[0]?.ms).toBeGreaterThanOrEqual(0);
+    expect(logs[0]?.ms).toBeLessThanOrEqual(elapsed + 1);
   });
 
   it('logs the last attempt of a failure without a wait, and throws its error', async () => {
@@ -139,6 +164,13 @@ describe('HttpCore over a mock agent', () => {
       { method: 'GET', path: '/x', status: 500, attempt: 1, attempts: 2, retryInMs: expect.any(Number) },
       { method: 'GET', path: '/x', status: 500, attempt: 2, attempts: 2 },
     ]);
+  });
+
+  it('fails as it should with no one listening to its attempts', async () => {
+    pool().intercept({ path: '/x', method: 'GET' }).reply(500, { title: 'boom' }, json);
+    const error = await failure(core({ retries: 0, onAttempt: undefined }).getJson('/x'));
+    expect(error).toBeInstanceOf(ServerError);
+    expect(error.message).toBe('server error HTTP 500 on GET /x: boom');
   });
 
   it('retries: 0 makes one attempt; retries beats the policy’s, which counts without it', async () => {
@@ -303,6 +335,24 @@ describe('HttpCore over a mock agent', () => {
     expect(cut.body).toEqual(nested(64, '[nested too deep]'));
   });
 
+  it('cuts arrays nested deeper than 64 levels as it cuts objects', async () => {
+    const arrays = (levels: number, leaf: unknown): unknown => {
+      let value = leaf;
+      for (let i = 0; i < levels; i++) value = [value];
+      return value;
+    };
+    pool()
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(500, JSON.stringify({ a: arrays(63, SECRET) }), json);
+    const kept = (await failure(core({ retries: 0 }).getJson('/x'))) as ApiError;
+    expect(kept.body).toEqual({ a: arrays(63, '[REDACTED]') });
+    pool()
+      .intercept({ path: '/x', method: 'GET' })
+      .reply(500, JSON.stringify({ a: arrays(64, SECRET) }), json);
+    const cut = (await failure(core({ retries: 0 }).getJson('/x'))) as ApiError;
+    expect(cut.body).toEqual({ a: arrays(63, '[nested too deep]') });
+  });
+
   it('without credentials, takes the body as it is, however deep', async () => {
     pool()
       .intercept({ path: '/x', method: 'GET' })
@@ -380,6 +430,8 @@ describe('HttpCore over a mock agent', () => {
       const error = await failure(core({ signal: controller.signal }, logs).getJson('/x'));
       expect(error).toBeInstanceOf(AbortedError);
       expect(error.message).toBe('interrupted');
+      // Stopped before any attempt: no transport error behind it.
+      expect(error.cause).toBeUndefined();
       expect(logs).toEqual([]);
     });
 
@@ -425,6 +477,20 @@ describe('HttpCore over a mock agent', () => {
       await Promise.all([client.getJson('/x'), client.getJson('/x'), client.getJson('/x')]);
       expect(Date.now() - started).toBeGreaterThanOrEqual(95);
     });
+  });
+
+  it('disposes every abort link it makes: the request’s own and each attempt’s, on success, failure and abort', async () => {
+    const run = new AbortController();
+    links.made = 0;
+    links.disposed = 0;
+    pool().intercept({ path: '/x', method: 'GET' }).reply(200, '[]', json);
+    await core({ signal: run.signal }).getJson('/x');
+    expect(links).toEqual({ made: 2, disposed: 2 });
+    pool().intercept({ path: '/x', method: 'GET' }).reply(500, {}, json).times(2);
+    await expect(core({ signal: run.signal, retries: 1 }).getJson('/x')).rejects.toThrow(ServerError);
+    expect(links).toEqual({ made: 5, disposed: 5 });
+    await expect(core({ signal: run.signal }).getJson('/x', { signal: AbortSignal.abort() })).rejects.toThrow(AbortedError);
+    expect(links).toEqual({ made: 6, disposed: 6 });
   });
 
   it('close leaves a dispatcher it was given open', async () => {

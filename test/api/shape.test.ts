@@ -82,6 +82,8 @@ const BAD: Record<string, [unknown, string][]> = {
     ['2026-02-30T00:00:00Z', 'a string'],
     [1_700_000_000_000, 'a number'],
     [{}, 'an object'],
+    // An array of one time reads as that time once made text: refused as an array, not read.
+    [['2026-11-01T00:00:00Z'], 'an array'],
   ],
   'an array of strings or null': [
     ['0x1', 'a string'],
@@ -294,6 +296,14 @@ describe('checkObjects', () => {
     ['tokens', TOKEN_SHAPE, TOKEN, 'contract', 2, 'contract is a number, expected a string or null'],
     ['tokens', TOKEN_SHAPE, TOKEN, 'url', {}, 'url is an object, expected a string or null'],
     ['bridges', BRIDGE_SHAPE, BRIDGE, 'earliestSwapTimestamp', 'soon', 'earliestSwapTimestamp is a string, expected an ISO 8601 date-time string or null'],
+    [
+      'bridges',
+      BRIDGE_SHAPE,
+      BRIDGE,
+      'earliestSwapTimestamp',
+      ['2026-01-01T00:00:00Z'],
+      'earliestSwapTimestamp is an array, expected an ISO 8601 date-time string or null',
+    ],
     ['bridges', BRIDGE_SHAPE, BRIDGE, 'latestSwapTimestamp', 5, 'latestSwapTimestamp is a number, expected an ISO 8601 date-time string or null'],
     ['bridges', BRIDGE_SHAPE, BRIDGE, 'allTimeSwapsCount', '10', 'allTimeSwapsCount is a string, expected a number or null'],
     ['bridges', BRIDGE_SHAPE, BRIDGE, 'supportedChains', [1], 'supportedChains is an array, expected an array of strings or null'],
