@@ -61,14 +61,24 @@ function plainValues(values: Float64Array | CodedValues, element: SchemaElement,
     return at;
   }
   const { ids, table } = values;
+  const { utf8 } = table;
   for (let i = start; i < end; i++) {
     const id = ids[i]!;
     if (id < 0) continue;
-    const bytes = table.utf8[id]!;
-    out.writeUInt32LE(bytes.length, at);
-    at = copyBytes(bytes, 0, bytes.length, out, at + 4);
+    at = plainEntry(utf8[id]!, 0, utf8[id]!.length, out, at);
   }
   return at;
+}
+
+/** A string's plain entry at `at`: its length (4 bytes, little-endian), then bytes source[from, to); returns the end. */
+function plainEntry(source: Buffer, from: number, to: number, out: Buffer, at: number): number {
+  const length = to - from;
+  // Byte by byte: Buffer#writeUInt32LE checks its arguments on each of a row group's thousands of calls.
+  out[at] = length & 0xff;
+  out[at + 1] = (length >>> 8) & 0xff;
+  out[at + 2] = (length >>> 16) & 0xff;
+  out[at + 3] = length >>> 24;
+  return copyBytes(source, from, to, out, at + 4);
 }
 
 /** The plain page of values [start, end): text is held as one already (text.ts). */
@@ -81,8 +91,14 @@ function plainPage(values: FlatValues, element: SchemaElement, start: number, en
 /** The plain bytes of values [start, end): 8 per number, a 4-byte length and the bytes per string (a null none). */
 function plainSize(values: FlatValues, start: number, end: number): number {
   if (values instanceof Float64Array) return (end - start) * 8;
+  if (!isCoded(values)) return values.ends[end - 1]! - textStart(values, start);
+  const { ids, table } = values;
+  const { utf8 } = table;
   let bytes = 0;
-  for (let i = start; i < end; i++) if (!isNull(values, i)) bytes += 4 + byteLength(values, i);
+  for (let i = start; i < end; i++) {
+    const id = ids[i]!;
+    if (id >= 0) bytes += 4 + utf8[id]!.length;
+  }
   return bytes;
 }
 
@@ -182,26 +198,26 @@ function dictionaryValues(values: Float64Array | CodedValues | TextValues, entri
     for (let k = 0; k < entries.length; k++) view.setFloat64(8 * k, values[entries[k]!]!, true);
     return out.subarray(0, 8 * entries.length);
   }
-  let size = 0;
-  for (let k = 0; k < entries.length; k++) size += 4 + byteLength(values, entries[k]!);
-  const out = room(size);
   let at = 0;
+  if (isCoded(values)) {
+    const { ids, table } = values;
+    const { utf8 } = table;
+    let size = 0;
+    for (let k = 0; k < entries.length; k++) size += 4 + utf8[ids[entries[k]!]!]!.length;
+    const out = room(size);
+    for (let k = 0; k < entries.length; k++) {
+      const bytes = utf8[ids[entries[k]!]!]!;
+      at = plainEntry(bytes, 0, bytes.length, out, at);
+    }
+    return out.subarray(0, at);
+  }
+  const { bytes, ends } = values;
+  let size = 0;
+  for (let k = 0; k < entries.length; k++) size += ends[entries[k]!]! - textStart(values, entries[k]!);
+  const out = room(size);
   for (let k = 0; k < entries.length; k++) {
     const i = entries[k]!;
-    let from: Buffer;
-    let start: number;
-    let end: number;
-    if (isCoded(values)) {
-      from = values.table.utf8[values.ids[i]!]!;
-      start = 0;
-      end = from.length;
-    } else {
-      from = values.bytes;
-      start = bytesStart(values, i);
-      end = values.ends[i]!;
-    }
-    out.writeUInt32LE(end - start, at);
-    at = copyBytes(from, start, end, out, at + 4);
+    at = plainEntry(bytes, bytesStart(values, i), ends[i]!, out, at);
   }
   return out.subarray(0, at);
 }
