@@ -155,6 +155,9 @@ function slotHash(value: string): number {
   return h ^ (h >>> 13);
 }
 
+/** A lookup probes this many taken slots at most before its table turns to a Map. */
+const MAX_PROBES = 32;
+
 /** The distinct strings of a column, each numbered once, with its UTF-8 bytes. */
 export class StringTable {
   readonly strings: string[] = [];
@@ -168,23 +171,44 @@ export class StringTable {
     return this.strings.length;
   }
 
+  /** Set when strings kept landing on the same slots: from then on the table looks up through V8's own hash. */
+  private index: Map<string, number> | undefined;
+
   code(value: string): number {
+    if (this.index) return this.codeByMap(value, this.index);
     const { slots, strings } = this;
     const mask = slots.length - 1;
     let at = slotHash(value) & mask;
-    for (;;) {
+    for (let probes = 0; ; probes++) {
       const id = slots[at]!;
       if (id < 0) break;
       if (strings[id] === value) return id;
+      // Strings alike in every character sampled: a Map, rather than a probe past each of them.
+      if (probes === MAX_PROBES) {
+        this.index = new Map(strings.map((string, i) => [string, i]));
+        return this.codeByMap(value, this.index);
+      }
       at = (at + 1) & mask;
     }
-    const id = strings.length;
-    strings.push(value);
+    slots[at] = this.add(value);
+    if (2 * strings.length > mask) this.rehash(2 * slots.length);
+    return strings.length - 1;
+  }
+
+  private codeByMap(value: string, index: Map<string, number>): number {
+    let id = index.get(value);
+    if (id === undefined) {
+      id = this.add(value);
+      index.set(value, id);
+    }
+    return id;
+  }
+
+  private add(value: string): number {
+    this.strings.push(value);
     this.units.push(value.length);
     this.utf8.push(Buffer.from(value));
-    slots[at] = id;
-    if (2 * strings.length > mask) this.rehash(2 * slots.length);
-    return id;
+    return this.strings.length - 1;
   }
 
   private rehash(size: number): void {
