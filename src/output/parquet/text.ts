@@ -59,9 +59,14 @@ export class TextBuilder {
         this.bytes.copy(bigger, 0, 0, this.used);
         this.bytes = bigger;
       }
-      const length = (this.bytes as FastBuffer).utf8Write(value, this.used + 4);
-      this.bytes.writeUInt32LE(length, this.used);
-      this.used += 4 + length;
+      const { bytes, used } = this;
+      const length = (bytes as FastBuffer).utf8Write(value, used + 4);
+      // Byte by byte: writeUInt32LE checks its arguments on each of a day's 300,000 hashes.
+      bytes[used] = length & 0xff;
+      bytes[used + 1] = (length >>> 8) & 0xff;
+      bytes[used + 2] = (length >>> 16) & 0xff;
+      bytes[used + 3] = length >>> 24;
+      this.used = used + 4 + length;
     }
     this.ends[this.count] = this.used;
     this.units[this.count] = value === null ? -1 : value.length;
