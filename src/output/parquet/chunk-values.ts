@@ -91,102 +91,148 @@ interface Dictionary {
   nulls: number;
 }
 
+/** Spread over the column: the positions hyparquet-writer's useDictionary samples. */
+const SAMPLE = 1000;
+const sampleAt = (i: number, n: number, sampleSize: number) => (sampleSize === 1 ? 0 : Math.floor((i * (n - 1)) / (sampleSize - 1)));
+
+/** Kept only if the dictionary and its indexes at most halve the plain bytes. */
+function pays(entries: number, dictionaryBytes: number, total: number, nonNull: number, prefix: number): boolean {
+  const bitWidth = Math.ceil(Math.log2(entries));
+  const indexBytes = Math.ceil((nonNull * bitWidth) / 8);
+  return 2 * (dictionaryBytes + entries * prefix + indexBytes) <= total + nonNull * prefix;
+}
+
 /**
  * The writer's dictionary rule (hyparquet-writer useDictionary, for strings and numbers): rejected when a
  * sample of 1,000 spread over the column is more than 90 % distinct by bytes; else built, and kept only
  * if the dictionary and its indexes at most halve the plain bytes. A string's size here is its length in
- * UTF-16 units, as the writer counts it.
+ * UTF-16 units, as the writer counts it. One function per form of values, so that each stays monomorphic.
  */
 export function dictionaryOf(values: FlatValues): Dictionary | undefined {
+  if (values instanceof Float64Array) return numberDictionary(values);
+  return isCoded(values) ? codedDictionary(values) : textDictionary(values);
+}
+
+/** Coded strings: a renumbering of the table's numbers in order of first appearance, no key to build, no map to look up. */
+function codedDictionary(values: CodedValues): Dictionary | undefined {
   const n = values.length;
-  const strings = !(values instanceof Float64Array);
-  const prefix = strings ? 4 : 0;
-  // Values are told apart by a key: a coded string's number, a string's bytes read as Latin-1 (one JS
-  // character per byte, so equal keys are equal bytes), a number itself.
-  let key: (i: number) => string | number;
-  let size: (i: number) => number;
-  if (values instanceof Float64Array) {
-    key = (i) => values[i]!;
-    size = () => 8;
-  } else if (isCoded(values)) {
-    const { ids, table } = values;
-    key = (i) => ids[i]!;
-    size = (i) => table.units[ids[i]!]!;
-  } else {
-    const text = values;
-    key = (i) => (text.bytes as FastBuffer).latin1Slice(bytesStart(text, i), text.ends[i]!);
-    size = (i) => text.units[i]!;
-  }
-  const sampleSize = Math.min(n, 1000);
-  const sampleAt = (i: number) => (sampleSize === 1 ? 0 : Math.floor((i * (n - 1)) / (sampleSize - 1)));
+  const { ids, table } = values;
+  const units = table.units;
+  // -2: seen in the sample; then each table entry's dictionary entry, -1 for none yet.
+  const entry = new Int32Array(table.size).fill(-1);
+  const sampleSize = Math.min(n, SAMPLE);
   let sampleDictionary = 0;
   let sampleTotal = 0;
-  if (values instanceof Float64Array) {
-    // Every number is 8 bytes: the share is distinct values over values, counted in a sorted copy (a Set boxes each number).
-    const sample = new Float64Array(sampleSize);
-    let count = 0;
-    for (let i = 0; i < sampleSize; i++) if (!Number.isNaN(values[sampleAt(i)]!)) sample[count++] = values[sampleAt(i)]!;
-    const sorted = sample.subarray(0, count).sort();
-    for (let i = 0; i < count; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sampleDictionary += 8;
-    sampleTotal = 8 * count;
-  } else {
-    const seen = new Set<string | number>();
-    for (let i = 0; i < sampleSize; i++) {
-      const at = sampleAt(i);
-      if (isNull(values, at)) continue;
-      const v = key(at);
-      const bytes = size(at) + prefix;
-      if (!seen.has(v)) {
-        seen.add(v);
-        sampleDictionary += bytes;
-      }
-      sampleTotal += bytes;
+  for (let i = 0; i < sampleSize; i++) {
+    const id = ids[sampleAt(i, n, sampleSize)]!;
+    if (id < 0) continue;
+    const bytes = units[id]! + 4;
+    if (entry[id] !== -2) {
+      entry[id] = -2;
+      sampleDictionary += bytes;
     }
+    sampleTotal += bytes;
   }
   if (!sampleTotal || sampleDictionary / sampleTotal > 0.9) return undefined;
+  entry.fill(-1);
   const dictionary: number[] = [];
   const indexes = new Int32Array(n).fill(-1);
   let dictionaryBytes = 0;
   let total = 0;
   let nonNull = 0;
-  if (strings && isCoded(values)) {
-    // Renumbering the table's numbers in order of first appearance: no key to build, no map to look up.
-    const { ids, table } = values;
-    const entry = new Int32Array(table.size).fill(-1);
-    for (let i = 0; i < n; i++) {
-      const id = ids[i]!;
-      if (id < 0) continue;
-      nonNull++;
-      const units = table.units[id]!;
-      total += units;
-      let at = entry[id]!;
-      if (at < 0) {
-        at = dictionary.length;
-        entry[id] = at;
-        dictionary.push(i);
-        dictionaryBytes += units;
-      }
-      indexes[i] = at;
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!;
+    if (id < 0) continue;
+    nonNull++;
+    const size = units[id]!;
+    total += size;
+    let at = entry[id]!;
+    if (at < 0) {
+      at = dictionary.length;
+      entry[id] = at;
+      dictionary.push(i);
+      dictionaryBytes += size;
     }
-  } else {
-    const index = new Map<string | number, number>();
-    for (let i = 0; i < n; i++) {
-      if (isNull(values, i)) continue;
-      const v = key(i);
-      nonNull++;
-      total += size(i);
-      let at = index.get(v);
-      if (at === undefined) {
-        at = dictionary.length;
-        dictionary.push(i);
-        index.set(v, at);
-        dictionaryBytes += size(i);
-      }
-      indexes[i] = at;
-    }
+    indexes[i] = at;
   }
-  const bitWidth = Math.ceil(Math.log2(dictionary.length));
-  const indexBytes = Math.ceil((nonNull * bitWidth) / 8);
-  if (2 * (dictionaryBytes + dictionary.length * prefix + indexBytes) > total + nonNull * prefix) return undefined;
-  return { dictionary, indexes, nulls: n - nonNull };
+  return pays(dictionary.length, dictionaryBytes, total, nonNull, 4) ? { dictionary, indexes, nulls: n - nonNull } : undefined;
+}
+
+/** Strings held as bytes: told apart by their bytes read as Latin-1 (one JS character per byte, so equal keys are equal bytes). */
+function textDictionary(values: TextValues): Dictionary | undefined {
+  const n = values.length;
+  const { bytes, ends, units } = values;
+  const key = (i: number) => (bytes as FastBuffer).latin1Slice(bytesStart(values, i), ends[i]!);
+  const sampleSize = Math.min(n, SAMPLE);
+  let sampleDictionary = 0;
+  let sampleTotal = 0;
+  const seen = new Set<string>();
+  for (let i = 0; i < sampleSize; i++) {
+    const at = sampleAt(i, n, sampleSize);
+    if (units[at]! < 0) continue;
+    const v = key(at);
+    const size = units[at]! + 4;
+    if (!seen.has(v)) {
+      seen.add(v);
+      sampleDictionary += size;
+    }
+    sampleTotal += size;
+  }
+  if (!sampleTotal || sampleDictionary / sampleTotal > 0.9) return undefined;
+  const dictionary: number[] = [];
+  const indexes = new Int32Array(n).fill(-1);
+  const index = new Map<string, number>();
+  let dictionaryBytes = 0;
+  let total = 0;
+  let nonNull = 0;
+  for (let i = 0; i < n; i++) {
+    const size = units[i]!;
+    if (size < 0) continue;
+    const v = key(i);
+    nonNull++;
+    total += size;
+    let at = index.get(v);
+    if (at === undefined) {
+      at = dictionary.length;
+      dictionary.push(i);
+      index.set(v, at);
+      dictionaryBytes += size;
+    }
+    indexes[i] = at;
+  }
+  return pays(dictionary.length, dictionaryBytes, total, nonNull, 4) ? { dictionary, indexes, nulls: n - nonNull } : undefined;
+}
+
+/** Numbers, 8 bytes each: the sample's share is its distinct values over its values, counted in a sorted copy (a Set boxes each number). */
+function numberDictionary(values: Float64Array): Dictionary | undefined {
+  const n = values.length;
+  const sampleSize = Math.min(n, SAMPLE);
+  const sample = new Float64Array(sampleSize);
+  let count = 0;
+  for (let i = 0; i < sampleSize; i++) {
+    const v = values[sampleAt(i, n, sampleSize)]!;
+    if (!Number.isNaN(v)) sample[count++] = v;
+  }
+  const sorted = sample.subarray(0, count).sort();
+  let sampleDictionary = 0;
+  for (let i = 0; i < count; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) sampleDictionary += 8;
+  const sampleTotal = 8 * count;
+  if (!sampleTotal || sampleDictionary / sampleTotal > 0.9) return undefined;
+  const dictionary: number[] = [];
+  const indexes = new Int32Array(n).fill(-1);
+  const index = new Map<number, number>();
+  let nonNull = 0;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    if (Number.isNaN(v)) continue;
+    nonNull++;
+    let at = index.get(v);
+    if (at === undefined) {
+      at = dictionary.length;
+      dictionary.push(i);
+      index.set(v, at);
+    }
+    indexes[i] = at;
+  }
+  return pays(dictionary.length, 8 * dictionary.length, 8 * nonNull, nonNull, 0) ? { dictionary, indexes, nulls: n - nonNull } : undefined;
 }

@@ -4,17 +4,18 @@
  * PLAIN or a dictionary by the writer's own rule), without its generic path. Measured (docs/parquet.md):
  * that path was most of a Parquet export's extra CPU — bigints for every time, a copy of each column
  * per step (slice, unconvert, filter), a UTF-8 buffer per string, a dictionary tried and thrown away.
- * The list columns (address lists, tags) still go through hyparquet-writer. Its page and encoding
- * functions are imported by path inside the package, so package.json pins its exact version: a new one is
- * taken on purpose, with the byte-identity test (test/output/parquet-chunk.test.ts).
+ * A list column's leaves (address lists, tags) come with their Dremel levels. Page headers, levels and
+ * dictionary indexes are written here too (pages.ts); a dictionary of another physical type than DOUBLE or
+ * BYTE_ARRAY (none in an export) goes through hyparquet-writer's writeDictionaryPage, imported by path
+ * inside the package, so package.json pins its exact version: a new one is taken on purpose, with the
+ * byte-identity test (test/output/parquet-chunk.test.ts).
  */
 import type { ColumnChunk, SchemaElement } from 'hyparquet';
-import { ByteWriter, type ParquetWriter } from 'hyparquet-writer';
-import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
+import type { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { writeDictionaryPage } from 'hyparquet-writer/src/dictionary.js';
-import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
 import { byteLength, dictionaryOf, type FlatValues, isCoded, isNull, statistics } from './chunk-values.js';
-import { bytesStart, type CodedValues, copyBytes, textStart } from './text.js';
+import { Bytes, dataPageV2Header, dictionaryPageHeader, HEADER_BOUND, PLAIN, RLE_DICTIONARY, rleBound, writeRle } from './pages.js';
+import { bytesStart, type CodedValues, copyBytes, type TextValues, textStart } from './text.js';
 import type { ParquetCodec } from './codec.js';
 
 export type { FlatValues } from './chunk-values.js';
@@ -60,14 +61,24 @@ function plainValues(values: Float64Array | CodedValues, element: SchemaElement,
     return at;
   }
   const { ids, table } = values;
+  const { utf8 } = table;
   for (let i = start; i < end; i++) {
     const id = ids[i]!;
     if (id < 0) continue;
-    const bytes = table.utf8[id]!;
-    out.writeUInt32LE(bytes.length, at);
-    at = copyBytes(bytes, 0, bytes.length, out, at + 4);
+    at = plainEntry(utf8[id]!, 0, utf8[id]!.length, out, at);
   }
   return at;
+}
+
+/** A string's plain entry at `at`: its length (4 bytes, little-endian), then bytes source[from, to); returns the end. */
+function plainEntry(source: Buffer, from: number, to: number, out: Buffer, at: number): number {
+  const length = to - from;
+  // Byte by byte: Buffer#writeUInt32LE checks its arguments on each of a row group's thousands of calls.
+  out[at] = length & 0xff;
+  out[at + 1] = (length >>> 8) & 0xff;
+  out[at + 2] = (length >>> 16) & 0xff;
+  out[at + 3] = length >>> 24;
+  return copyBytes(source, from, to, out, at + 4);
 }
 
 /** The plain page of values [start, end): text is held as one already (text.ts). */
@@ -80,8 +91,14 @@ function plainPage(values: FlatValues, element: SchemaElement, start: number, en
 /** The plain bytes of values [start, end): 8 per number, a 4-byte length and the bytes per string (a null none). */
 function plainSize(values: FlatValues, start: number, end: number): number {
   if (values instanceof Float64Array) return (end - start) * 8;
+  if (!isCoded(values)) return values.ends[end - 1]! - textStart(values, start);
+  const { ids, table } = values;
+  const { utf8 } = table;
   let bytes = 0;
-  for (let i = start; i < end; i++) if (!isNull(values, i)) bytes += 4 + byteLength(values, i);
+  for (let i = start; i < end; i++) {
+    const id = ids[i]!;
+    if (id >= 0) bytes += 4 + utf8[id]!.length;
+  }
   return bytes;
 }
 
@@ -117,12 +134,117 @@ export interface Levels {
   maxDefinition: number;
 }
 
+/** Scratch for a page's levels, its dictionary indexes and its header: each is appended to the file before it is reused. */
+const levelBytes = new Bytes();
+const indexBytes = new Bytes();
+const headerBytes = new Bytes();
+let flatLevels = new Uint8Array(4096);
+let pageIndexes = new Int32Array(4096);
+
+/** A flat column's definition levels for values [start, end) into flatLevels from 0 (1 a value, 0 a null); returns the nulls. */
+function flatDefinitions(values: FlatValues, start: number, end: number): number {
+  if (flatLevels.length < end - start) flatLevels = new Uint8Array(Math.max(end - start, 2 * flatLevels.length));
+  const levels = flatLevels;
+  let nulls = 0;
+  // A loop per form: each stays monomorphic.
+  if (values instanceof Float64Array) {
+    for (let i = start; i < end; i++) {
+      const defined = Number.isNaN(values[i]!) ? 0 : 1;
+      levels[i - start] = defined;
+      nulls += 1 - defined;
+    }
+  } else if (isCoded(values)) {
+    const { ids } = values;
+    for (let i = start; i < end; i++) {
+      const defined = ids[i]! < 0 ? 0 : 1;
+      levels[i - start] = defined;
+      nulls += 1 - defined;
+    }
+  } else {
+    const { units } = values;
+    for (let i = start; i < end; i++) {
+      const defined = units[i]! < 0 ? 0 : 1;
+      levels[i - start] = defined;
+      nulls += 1 - defined;
+    }
+  }
+  return nulls;
+}
+
+/** The data of a dictionary-encoded page: its bit width, then the non-null values' entries in the hybrid encoding. */
+function indexPage(indexes: Int32Array, start: number, end: number): Uint8Array {
+  if (pageIndexes.length < end - start) pageIndexes = new Int32Array(Math.max(end - start, 2 * pageIndexes.length));
+  const all = pageIndexes;
+  let count = 0;
+  let max = 0;
+  for (let i = start; i < end; i++) {
+    const at = indexes[i]!;
+    if (at < 0) continue;
+    all[count++] = at;
+    if (at > max) max = at;
+  }
+  const bitWidth = Math.ceil(Math.log2(max + 1));
+  const data = indexBytes.reset(1 + rleBound(count, bitWidth));
+  data.byte(bitWidth);
+  writeRle(data, all, 0, count, bitWidth);
+  return data.view();
+}
+
+/** The plain bytes of a dictionary's entries (each the value at a position of the column) into room() from 0. */
+function dictionaryValues(values: Float64Array | CodedValues | TextValues, entries: readonly number[]): Buffer {
+  if (values instanceof Float64Array) {
+    const out = room(8 * entries.length);
+    const view = new DataView(out.buffer, out.byteOffset, out.length);
+    for (let k = 0; k < entries.length; k++) view.setFloat64(8 * k, values[entries[k]!]!, true);
+    return out.subarray(0, 8 * entries.length);
+  }
+  let at = 0;
+  if (isCoded(values)) {
+    const { ids, table } = values;
+    const { utf8 } = table;
+    let size = 0;
+    for (let k = 0; k < entries.length; k++) size += 4 + utf8[ids[entries[k]!]!]!.length;
+    const out = room(size);
+    for (let k = 0; k < entries.length; k++) {
+      const bytes = utf8[ids[entries[k]!]!]!;
+      at = plainEntry(bytes, 0, bytes.length, out, at);
+    }
+    return out.subarray(0, at);
+  }
+  const { bytes, ends } = values;
+  let size = 0;
+  for (let k = 0; k < entries.length; k++) size += ends[entries[k]!]! - textStart(values, entries[k]!);
+  const out = room(size);
+  for (let k = 0; k < entries.length; k++) {
+    const i = entries[k]!;
+    at = plainEntry(bytes, bytesStart(values, i), ends[i]!, out, at);
+  }
+  return out.subarray(0, at);
+}
+
+/** The dictionary page of these entries (positions in the column); returns its uncompressed size with its header. */
+function writeDictionary(writer: ByteWriter, name: string, values: FlatValues, entries: readonly number[], column: FlatColumn): number {
+  const { element, codec, compressors } = column;
+  if (element.type !== (values instanceof Float64Array ? 'DOUBLE' : 'BYTE_ARRAY')) {
+    const physical =
+      values instanceof Float64Array ? entries.map((i) => values[i]!) : entries.map((i) => Buffer.from(dictionaryValues(values, [i]).subarray(4)));
+    return writeDictionaryPage(writer, { columnName: name, element, codec, compressors } as never, physical);
+  }
+  const page = dictionaryValues(values, entries);
+  const compress = compressors[codec];
+  const compressed = compress ? compress(page) : page;
+  const header = headerBytes.reset(HEADER_BOUND);
+  dictionaryPageHeader(header, page.length, compressed.length, entries.length);
+  writer.appendBytes(header.view());
+  writer.appendBytes(compressed);
+  return header.length + page.length;
+}
+
 /**
  * Writes the column chunk of `values` at the writer's offset; returns its metadata. `path` is the
  * leaf's path in the schema; without `levels` the column is flat (one value per row, null or not).
  */
 export function writeChunk(writer: ByteWriter, path: readonly string[], values: FlatValues, column: FlatColumn, levels?: Levels): ColumnChunk {
-  const name = path.join('.');
   const { element, codec, compressors } = column;
   const type = element.type!;
   const offsetStart = writer.offset;
@@ -134,13 +256,7 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
   let dictionaryPageOffset: bigint | undefined;
   if (dict) {
     dictionaryPageOffset = BigInt(writer.offset);
-    const physical =
-      values instanceof Float64Array
-        ? dict.dictionary.map((i) => values[i]!)
-        : isCoded(values)
-          ? dict.dictionary.map((i) => values.table.utf8[values.ids[i]!]!)
-          : dict.dictionary.map((i) => values.bytes.subarray(bytesStart(values, i), values.ends[i]!));
-    uncompressed += writeDictionaryPage(writer, { columnName: name, element, codec, compressors } as never, physical);
+    uncompressed += writeDictionary(writer, path.join('.'), values, dict.dictionary, column);
     encodings.push('PLAIN');
   }
   const encoding = dict ? 'RLE_DICTIONARY' : 'PLAIN';
@@ -150,67 +266,41 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
   const definitionWidth = levels ? Math.ceil(Math.log2(levels.maxDefinition + 1)) : 1;
   const compress = compressors[codec];
   for (const [start, end] of pages) {
-    const levelBytes = new ByteWriter(256);
+    const count = end - start;
+    const levelsOut = levelBytes.reset(rleBound(count, 1) + rleBound(count, definitionWidth));
     let nulls = 0;
-    let rows = end - start;
+    let rows = count;
     let repetitionBytes = 0;
-    let definition: Uint8Array;
+    let definitionBytes: number;
     if (levels) {
-      const repetition = levels.repetition.subarray(start, end);
-      definition = levels.definition.subarray(start, end);
+      const { repetition, definition, maxDefinition } = levels;
       rows = 0;
-      // Indexed loops: for-of over a typed array allocates a result per value until the loop is optimised.
-      for (let k = 0; k < repetition.length; k++) if (repetition[k] === 0) rows++;
-      for (let k = 0; k < definition.length; k++) if (definition[k]! < levels.maxDefinition) nulls++;
-      repetitionBytes = writeRleBitPackedHybrid(levelBytes, repetition, 1);
+      for (let k = start; k < end; k++) if (repetition[k] === 0) rows++;
+      for (let k = start; k < end; k++) if (definition[k]! < maxDefinition) nulls++;
+      repetitionBytes = writeRle(levelsOut, repetition, start, end, 1);
+      definitionBytes = writeRle(levelsOut, definition, start, end, definitionWidth);
     } else {
-      definition = new Uint8Array(end - start);
-      for (let i = start; i < end; i++) {
-        if (isNull(values, i)) nulls++;
-        else definition[i - start] = 1;
-      }
+      nulls = flatDefinitions(values, start, end);
+      definitionBytes = writeRle(levelsOut, flatLevels, 0, count, definitionWidth);
     }
-    const definitionBytes = writeRleBitPackedHybrid(levelBytes, definition, definitionWidth);
-    let page: Uint8Array;
-    if (dict) {
-      const all = new Int32Array(end - start);
-      let count = 0;
-      let max = 0;
-      for (let i = start; i < end; i++) {
-        const at = dict.indexes[i]!;
-        if (at < 0) continue;
-        all[count++] = at;
-        if (at > max) max = at;
-      }
-      const indexes = all.subarray(0, count);
-      const bitWidth = Math.ceil(Math.log2(max + 1));
-      const data = new ByteWriter(256);
-      data.appendUint8(bitWidth);
-      writeRleBitPackedHybrid(data, indexes, bitWidth);
-      page = data.getBytes();
-    } else {
-      page = plainPage(values, element, start, end);
-    }
+    const page = dict ? indexPage(dict.indexes, start, end) : plainPage(values, element, start, end);
     const compressed = compress ? compress(page) : page;
-    const headerStart = writer.offset;
-    writePageHeader(writer, {
-      type: 'DATA_PAGE_V2',
-      uncompressed_page_size: levelBytes.offset + page.length,
-      compressed_page_size: levelBytes.offset + compressed.length,
-      data_page_header_v2: {
-        num_values: end - start,
-        num_nulls: nulls,
-        num_rows: rows,
-        encoding,
-        definition_levels_byte_length: definitionBytes,
-        repetition_levels_byte_length: repetitionBytes,
-        is_compressed: !!codec,
-      },
-    } as never);
-    const headerSize = writer.offset - headerStart;
-    writer.appendBytes(levelBytes.getBytes());
+    const header = headerBytes.reset(HEADER_BOUND);
+    dataPageV2Header(header, {
+      uncompressed: levelsOut.length + page.length,
+      compressed: levelsOut.length + compressed.length,
+      values: count,
+      nulls,
+      rows,
+      encoding: dict ? RLE_DICTIONARY : PLAIN,
+      definitionBytes,
+      repetitionBytes,
+      compressedPage: !!codec,
+    });
+    writer.appendBytes(header.view());
+    writer.appendBytes(levelsOut.view());
     writer.appendBytes(compressed);
-    uncompressed += headerSize + levelBytes.offset + page.length;
+    uncompressed += header.length + levelsOut.length + page.length;
   }
   return {
     meta_data: {

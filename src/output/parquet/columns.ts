@@ -7,22 +7,18 @@
  */
 import type { FlatValues } from './chunk.js';
 import { HASHES, KINDS } from './schema.js';
-import { CodedBuilder, type CodedValues, concatCoded, concatText, grown, StringTables, TextBuilder, type TextValues } from './text.js';
-import { timeMicros } from './time.js';
+import { asText, CodedBuilder, type CodedValues, concatCoded, concatText, grown, StringTables, TextBuilder, type TextValues } from './text.js';
+import { timeMicrosInto } from './time.js';
 
 type Row = Record<string, unknown>;
 type Strings = TextValues | CodedValues;
 
 /** Numbers appended one at a time (a time as microseconds, an amount), NaN for a null. */
-class NumberBuilder {
-  private values = new Float64Array(64);
-  private count = 0;
-  constructor(private readonly read: (value: unknown) => number) {}
+abstract class NumberBuilder {
+  protected values = new Float64Array(64);
+  protected count = 0;
 
-  push(value: unknown): void {
-    this.values = grown(this.values, this.count + 1);
-    this.values[this.count++] = value === null || value === undefined ? Number.NaN : this.read(value);
-  }
+  abstract push(value: unknown): void;
 
   build(order?: ArrayLike<number>): Float64Array {
     if (!order) return this.values.slice(0, this.count);
@@ -32,26 +28,34 @@ class NumberBuilder {
   }
 }
 
-const asText = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'string' ? value : String(value));
+/** Times as microseconds, parsed straight into the column. */
+class TimeBuilder extends NumberBuilder {
+  push(value: unknown): void {
+    if (this.count === this.values.length) this.values = grown(this.values, this.count + 1);
+    if (value === null || value === undefined) this.values[this.count] = Number.NaN;
+    else timeMicrosInto(value as string, this.values, this.count);
+    this.count++;
+  }
+}
+
+class AmountBuilder extends NumberBuilder {
+  constructor(private readonly field: string) {
+    super();
+  }
+
+  push(value: unknown): void {
+    if (this.count === this.values.length) this.values = grown(this.values, this.count + 1);
+    // JSON has no NaN, so NaN can stand for a null.
+    if (value === null || value === undefined) this.values[this.count] = Number.NaN;
+    else if (typeof value === 'number') this.values[this.count] = value;
+    else throw new RangeError(`${this.field}: not a number: ${JSON.stringify(value)}`);
+    this.count++;
+  }
+}
 
 /** Strings as bytes (near-unique columns) or as codes into the column's table (repetitive ones). */
 function stringsOf(tables: StringTables | undefined): TextBuilder | CodedBuilder {
   return tables ? new CodedBuilder(tables.table()) : new TextBuilder();
-}
-
-class StringBuilder {
-  private readonly strings: TextBuilder | CodedBuilder;
-  constructor(tables: StringTables | undefined) {
-    this.strings = stringsOf(tables);
-  }
-
-  push(value: unknown): void {
-    this.strings.push(asText(value));
-  }
-
-  build(order?: ArrayLike<number>): Strings {
-    return this.strings.build(order);
-  }
 }
 
 /** A leaf of a list column: a value per slot (null below the maximum definition level) and its definition levels. */
@@ -99,14 +103,17 @@ class ListBuilder {
 
   private slot(repetition: number): number {
     const at = this.slots++;
-    this.repetition = grown(this.repetition, this.slots);
+    // The levels grow together (capacity checked here, not by a call per value).
+    if (at === this.repetition.length) {
+      this.repetition = grown(this.repetition, at + 1);
+      for (let k = 0; k < this.definitions.length; k++) this.definitions[k] = grown(this.definitions[k]!, at + 1);
+    }
     this.repetition[at] = repetition;
-    for (let k = 0; k < this.definitions.length; k++) this.definitions[k] = grown(this.definitions[k]!, this.slots);
     return at;
   }
 
   push(value: unknown): void {
-    this.starts = grown(this.starts, this.rows + 1);
+    if (this.rows === this.starts.length) this.starts = grown(this.starts, this.rows + 1);
     this.starts[this.rows++] = this.slots;
     const { names, values, definitions, maxDefinition, tags } = this;
     const list = Array.isArray(value) ? value : undefined;
@@ -159,26 +166,7 @@ class ListBuilder {
   }
 }
 
-const readTime = (value: unknown) => timeMicros(value as string);
-
-type Builder = NumberBuilder | StringBuilder | ListBuilder;
-
-function builderOf(field: string, tables: ColumnTables): Builder {
-  switch (KINDS[field] ?? 'string') {
-    case 'timestamp':
-      return new NumberBuilder(readTime);
-    case 'double':
-      return new NumberBuilder((value) => {
-        // JSON has no NaN, so NaN can stand for a null.
-        if (typeof value !== 'number') throw new RangeError(`${field}: not a number: ${JSON.stringify(value)}`);
-        return value;
-      });
-    case 'string':
-      return new StringBuilder(tables.get(field));
-    default:
-      return new ListBuilder(KINDS[field] === 'tags', field, tables);
-  }
-}
+type Builder = NumberBuilder | TextBuilder | CodedBuilder | ListBuilder;
 
 /**
  * The tables of distinct strings that the windows of one file code their repetitive columns into, by column
@@ -211,20 +199,63 @@ export interface ColumnBatch {
  * batch() hands the columns over in the order given (the window's sorted order) and spends the collector.
  */
 export class ColumnCollector {
-  private readonly builders: Builder[];
+  /** each field's builder, in the fields' order */
+  private readonly builders: Builder[] = [];
+  // The same builders by kind, each kind with its fields: add() calls each kind's push at a call site of its own.
+  private readonly times: TimeBuilder[] = [];
+  private readonly timeFields: string[] = [];
+  private readonly amounts: AmountBuilder[] = [];
+  private readonly amountFields: string[] = [];
+  private readonly texts: TextBuilder[] = [];
+  private readonly textFields: string[] = [];
+  private readonly coded: CodedBuilder[] = [];
+  private readonly codedFields: string[] = [];
+  private readonly lists: ListBuilder[] = [];
+  private readonly listFields: string[] = [];
   private count = 0;
 
   /** `tables`: shared by the windows of one file (columnTables), so their row groups need no new dictionary keys. */
-  constructor(
-    private readonly fields: readonly string[],
-    tables: ColumnTables = columnTables(fields),
-  ) {
-    this.builders = fields.map((field) => builderOf(field, tables));
+  constructor(fields: readonly string[], tables: ColumnTables = columnTables(fields)) {
+    for (const field of fields) {
+      const kind = KINDS[field] ?? 'string';
+      let builder: Builder;
+      if (kind === 'timestamp') {
+        const times = new TimeBuilder();
+        this.times.push(times);
+        this.timeFields.push(field);
+        builder = times;
+      } else if (kind === 'double') {
+        const amounts = new AmountBuilder(field);
+        this.amounts.push(amounts);
+        this.amountFields.push(field);
+        builder = amounts;
+      } else if (kind === 'string') {
+        const strings = stringsOf(tables.get(field));
+        if (strings instanceof CodedBuilder) {
+          this.coded.push(strings);
+          this.codedFields.push(field);
+        } else {
+          this.texts.push(strings);
+          this.textFields.push(field);
+        }
+        builder = strings;
+      } else {
+        const list = new ListBuilder(kind === 'tags', field, tables);
+        this.lists.push(list);
+        this.listFields.push(field);
+        builder = list;
+      }
+      this.builders.push(builder);
+    }
   }
 
   add(row: Row): number {
-    const { fields, builders } = this;
-    for (let i = 0; i < fields.length; i++) builders[i]!.push(row[fields[i]!]);
+    const { times, timeFields, amounts, amountFields, texts, textFields, coded, codedFields, lists, listFields } = this;
+    for (let i = 0; i < times.length; i++) times[i]!.push(row[timeFields[i]!]);
+    for (let i = 0; i < amounts.length; i++) amounts[i]!.push(row[amountFields[i]!]);
+    for (let i = 0; i < texts.length; i++) texts[i]!.push(asText(row[textFields[i]!]));
+    for (let i = 0; i < coded.length; i++) coded[i]!.push(asText(row[codedFields[i]!]));
+    for (let i = 0; i < lists.length; i++) lists[i]!.push(row[listFields[i]!]);
     return this.count++;
   }
 

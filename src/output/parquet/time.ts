@@ -17,30 +17,32 @@ function epochDay(year: number, month: number, day: number): number {
 }
 
 /**
- * YYYY-MM-DDTHH:MM:SS[.f…]Z, the form the API sends, read digit by digit: Date.parse and a regex
- * per time were most of the cost of a row. Undefined for any other form.
+ * YYYY-MM-DDTHH:MM:SS[.f…]Z, the form the API sends, read digit by digit into out[at]: Date.parse and a regex
+ * per time were most of the cost of a row. The result goes straight into the column (a number returned would
+ * be boxed until the caller is optimised: 300,000 times a day). False for any other form, out[at] untouched.
  */
-function fastUtcMicros(value: string): number | undefined {
+function fastUtcMicrosInto(value: string, out: Float64Array, at: number): boolean {
   const n = value.length;
-  if (n < 20 || value.charCodeAt(n - 1) !== 90 /* Z */ || value.charCodeAt(10) !== 84 /* T */) return undefined;
-  if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) return undefined;
+  if (n < 20 || value.charCodeAt(n - 1) !== 90 /* Z */ || value.charCodeAt(10) !== 84 /* T */) return false;
+  if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) return false;
   const year = digits(value, 0, 4);
   const month = digits(value, 5, 2);
   const day = digits(value, 8, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31) return false;
   const hour = digits(value, 11, 2);
   const minute = digits(value, 14, 2);
   const second = digits(value, 17, 2);
-  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false;
   let micros = 0;
   if (n > 20) {
-    if (value.charCodeAt(19) !== 46 /* . */ || n > 30) return undefined;
+    if (value.charCodeAt(19) !== 46 /* . */ || n > 30) return false;
     const end = Math.min(n - 1, 26);
     const fraction = digits(value, 20, end - 20);
-    if (fraction < 0 || (n - 1 > 26 && digits(value, 26, n - 27) < 0)) return undefined;
+    if (fraction < 0 || (n - 1 > 26 && digits(value, 26, n - 27) < 0)) return false;
     micros = fraction * POWERS[6 - (end - 20)]!;
   }
-  return (epochDay(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + micros;
+  out[at] = (epochDay(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + micros;
+  return true;
 }
 
 /**
@@ -51,11 +53,21 @@ export function apiTimeMicros(value: string): bigint {
   return BigInt(timeMicros(value));
 }
 
+/** timeMicros(value) into out[at]. */
+export function timeMicrosInto(value: string, out: Float64Array, at: number): void {
+  if (!fastUtcMicrosInto(value, out, at)) out[at] = otherTimeMicros(value);
+}
+
+const one = new Float64Array(1);
+
 /** apiTimeMicros as a number (exact to the year 2255: 2^53 µs). */
 export function timeMicros(value: string): number {
-  const fast = fastUtcMicros(value);
-  if (fast !== undefined) return fast;
-  // Any other form reads as everywhere in swapx; only the digits past the millisecond are read here.
+  timeMicrosInto(value, one, 0);
+  return one[0]!;
+}
+
+/** Any other form reads as everywhere in swapx; only the digits past the millisecond are read here. */
+function otherTimeMicros(value: string): number {
   const ms = parseApiTime(value);
   if (Number.isNaN(ms)) throw new RangeError(`not a date-time: '${value}'`);
   const fraction = FRACTION_RE.exec(value)?.[1] ?? '';
