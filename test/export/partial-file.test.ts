@@ -162,8 +162,10 @@ describe('PartialFile', () => {
     expect(fs.readFileSync(empty)).toEqual(gzipSync(''));
 
     const full = target('full.jsonl.gz');
-    const some = await PartialFile.start(full, gzipped, 1);
+    const some = await PartialFile.start(full, gzipped, 2);
     await some.append('a\n', { windowsDone: 1, swaps: 1, dropped: 0 });
+    // A window without swaps adds no member.
+    await some.append('', { windowsDone: 2, swaps: 1, dropped: 0 });
     await some.complete('');
     expect(fs.readFileSync(full)).toEqual(gzipSync('a\n'));
   });
@@ -175,6 +177,17 @@ describe('PartialFile', () => {
     await partial.complete(Buffer.from(']\n'));
     expect(fs.readFileSync(file, 'utf8')).toBe('[1]\n');
     expect(filesBeside(file)).toEqual(['out.json']);
+  });
+
+  it('counts bytes, not characters, and completes even when its manifest is gone', async () => {
+    const file = target();
+    const partial = await PartialFile.start(file, query, 1);
+    await partial.append('é✓\n', { windowsDone: 1, swaps: 1, dropped: 0 });
+    expect(manifestOf(file)).toMatchObject({ bytes: 6 });
+    fs.rmSync(partialPaths(file).manifest);
+    await partial.complete('ü');
+    expect(fs.readFileSync(file, 'utf8')).toBe('é✓\nü');
+    expect(filesBeside(file)).toEqual(['out.jsonl']);
   });
 
   it('an empty export without gzip completes as an empty file', async () => {

@@ -134,6 +134,16 @@ describe('runExport to FILE', () => {
     expect(fs.readFileSync(file, 'utf8').split('\n')[0]).toBe(TABLE_HEADER);
   });
 
+  it('refuses a FILE that exists, changing nothing', async () => {
+    const file = fileIn();
+    fs.writeFileSync(file, 'mine\n');
+    const error = await runExport(plan(file), deps(threeSwaps())).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TargetRefusedError);
+    expect((error as TargetRefusedError).refusal).toEqual({ reason: 'exists' });
+    expect(fs.readFileSync(file, 'utf8')).toBe('mine\n');
+    expect(filesBeside(file)).toEqual(['out.jsonl']);
+  });
+
   it("refuses a FILE whose lock another run holds, with the lock's own error", async () => {
     const file = fileIn();
     const held = await acquireLock(path.dirname(file), { name: 'out.jsonl.partial.lock', what: 'export', where: file });
