@@ -127,5 +127,7 @@ describe('resolveFormat', () => {
     expect(PARQUET_ELSEWHERE).toBe('Parquet output is for swapx swaps and swapx sync; use json, jsonl or csv here');
     expect(resolve({ output: 'x.csv' }, { stdoutIsTTY: false, parquet: false })).toEqual({ format: 'csv', gzip: false });
     expect(resolve({ output: '-' }, { stdoutIsTTY: false, parquet: false })).toEqual({ format: 'jsonl', gzip: false });
+    expect(resolve({}, { stdoutIsTTY: false, parquet: false })).toEqual({ format: 'jsonl', gzip: false });
+    expect(resolve({ csv: true }, { stdoutIsTTY: false, parquet: false })).toEqual({ format: 'csv', gzip: false });
   });
 });
