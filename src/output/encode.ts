@@ -42,7 +42,8 @@ export interface EncodeOptions {
 
 function project(record: object, fields: readonly string[]): Row {
   const out: Row = {};
-  for (const field of fields) if (field in record) out[field] = (record as Row)[field];
+  // A field the record lacks is undefined here, which JSON leaves out.
+  for (const field of fields) out[field] = (record as Row)[field];
   return out;
 }
 
