@@ -20,7 +20,8 @@ interface SwapColumn {
   minWidth: number;
   priority: number;
   required?: boolean;
-  truncate: Truncate;
+  /** unset: cut at the end */
+  truncate?: Truncate;
   align?: 'left' | 'right';
   /** the cell's text at this width (amounts shorten their number instead of being cut) */
   value: (swap: Swap, width: number) => string;
@@ -49,14 +50,14 @@ function defaultColumns(timeField: (typeof FILTER_TIME_FIELD)[DateRangeFilter]):
   };
   return [
     { header: timeField, width: HUMAN_TIME_WIDTH, minWidth: HUMAN_TIME_WIDTH, priority: 90, truncate: 'never', value: (s) => humanTime(s[timeField]) },
-    { header: 'bridge', width: 18, minWidth: 12, priority: 50, truncate: 'end', value: (s) => s.bridge ?? '—' },
-    { header: 'route', width: 22, minWidth: 18, priority: 80, truncate: 'end', value: (s) => `${s.sourceChain ?? '?'} → ${s.destinationChain ?? '?'}` },
+    { header: 'bridge', width: 18, minWidth: 12, priority: 50, value: (s) => s.bridge ?? '—' },
+    { header: 'route', width: 22, minWidth: 18, priority: 80, value: (s) => `${s.sourceChain ?? '?'} → ${s.destinationChain ?? '?'}` },
     {
       header: 'deposit',
       width: 20,
       minWidth: 14,
       priority: 30,
-      truncate: 'end',
+
       align: 'right',
       value: (s, w) => amountCell(s.depositAmount, s.sourceToken, w),
     },
@@ -65,7 +66,7 @@ function defaultColumns(timeField: (typeof FILTER_TIME_FIELD)[DateRangeFilter]):
       width: 20,
       minWidth: 14,
       priority: 40,
-      truncate: 'end',
+
       align: 'right',
       value: (s, w) => amountCell(s.withdrawnAmount, s.destinationToken, w),
     },
@@ -83,7 +84,7 @@ function defaultColumns(timeField: (typeof FILTER_TIME_FIELD)[DateRangeFilter]):
       width: 16,
       minWidth: 11,
       priority: 20,
-      truncate: 'end',
+
       value: (s) => s.usdMismatchStatus ?? '—',
       colour: (s, c) => mismatch[s.usdMismatchStatus]?.(c),
     },
@@ -145,7 +146,7 @@ function fieldColumns(fields: readonly string[]): SwapColumn[] {
         ...base,
         width: FIELD_WIDTH[field]!,
         minWidth: 10,
-        truncate: 'end',
+
         align: 'right',
         value: (s, w) => amountCell(record(s) as number | null, null, w),
       };
@@ -155,7 +156,7 @@ function fieldColumns(fields: readonly string[]): SwapColumn[] {
       ...base,
       width: Math.max(FIELD_WIDTH[field] ?? hashWidth(field), field.length),
       minWidth: field === 'id' ? 24 : hashLike ? 13 : 8,
-      truncate: field === 'id' ? 'never' : hashLike ? 'middle' : 'end',
+      truncate: field === 'id' ? 'never' : hashLike ? 'middle' : undefined,
       value: (s) => {
         const value = record(s);
         return value === null || value === undefined ? '—' : displayValue(value);
@@ -182,8 +183,9 @@ export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkIns
     options.width ?? Number.POSITIVE_INFINITY,
   );
   const columns = all.flatMap((column, i) => (fitted[i] === undefined ? [] : [{ ...column, width: fitted[i]! }]));
-  const pad = (column: SwapColumn, text: string, mode: Truncate = column.truncate) => {
-    const shown = cut(stripControl(text), column.width, mode);
+  // A header is cut at its end, whatever its column's cells.
+  const pad = (column: SwapColumn, text: string, header = false) => {
+    const shown = cut(stripControl(text), column.width, header ? undefined : column.truncate);
     const gap = ' '.repeat(Math.max(0, column.width - textWidth(shown)));
     return column.align === 'right' ? gap + shown : shown + gap;
   };
@@ -191,7 +193,7 @@ export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkIns
     () =>
       `${c.bold(
         columns
-          .map((column) => pad(column, column.header, 'end'))
+          .map((column) => pad(column, column.header, true))
           .join('  ')
           .trimEnd(),
       )}\n`,

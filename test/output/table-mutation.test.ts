@@ -149,6 +149,14 @@ describe('renderTable', () => {
     expect(renderTable(wide, rows, { maxWidth: 17 })).toBe('name      a very…\nStargate\nAcross\n');
   });
 
+  it('a header is cut at its end even in a column whose cells are cut in the middle', () => {
+    const hashes: Column<Row>[] = [
+      { header: 'name', value: (r) => r.name, required: true },
+      { header: 'transaction hash', value: (r) => r.hash, truncate: 'middle', minWidth: 9 },
+    ];
+    expect(renderTable(hashes, rows, { maxWidth: 19 })).toBe('name      transact…\nStargate  0x1f…c377\nAcross    0xabc\n');
+  });
+
   it('cells cut at the end by default; controls stripped before measuring; no rows, only the header', () => {
     const one: Column<Row>[] = [{ header: 'n', value: (r) => r.name, minWidth: 4 }];
     expect(renderTable(one, rows, { maxWidth: 5 })).toBe('n\nStar…\nAcross\n'.replace('Across', 'Acro…'));
