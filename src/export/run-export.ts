@@ -107,8 +107,6 @@ async function openTarget(
   const target = plan.output.file!;
   const decision = await decideTarget(plan, deps.baseUrl, { resume: deps.resume === true, force: deps.force === true });
   switch (decision.action) {
-    case 'complete':
-      return undefined;
     case 'refuse': {
       if (decision.reason === 'exists') throw new TargetRefusedError(target, { reason: 'exists' });
       const { windowsDone, windowsTotal } = decision.manifest;
@@ -121,6 +119,9 @@ async function openTarget(
       await onEvent({ type: 'resuming', plan: decision.plan, windowsDone, windowsTotal, ownRange: decision.ownRange, baseUrlWas: decision.baseUrlWas });
       return { file: await PartialFile.resume(target, decision.manifest, deps.baseUrl), plan: decision.plan };
     }
+    default:
+      // 'complete': nothing to do.
+      return undefined;
   }
 }
 

@@ -268,6 +268,23 @@ describe('runExport to FILE', () => {
     expect(filesBeside(file)).toEqual([]);
   });
 
+  it('a second signal before any window is saved removes what is there of the export, whichever of its files is gone', async () => {
+    const file = fileIn();
+    const signal = new AbortController();
+    const stop = new AbortController();
+    let after: string[] | undefined;
+    const error = await runExport(plan(file), deps(threeSwaps(), { signal: signal.signal, stop: stop.signal }), (event) => {
+      if (event.type !== 'start') return;
+      // The partial file removed by hand (and no Parquet row groups): the manifest goes all the same.
+      fs.rmSync(`${file}.partial`);
+      signal.abort();
+      stop.abort();
+      after = filesBeside(file);
+    }).catch((e: unknown) => e);
+    expect(after).toEqual([]);
+    expect((error as ExportStoppedError).saved).toBeUndefined();
+  });
+
   it('a second signal after a window is saved: the lock released at once, the partial export kept', async () => {
     const file = fileIn();
     const signal = new AbortController();
