@@ -116,13 +116,16 @@ const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detecte
 const AMOUNT_FIELDS = new Set(['depositAmount', 'withdrawnAmount']);
 const USD_FIELDS = new Set(['depositUsdAmount', 'withdrawnUsdAmount']);
 
+/** The endings of the fields that hold an address. */
+const ADDRESS_ENDINGS = ['Account', 'Contract', 'ProtocolAddress', 'InteractedWith'];
+
 /**
  * The widest a hash or an address usually is, so that there is room it shows whole: a transaction up to a Solana
  * signature (88 base58 characters), an address up to a TON one (48); other lists and hashes 66 (0x and 64).
  */
 function hashWidth(field: string): number {
-  if (/Transaction$/.test(field)) return 88;
-  if (/(Account|Contract|ProtocolAddress|InteractedWith)$/.test(field)) return 48;
+  if (field.endsWith('Transaction')) return 88;
+  if (ADDRESS_ENDINGS.some((ending) => field.endsWith(ending))) return 48;
   return 66;
 }
 

@@ -148,6 +148,18 @@ describe('--fields', () => {
     );
   });
 
+  it.each([
+    ['sourceTransaction', 88],
+    ['destinationTransaction', 88],
+    ['sourceAccount', 48],
+    ['destinationTokenContract', 48],
+    ['sourceProtocolAddress', 48],
+    ['sourceInteractedWith', 48],
+    ['intermediateSwapId', 66],
+  ])('%s: a column %d wide', (field, width) => {
+    expect(table({ id: 'x' }, { fields: [field, 'id'] }).split('\n')[0]).toBe(`${field.padEnd(width + 2)}id`);
+  });
+
   it('a field of words is cut at its end, to 8; an id asked for is never cut, however long', () => {
     const long = { ...swap, id: '0f8fad5b-d9cb-469f-a165-70867728950e', destinationOtherProtocolAddresses: ['0xa', '0xb'] };
     expect(table(long, { fields: ['destinationOtherProtocolAddresses', 'id'], width: 30 })).toBe(
