@@ -160,6 +160,19 @@ describe('--fields', () => {
     expect(table({ id: 'x' }, { fields: [field, 'id'] }).split('\n')[0]).toBe(`${field.padEnd(width + 2)}id`);
   });
 
+  it.each(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt'])('%s: a time, as every table shows one', (field) => {
+    expect(table({ [field]: '2026-11-01T00:00:00.5Z', id: 'x' }, { fields: [field, 'id'] })).toBe(`${field.padEnd(22)}id\n2026-11-01T00:00:00Z  x\n`);
+  });
+
+  it.each([
+    ['depositAmount', 18, '1,234.5'],
+    ['withdrawnAmount', 18, '1,234.5'],
+    ['depositUsdAmount', 16, '$1,234.50'],
+    ['withdrawnUsdAmount', 18, '$1,234.50'],
+  ])('%s: a number, right-aligned in %d', (field, width, shown) => {
+    expect(table({ [field]: 1234.5, id: 'x' }, { fields: [field, 'id'] })).toBe(`${field.padStart(width)}  id\n${shown.padStart(width)}  x\n`);
+  });
+
   it('a field of words is cut at its end, to 8; an id asked for is never cut, however long', () => {
     const long = { ...swap, id: '0f8fad5b-d9cb-469f-a165-70867728950e', destinationOtherProtocolAddresses: ['0xa', '0xb'] };
     expect(table(long, { fields: ['destinationOtherProtocolAddresses', 'id'], width: 30 })).toBe(
