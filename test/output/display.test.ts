@@ -14,6 +14,8 @@ describe('displayValue', () => {
     ['an object, as compact JSON', { type: 'nft', value: 'x' }, '{"type":"nft","value":"x"}'],
     ['a number', 1.5, '1.5'],
     ['a boolean', false, 'false'],
+    ['a number JSON has no word for', Number.NaN, 'NaN'],
+    ['an infinite number', Number.NEGATIVE_INFINITY, '-Infinity'],
   ])('%s', (_name, value, expected) => {
     expect(displayValue(value)).toBe(expected);
   });
