@@ -61,6 +61,8 @@ describe('formatFromPath', () => {
     ['dir.csv/.jsonl', { format: undefined, gzip: false, ext: '' }],
     ['out.txt', { format: undefined, gzip: false, ext: '.txt' }],
     ['out.7z', { format: undefined, gzip: false, ext: '' }],
+    ['out.mp4', { format: undefined, gzip: false, ext: '.mp4' }],
+    ['/a.d/b', { format: undefined, gzip: false, ext: '' }],
     ['out.x.csv', { format: 'csv', gzip: false, ext: '.csv' }],
     ['outgz', { format: undefined, gzip: false, ext: '' }],
   ])('%s', (file, expected) => {
