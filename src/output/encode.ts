@@ -51,12 +51,12 @@ function sameFields(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((field, i) => field === b[i]);
 }
 
-/** A CSV cell: null as empty, arrays and objects as compact JSON, numbers as JSON writes them. */
+/** A CSV cell: null as empty, arrays, objects and booleans as compact JSON, numbers as text (finite ones as JSON writes them). */
 export function cellText(value: unknown, excelSafe = false): string {
   let text: string;
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') text = value;
-  else if (typeof value === 'number' || typeof value === 'boolean') text = String(value);
+  else if (typeof value === 'number') text = String(value);
   else text = JSON.stringify(value);
   // OWASP's advice for CSV injection: a leading quote makes the cell text. Numbers stay numbers.
   if (excelSafe && typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
@@ -69,7 +69,7 @@ export function cellText(value: unknown, excelSafe = false): string {
  */
 function concat(items: readonly (string | Buffer)[], opening: string, separator: string, closing: string): Buffer {
   let size = 0;
-  for (const item of items) size += typeof item === 'string' ? Buffer.byteLength(item) : item.length;
+  for (const item of items) size += Buffer.byteLength(item);
   if (items.length > 0) size += opening.length + (items.length - 1) * separator.length + items.length * closing.length;
   const out = Buffer.allocUnsafe(size);
   let at = 0;

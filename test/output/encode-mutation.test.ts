@@ -106,6 +106,8 @@ describe('cellText', () => {
     ['', false, ''],
     ['text', false, 'text'],
     [1.5, false, '1.5'],
+    [Number.NaN, false, 'NaN'],
+    [Number.POSITIVE_INFINITY, false, 'Infinity'],
     [true, false, 'true'],
     [false, false, 'false'],
     [[1, 'a'], false, '[1,"a"]'],
