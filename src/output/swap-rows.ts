@@ -158,7 +158,8 @@ function fieldColumns(fields: readonly string[]): SwapColumn[] {
     return {
       ...base,
       width: Math.max(FIELD_WIDTH[field] ?? hashWidth(field), field.length),
-      minWidth: field === 'id' ? 24 : hashLike ? 13 : 8,
+      // An id is never cut: its minimum is its width whatever is given here.
+      minWidth: hashLike ? 13 : 8,
       truncate: field === 'id' ? 'never' : hashLike ? 'middle' : undefined,
       value: (s) => {
         const value = record(s);
@@ -166,6 +167,11 @@ function fieldColumns(fields: readonly string[]): SwapColumn[] {
       },
     } satisfies SwapColumn;
   });
+}
+
+/** The same names in the same order. */
+function sameList(fields: readonly string[], list: readonly string[]): boolean {
+  return fields.length === list.length && fields.every((field, i) => field === list[i]);
 }
 
 export interface SwapRowsOptions {
@@ -178,9 +184,9 @@ export interface SwapRowsOptions {
 export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkInstance, options: SwapRowsOptions = {}): Encoder {
   const timeField = FILTER_TIME_FIELD[filter ?? DEFAULT_FILTER];
   // Every field (with or without balanceChanges, which lists lack) is no choice: the people view.
-  const everyOf = (list: readonly string[]) => options.fields?.length === list.length && options.fields.every((f, i) => f === list[i]);
-  const custom = options.fields !== undefined && !everyOf(SWAP_FIELDS) && !everyOf(LIST_SWAP_FIELDS);
-  const all = custom ? fieldColumns(options.fields!) : defaultColumns(timeField);
+  const { fields } = options;
+  const custom = fields !== undefined && !sameList(fields, SWAP_FIELDS) && !sameList(fields, LIST_SWAP_FIELDS);
+  const all = custom ? fieldColumns(fields) : defaultColumns(timeField);
   const fitted = fitWidths(
     all.map((column, i) => fitColumn(column, i, column.width)),
     options.width ?? Number.POSITIVE_INFINITY,

@@ -103,6 +103,13 @@ describe('the people view', () => {
     expect(row(null)).toContain('$1,234.50  —                 6ae');
   });
 
+  it('a time or a dollar amount that is too long for its column is shown whole', () => {
+    const odd = { ...swap, withdrawnAt: 'not a time the API should send', withdrawnUsdAmount: -999_999.99 };
+    expect(table(odd, { width: 200 }).split('\n')[1]).toBe(
+      'not a time the API should send  Stargate            ethereum → base              1,234.5679 USDC          1,234.5 USDC  -$999,999.99  MismatchDetected  6ae680109afb274a0910f7db',
+    );
+  });
+
   it('a swap with nothing known: a dash in each cell, ? for the chains, the deposit in dollars when there is no withdrawal', () => {
     const empty = Object.fromEntries(Object.keys(swap).map((key) => [key, null]));
     expect(table(empty, { width: 200 }).split('\n')[1]).toBe(
@@ -116,6 +123,9 @@ describe('the people view', () => {
     expect(table(swap, { width: 200, fields: SWAP_FIELDS })).toBe(people);
     expect(table(swap, { width: 200, fields: LIST_SWAP_FIELDS })).toBe(people);
     expect(table(swap, { width: 200, fields: [...LIST_SWAP_FIELDS].reverse() })).not.toBe(people);
+    // Every field but two in their places: a choice.
+    const swapped = [LIST_SWAP_FIELDS[1]!, LIST_SWAP_FIELDS[0]!, ...LIST_SWAP_FIELDS.slice(2)];
+    expect(table(swap, { width: 200, fields: swapped }).split('\n')[0]).toMatch(/^timestamp {13}id {24}depositedAt/);
     expect(table(swap, { width: 200, fields: LIST_SWAP_FIELDS.slice(0, -1) }).split('\n')[0]).toMatch(/^id {24}timestamp/);
   });
 });
@@ -171,6 +181,13 @@ describe('--fields', () => {
     ['withdrawnUsdAmount', 18, '$1,234.50'],
   ])('%s: a number, right-aligned in %d', (field, width, shown) => {
     expect(table({ [field]: 1234.5, id: 'x' }, { fields: [field, 'id'] })).toBe(`${field.padStart(width)}  id\n${shown.padStart(width)}  x\n`);
+  });
+
+  it('columns of one width cut alike, the later one first; a field the swap lacks shows a dash', () => {
+    const chains = { sourceChain: 'ethereum', bridgeKey: 'wormhole', id: 'x' };
+    expect(table(chains, { fields: ['sourceChain', 'bridgeKey'], width: 25 })).toBe('sourceChain   bridgeKey\nethereum      wormhole\n');
+    expect(table(chains, { fields: ['sourceChain', 'bridgeKey'], width: 24 })).toBe('sourceChain  bridgeKey\nethereum     wormhole\n');
+    expect(table({ id: 'x' }, { fields: ['bridge', 'id'] })).toBe(`bridge${' '.repeat(14)}id\n—${' '.repeat(19)}x\n`);
   });
 
   it('a field of words is cut at its end, to 8; an id asked for is never cut, however long', () => {
