@@ -159,7 +159,7 @@ export function renderPairs(pairs: readonly (readonly [string, string])[], label
  */
 export function compactNumber(value: number): string {
   const abs = Math.abs(value);
-  const sign = value < 0 ? '-' : '';
+  const sign = value < 0 ? '-' : ''; // written only when |value| >= 1,000
   if (abs >= 1e15) {
     const [mantissa, exponent] = abs.toExponential(2).split('e');
     return `${sign}${mantissa}e${Number(exponent)}`;

@@ -183,6 +183,12 @@ describe('--fields', () => {
     expect(table({ [field]: 1234.5, id: 'x' }, { fields: [field, 'id'] })).toBe(`${field.padStart(width)}  id\n${shown.padStart(width)}  x\n`);
   });
 
+  it('a dollar field asked for is never cut, however narrow the line', () => {
+    expect(table({ withdrawnUsdAmount: -999_999.99, id: 'x' }, { fields: ['withdrawnUsdAmount', 'id'], width: 20 })).toBe(
+      'withdrawnUsdAmount  id\n      -$999,999.99  x\n',
+    );
+  });
+
   it('columns of one width cut alike, the later one first; a field the swap lacks shows a dash', () => {
     const chains = { sourceChain: 'ethereum', bridgeKey: 'wormhole', id: 'x' };
     expect(table(chains, { fields: ['sourceChain', 'bridgeKey'], width: 25 })).toBe('sourceChain   bridgeKey\nethereum      wormhole\n');
