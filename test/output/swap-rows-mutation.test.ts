@@ -183,6 +183,12 @@ describe('--fields', () => {
     expect(table({ [field]: 1234.5, id: 'x' }, { fields: [field, 'id'] })).toBe(`${field.padStart(width)}  id\n${shown.padStart(width)}  x\n`);
   });
 
+  it('a time field asked for is shown whole, even text that is no time', () => {
+    expect(table({ withdrawnAt: 'not a time the API should send', id: 'x' }, { fields: ['withdrawnAt', 'id'] })).toBe(
+      'withdrawnAt           id\nnot a time the API should send  x\n',
+    );
+  });
+
   it('a dollar field asked for is never cut, however narrow the line', () => {
     expect(table({ withdrawnUsdAmount: -999_999.99, id: 'x' }, { fields: ['withdrawnUsdAmount', 'id'], width: 20 })).toBe(
       'withdrawnUsdAmount  id\n      -$999,999.99  x\n',
