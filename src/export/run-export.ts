@@ -119,10 +119,9 @@ async function openTarget(
       await onEvent({ type: 'resuming', plan: decision.plan, windowsDone, windowsTotal, ownRange: decision.ownRange, baseUrlWas: decision.baseUrlWas });
       return { file: await PartialFile.resume(target, decision.manifest, deps.baseUrl), plan: decision.plan };
     }
-    default:
-      // 'complete': nothing to do.
-      return undefined;
   }
+  // 'complete': nothing to do.
+  return undefined;
 }
 
 /** The windows of `plan` into `sink` (`partial` when it is FILE's), in the plan's format. */
