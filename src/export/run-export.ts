@@ -107,8 +107,6 @@ async function openTarget(
   const target = plan.output.file!;
   const decision = await decideTarget(plan, deps.baseUrl, { resume: deps.resume === true, force: deps.force === true });
   switch (decision.action) {
-    case 'complete':
-      return undefined;
     case 'refuse': {
       if (decision.reason === 'exists') throw new TargetRefusedError(target, { reason: 'exists' });
       const { windowsDone, windowsTotal } = decision.manifest;
@@ -122,6 +120,8 @@ async function openTarget(
       return { file: await PartialFile.resume(target, decision.manifest, deps.baseUrl), plan: decision.plan };
     }
   }
+  // 'complete': nothing to do.
+  return undefined;
 }
 
 /** The windows of `plan` into `sink` (`partial` when it is FILE's), in the plan's format. */

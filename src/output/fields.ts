@@ -27,10 +27,10 @@ export function selectFields(spec: string | undefined, known: readonly string[])
 }
 
 function unknownField(name: string, known: readonly string[]): string {
+  // Only called for a name the command lacks, in any case.
   const elsewhere = ELSEWHERE[name.toLowerCase()];
-  if (elsewhere && !known.some((field) => field.toLowerCase() === name.toLowerCase())) return `--fields: ${elsewhere}`;
-  const same = known.find((field) => squash(field) === squash(name));
-  const near = same ? [same] : closest(name, known, 1);
-  if (near.length > 0) return `--fields: unknown field '${name}'; did you mean ${near.join(' or ')}?`;
+  if (elsewhere) return `--fields: ${elsewhere}`;
+  const near = known.find((field) => squash(field) === squash(name)) ?? closest(name, known, 1)[0];
+  if (near) return `--fields: unknown field '${name}'; did you mean ${near}?`;
   return `--fields: unknown field '${name}' (known: ${known.join(', ')})`;
 }

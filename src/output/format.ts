@@ -62,7 +62,8 @@ export function resolveFormat(
   const shorthands = (['json', 'jsonl', 'csv'] as const).filter((name) => flags[name]);
   if (shorthands.length > 1) throw new UsageError(`choose one output format, not ${shorthands.map((s) => `--${s}`).join(' and ')}`);
   const explicit = flags.format !== undefined ? parseFormat(flags.format) : shorthands[0];
-  if (explicit && shorthands[0] && flags.format !== undefined && explicit !== shorthands[0]) {
+  // Without --format, explicit is the shorthand itself: only --format can disagree with it.
+  if (shorthands[0] && explicit !== shorthands[0]) {
     throw new UsageError(`--format ${flags.format} and --${shorthands[0]} disagree: give one`);
   }
   const explicitText = flags.format !== undefined ? `--format ${flags.format}` : `--${shorthands[0]}`;

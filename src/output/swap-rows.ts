@@ -20,7 +20,8 @@ interface SwapColumn {
   minWidth: number;
   priority: number;
   required?: boolean;
-  truncate: Truncate;
+  /** unset: cut at the end */
+  truncate?: Truncate;
   align?: 'left' | 'right';
   /** the cell's text at this width (amounts shorten their number instead of being cut) */
   value: (swap: Swap, width: number) => string;
@@ -49,14 +50,14 @@ function defaultColumns(timeField: (typeof FILTER_TIME_FIELD)[DateRangeFilter]):
   };
   return [
     { header: timeField, width: HUMAN_TIME_WIDTH, minWidth: HUMAN_TIME_WIDTH, priority: 90, truncate: 'never', value: (s) => humanTime(s[timeField]) },
-    { header: 'bridge', width: 18, minWidth: 12, priority: 50, truncate: 'end', value: (s) => s.bridge ?? '—' },
-    { header: 'route', width: 22, minWidth: 18, priority: 80, truncate: 'end', value: (s) => `${s.sourceChain ?? '?'} → ${s.destinationChain ?? '?'}` },
+    { header: 'bridge', width: 18, minWidth: 12, priority: 50, value: (s) => s.bridge ?? '—' },
+    { header: 'route', width: 22, minWidth: 18, priority: 80, value: (s) => `${s.sourceChain ?? '?'} → ${s.destinationChain ?? '?'}` },
     {
       header: 'deposit',
       width: 20,
       minWidth: 14,
       priority: 30,
-      truncate: 'end',
+
       align: 'right',
       value: (s, w) => amountCell(s.depositAmount, s.sourceToken, w),
     },
@@ -65,7 +66,7 @@ function defaultColumns(timeField: (typeof FILTER_TIME_FIELD)[DateRangeFilter]):
       width: 20,
       minWidth: 14,
       priority: 40,
-      truncate: 'end',
+
       align: 'right',
       value: (s, w) => amountCell(s.withdrawnAmount, s.destinationToken, w),
     },
@@ -83,7 +84,7 @@ function defaultColumns(timeField: (typeof FILTER_TIME_FIELD)[DateRangeFilter]):
       width: 16,
       minWidth: 11,
       priority: 20,
-      truncate: 'end',
+
       value: (s) => s.usdMismatchStatus ?? '—',
       colour: (s, c) => mismatch[s.usdMismatchStatus]?.(c),
     },
@@ -115,13 +116,16 @@ const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detecte
 const AMOUNT_FIELDS = new Set(['depositAmount', 'withdrawnAmount']);
 const USD_FIELDS = new Set(['depositUsdAmount', 'withdrawnUsdAmount']);
 
+/** The endings of the fields that hold an address. */
+const ADDRESS_ENDINGS = ['Account', 'Contract', 'ProtocolAddress', 'InteractedWith'];
+
 /**
  * The widest a hash or an address usually is, so that there is room it shows whole: a transaction up to a Solana
  * signature (88 base58 characters), an address up to a TON one (48); other lists and hashes 66 (0x and 64).
  */
 function hashWidth(field: string): number {
-  if (/Transaction$/.test(field)) return 88;
-  if (/(Account|Contract|ProtocolAddress|InteractedWith)$/.test(field)) return 48;
+  if (field.endsWith('Transaction')) return 88;
+  if (ADDRESS_ENDINGS.some((ending) => field.endsWith(ending))) return 48;
   return 66;
 }
 
@@ -145,7 +149,7 @@ function fieldColumns(fields: readonly string[]): SwapColumn[] {
         ...base,
         width: FIELD_WIDTH[field]!,
         minWidth: 10,
-        truncate: 'end',
+
         align: 'right',
         value: (s, w) => amountCell(record(s) as number | null, null, w),
       };
@@ -154,14 +158,20 @@ function fieldColumns(fields: readonly string[]): SwapColumn[] {
     return {
       ...base,
       width: Math.max(FIELD_WIDTH[field] ?? hashWidth(field), field.length),
-      minWidth: field === 'id' ? 24 : hashLike ? 13 : 8,
-      truncate: field === 'id' ? 'never' : hashLike ? 'middle' : 'end',
+      // An id is never cut: its minimum is its width whatever is given here.
+      minWidth: hashLike ? 13 : 8,
+      truncate: field === 'id' ? 'never' : hashLike ? 'middle' : undefined,
       value: (s) => {
         const value = record(s);
         return value === null || value === undefined ? '—' : displayValue(value);
       },
     } satisfies SwapColumn;
   });
+}
+
+/** The same names in the same order. */
+function sameList(fields: readonly string[], list: readonly string[]): boolean {
+  return fields.length === list.length && fields.every((field, i) => field === list[i]);
 }
 
 export interface SwapRowsOptions {
@@ -174,16 +184,17 @@ export interface SwapRowsOptions {
 export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkInstance, options: SwapRowsOptions = {}): Encoder {
   const timeField = FILTER_TIME_FIELD[filter ?? DEFAULT_FILTER];
   // Every field (with or without balanceChanges, which lists lack) is no choice: the people view.
-  const everyOf = (list: readonly string[]) => options.fields?.length === list.length && options.fields.every((f, i) => f === list[i]);
-  const custom = options.fields !== undefined && !everyOf(SWAP_FIELDS) && !everyOf(LIST_SWAP_FIELDS);
-  const all = custom ? fieldColumns(options.fields!) : defaultColumns(timeField);
+  const { fields } = options;
+  const custom = fields !== undefined && !sameList(fields, SWAP_FIELDS) && !sameList(fields, LIST_SWAP_FIELDS);
+  const all = custom ? fieldColumns(fields) : defaultColumns(timeField);
   const fitted = fitWidths(
     all.map((column, i) => fitColumn(column, i, column.width)),
     options.width ?? Number.POSITIVE_INFINITY,
   );
   const columns = all.flatMap((column, i) => (fitted[i] === undefined ? [] : [{ ...column, width: fitted[i]! }]));
-  const pad = (column: SwapColumn, text: string, mode: Truncate = column.truncate) => {
-    const shown = cut(stripControl(text), column.width, mode);
+  // A header is cut at its end, whatever its column's cells.
+  const pad = (column: SwapColumn, text: string, header = false) => {
+    const shown = cut(stripControl(text), column.width, header ? undefined : column.truncate);
     const gap = ' '.repeat(Math.max(0, column.width - textWidth(shown)));
     return column.align === 'right' ? gap + shown : shown + gap;
   };
@@ -191,7 +202,7 @@ export function swapRowsEncoder(filter: DateRangeFilter | undefined, c: ChalkIns
     () =>
       `${c.bold(
         columns
-          .map((column) => pad(column, column.header, 'end'))
+          .map((column) => pad(column, column.header, true))
           .join('  ')
           .trimEnd(),
       )}\n`,

@@ -7,7 +7,7 @@
 import { parseApiTime } from '../util/time.js';
 import { stripControl } from './sanitize.js';
 
-/** Where a cell too long for its column loses characters; 'never' keeps it whole (ids people paste). */
+/** Where a cell too long for its column loses characters; 'never' keeps it whole (ids people paste). Unset: 'end'. */
 export type Truncate = 'end' | 'middle' | 'never';
 
 export interface Column<T> {
@@ -42,8 +42,8 @@ export function textWidth(text: string): number {
   return [...text].length;
 }
 
-/** Cuts text to `width` characters with an ellipsis: at the end, or in the middle for hashes and addresses. */
-export function cut(text: string, width: number, mode: Truncate = 'end'): string {
+/** Cuts text to `width` characters with an ellipsis: at the end (`mode` unset or 'end'), or in the middle for hashes and addresses. */
+export function cut(text: string, width: number, mode?: Truncate): string {
   const chars = [...text];
   if (chars.length <= width || mode === 'never') return text;
   if (width <= 1) return chars.slice(0, width).join('');
@@ -78,9 +78,9 @@ export function fitWidths(columns: readonly FitColumn[], available: number, gapW
   };
   // Lowest priority first; among equals, the later column first.
   const order = columns.map((_, i) => i).sort((a, b) => columns[a]!.priority - columns[b]!.priority || b - a);
+  // Nothing is dropped from a line that fits: the slack (never negative) covers an overflow of 0 or less.
   for (;;) {
     const overflow = total() - available;
-    if (overflow <= 0) return widths;
     const lowestDroppable = order.find((i) => widths[i] !== undefined && !columns[i]!.required);
     const slack = columns.reduce((sum, c, i) => sum + (widths[i] === undefined ? 0 : widths[i]! - Math.min(c.minWidth, widths[i]!)), 0);
     if (slack >= overflow || lowestDroppable === undefined) break;
@@ -120,14 +120,15 @@ export function renderTable<T>(columns: readonly Column<T>[], rows: readonly T[]
     options.maxWidth ?? Number.POSITIVE_INFINITY,
   );
   const kept = columns.map((_, i) => i).filter((i) => fitted[i] !== undefined);
-  const pad = (text: string, i: number, mode?: Truncate) => {
+  // A header is cut at its end, whatever its column's cells.
+  const pad = (text: string, i: number, header = false) => {
     const column = columns[i]!;
-    const shown = cut(text, fitted[i]!, mode ?? column.truncate ?? 'end');
+    const shown = cut(text, fitted[i]!, header ? undefined : column.truncate);
     const gap = ' '.repeat(Math.max(0, fitted[i]! - textWidth(shown)));
     return { shown, padded: column.align === 'right' ? gap + shown : shown + gap };
   };
   const headerLine = kept
-    .map((i) => pad(columns[i]!.header, i, 'end').padded)
+    .map((i) => pad(columns[i]!.header, i, true).padded)
     .join(GAP)
     .trimEnd();
   const lines = [options.header ? options.header(headerLine) : headerLine];
@@ -158,7 +159,7 @@ export function renderPairs(pairs: readonly (readonly [string, string])[], label
  */
 export function compactNumber(value: number): string {
   const abs = Math.abs(value);
-  const sign = value < 0 ? '-' : '';
+  const sign = value < 0 ? '-' : ''; // written only when |value| >= 1,000
   if (abs >= 1e15) {
     const [mantissa, exponent] = abs.toExponential(2).split('e');
     return `${sign}${mantissa}e${Number(exponent)}`;
@@ -174,9 +175,14 @@ const UNITS: readonly (readonly [number, string])[] = [
   [1e3, 'k'],
 ];
 
+/** Number.isFinite, which is false for null and undefined too, as a type guard. */
+function isFiniteNumber(value: number | null | undefined): value is number {
+  return Number.isFinite(value);
+}
+
 /** 1234567.8 → "$1.23M", -77530000 → "-$77.53M" for people; machine formats keep the number. */
 export function compactUsd(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '';
+  if (!isFiniteNumber(value)) return '';
   const abs = Math.abs(value);
   const sign = value < 0 ? '-' : '';
   if (abs < 1e3) return `${sign}$${abs.toFixed(2)}`;
@@ -185,7 +191,7 @@ export function compactUsd(value: number | null | undefined): string {
 
 /** Dollars for a table cell: cents below a million, the compact `$1.23M` from there, `—` for none. */
 export function usdCell(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  if (!isFiniteNumber(value)) return '—';
   if (Math.abs(value) >= 1e6) return compactUsd(value);
   const sign = value < 0 ? '-' : '';
   return `${sign}$${Math.abs(value).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
