@@ -36,32 +36,23 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** Each client's transport, for the window reader (windows/read-window.ts): the engines' path to raw bytes, not the library's. */
-const transports = new WeakMap<SwapxClient, HttpCore>();
-
-/** The transport under `client`'s calls (connections, throttle, retries): internal to the engines, never exported by the library. */
-export function transportOf(client: SwapxClient): HttpCore {
-  return transports.get(client)!;
-}
-
 export class SwapxClient {
-  /** The transport under every call; private, so the library hands out checked values only. */
-  readonly #http: HttpCore;
+  /** The transport under every call (connections, throttle, retries), shared with the window reader. */
+  readonly http: HttpCore;
 
   constructor(options: ClientOptions) {
-    this.#http = new HttpCore(options);
-    transports.set(this, this.#http);
+    this.http = new HttpCore(options);
   }
 
   /** The query encoded once: the request and any error name the same path. */
   private encode(path: string, query: Query | undefined): { relative: string; request: RequestInfo } {
     const relative = HttpCore.pathWithQuery(path, query);
-    return { relative, request: { method: 'GET', path: this.#http.fullPath(relative) } };
+    return { relative, request: { method: 'GET', path: this.http.fullPath(relative) } };
   }
 
   private async get<T>(path: string, query: Query | undefined, check: (body: unknown, request: RequestInfo) => T, options?: CallOptions): Promise<T> {
     const { relative, request } = this.encode(path, query);
-    return check(await this.#http.getJson<unknown>(relative, options), request);
+    return check(await this.http.getJson<unknown>(relative, options), request);
   }
 
   /** GET /v1/external/swaps: swaps in a window of at most 30 minutes, both ends inclusive. */
@@ -74,9 +65,9 @@ export class SwapxClient {
    * `at`. Undefined when the server sends none. Fails as listSwaps fails.
    */
   async serverTime(at: number, options?: CallOptions): Promise<number | undefined> {
-    this.#http.serverDate = undefined;
+    this.http.serverDate = undefined;
     await this.listSwaps({ from: at, to: at, filter: 'Completed' }, options);
-    return this.#http.serverDate;
+    return this.http.serverDate;
   }
 
   /** GET /v1/external/swaps/{identifier}: by tx hash (either side) or swap id; [] when nothing matches. */
@@ -103,7 +94,7 @@ export class SwapxClient {
 
   /** Closes the keep-alive connections. */
   close(): Promise<void> {
-    return this.#http.close();
+    return this.http.close();
   }
 }
 

@@ -5,7 +5,7 @@
  * they are. Internal to the engines: the public client (api/client.ts) returns checked swaps only.
  */
 import { isUtf8 } from 'node:buffer';
-import { swapsQuery, transportOf, type SwapWindowQuery, type SwapxClient } from '../api/client.js';
+import { swapsQuery, type SwapWindowQuery, type SwapxClient } from '../api/client.js';
 import type { RequestInfo } from '../api/errors.js';
 import { HttpCore } from '../api/http.js';
 import { PATHS } from '../api/paths.js';
@@ -34,7 +34,7 @@ export type ReadWindow = (query: SwapWindowQuery, visit: SwapVisitor, signal?: A
 
 /** The reader of windows over `client`'s connections, throttle and retries. */
 export function windowReader(client: SwapxClient): ReadWindow {
-  const http = transportOf(client);
+  const { http } = client;
   return async (query, visit, signal) => {
     const relative = HttpCore.pathWithQuery(PATHS.swaps, swapsQuery(query));
     const request: RequestInfo = { method: 'GET', path: http.fullPath(relative) };

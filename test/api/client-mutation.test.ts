@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MOCK_BASE, useMockAgent } from '../helpers/mock-agent.js';
 import { useRouteServer } from '../helpers/route-server.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
-import { SwapxClient, createClient, swapsQuery, transportOf, type ClientOptions } from '../../src/api/client.js';
+import { SwapxClient, createClient, swapsQuery, type ClientOptions } from '../../src/api/client.js';
 import { ResponseFormatError } from '../../src/api/errors.js';
 
 const mock = useMockAgent();
@@ -57,7 +57,7 @@ describe('SwapxClient', () => {
   it('createClient makes a client over the HTTP core', () => {
     const made = client();
     expect(made).toBeInstanceOf(SwapxClient);
-    expect(transportOf(made).baseUrl.href).toBe(`${MOCK_BASE}/api`);
+    expect(made.http.baseUrl.href).toBe(`${MOCK_BASE}/api`);
   });
 
   it('listSwaps asks for a window and checks the swaps', async () => {
@@ -81,7 +81,7 @@ describe('SwapxClient', () => {
   it('serverTime reads the Date header of an empty completed window at the time given', async () => {
     const at = Date.parse('2026-03-01T12:00:00Z');
     const made = client();
-    transportOf(made).serverDate = 1;
+    made.http.serverDate = 1;
     answer('/v1/external/swaps?From=2026-03-01T12%3A00%3A00Z&To=2026-03-01T12%3A00%3A00Z&Filter=Completed', [], { date: 'Sun, 01 Mar 2026 12:00:05 GMT' });
     await expect(made.serverTime(at)).resolves.toBe(Date.parse('2026-03-01T12:00:05Z'));
     answer('/v1/external/swaps?From=2026-03-01T12%3A00%3A00Z&To=2026-03-01T12%3A00%3A00Z&Filter=Completed', []);
