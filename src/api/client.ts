@@ -37,7 +37,10 @@ export interface CallOptions {
 }
 
 export class SwapxClient {
-  /** The transport under every call (connections, throttle, retries), shared with the window reader. */
+  /**
+   * The transport under every call (connections, throttle, retries), shared with the engines' window reader.
+   * @internal Not part of the library: its declarations leave it out (stripInternal), so a user holds checked values only.
+   */
   readonly http: HttpCore;
 
   constructor(options: ClientOptions) {
