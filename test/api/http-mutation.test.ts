@@ -480,16 +480,29 @@ describe('HttpCore over a mock agent', () => {
   });
 
   it('disposes every abort link it makes: the request’s own and each attempt’s, on success, failure and abort', async () => {
+    // Copies of the modules of their own, over the counting abort.js: another file of this worker may have loaded
+    // http.js over the real one.
+    vi.resetModules();
+    const { HttpCore: Core } = await import('../../src/api/http.js');
+    const fresh = await import('../../src/api/errors.js');
+    const counted = (extra: Partial<HttpCoreOptions>) =>
+      new Core({
+        baseUrl: BASE,
+        credentials: { kind: 'basic', clientId: 'acme', apiKey: SECRET },
+        dispatcher: mock.agent,
+        retryPolicy: { baseDelayMs: 1, maxDelayMs: 2 },
+        ...extra,
+      });
     const run = new AbortController();
     links.made = 0;
     links.disposed = 0;
     pool().intercept({ path: '/x', method: 'GET' }).reply(200, '[]', json);
-    await core({ signal: run.signal }).getJson('/x');
+    await counted({ signal: run.signal }).getJson('/x');
     expect(links).toEqual({ made: 2, disposed: 2 });
     pool().intercept({ path: '/x', method: 'GET' }).reply(500, {}, json).times(2);
-    await expect(core({ signal: run.signal, retries: 1 }).getJson('/x')).rejects.toThrow(ServerError);
+    await expect(counted({ signal: run.signal, retries: 1 }).getJson('/x')).rejects.toThrow(fresh.ServerError);
     expect(links).toEqual({ made: 5, disposed: 5 });
-    await expect(core({ signal: run.signal }).getJson('/x', { signal: AbortSignal.abort() })).rejects.toThrow(AbortedError);
+    await expect(counted({ signal: run.signal }).getJson('/x', { signal: AbortSignal.abort() })).rejects.toThrow(fresh.AbortedError);
     expect(links).toEqual({ made: 6, disposed: 6 });
   });
 
