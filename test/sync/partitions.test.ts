@@ -123,13 +123,13 @@ describe('reading a partition file', () => {
   it('one swapx cannot have written fails naming itself, and is left as it is', async () => {
     const file = path.join(tempDir('swapx-partitions-'), 'part.jsonl');
     fs.writeFileSync(file, '{"id":');
-    const error = await readPartitionFile(file, jsonl).catch((e: unknown) => e as Error);
+    const error = (await readPartitionFile(file, jsonl).catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(
       new RegExp(
         `^the partition ${file.replace(/[.]/g, '\\.')} cannot be read \\(.+\\); it was left as it is: restore it, or remove it and sync its date again$`,
       ),
     );
-    const odd = await readPartitionIndex(file, () => Promise.reject('a string')).catch((e: unknown) => e as Error);
+    const odd = (await readPartitionIndex(file, () => Promise.reject('a string')).catch((e: unknown) => e)) as Error;
     expect(odd.message).toBe(`the partition ${file} cannot be read (a string); it was left as it is: restore it, or remove it and sync its date again`);
     expect(fs.readFileSync(file, 'utf8')).toBe('{"id":');
   });

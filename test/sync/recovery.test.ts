@@ -136,7 +136,7 @@ describe('recover', () => {
     const p = path.join(dir, 'date=2026-11-20');
     write(path.join(p, 'part-0001.jsonl'), '{"id": "a", cut');
     const full = path.join(p, 'part-0001.jsonl');
-    const error = await recover(dir, jsonl).catch((e: unknown) => e as Error);
+    const error = (await recover(dir, jsonl).catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(
       new RegExp(
         `^cannot read ${full.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} to fold it into date=2026-11-20/part\\.jsonl \\(the partition .* cannot be read \\(.+\\); it was left as it is: restore it, or remove it and sync its date again\\); move it out of ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} and run again$`,
