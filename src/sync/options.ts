@@ -66,7 +66,8 @@ export function defaultUntil(now: number): number {
 }
 
 function duration(text: string, name: string, options: { min: number; max: number; zero?: boolean }): number {
-  const ms = options.zero && text.trim() === '0' ? 0 : parseDuration(text);
+  // parseDuration reads a bare '0' as 0 s: `zero` only says, in the refusal, that 0 is taken.
+  const ms = parseDuration(text);
   if (ms === undefined) throw new UsageError(`${name}: '${text}' is not a duration (such as 90s, 15m, 48h${options.zero ? ', or 0' : ''})`);
   if (ms < options.min || ms > options.max) throw new UsageError(`${name} must be from ${formatSpan(options.min)} to ${formatSpan(options.max)}, not ${text}`);
   return ms;
