@@ -151,6 +151,8 @@ describe('the present', () => {
     api.fail = () => 401;
     const run = runSync(options(), deps(dir, { errors: policy({ refusedCredentials: () => true }) }), () => {});
     await expect(run).rejects.toMatchObject({ status: 401 });
+    // the clock read alone: no window was asked for
+    expect(api.served).toBe(1);
     expect(fs.existsSync(dir)).toBe(false);
   });
 
@@ -412,6 +414,22 @@ describe('failures', () => {
     );
   });
 
+  it('a stop after the last window: interrupted all the same, at the end', async () => {
+    const dir = newDir();
+    const stop = new AbortController();
+    const run = runSync(options(), deps(dir, { signal: stop.signal }), (event) => {
+      if (event.type === 'progress' && event.windows === 4) stop.abort();
+    });
+    await expect(run).rejects.toThrow(new AbortedError('interrupted; synced up to 2026-11-11T10:00:00Z; run the same command again to continue'));
+    expect(readState(dir).cursor).toBe('2026-11-11T10:00:00Z');
+  });
+
+  it('a first run of no window (--until at --since) keeps its state', async () => {
+    const dir = newDir();
+    expect(await runSync(options({ until: SINCE }), deps(dir), () => {})).toEqual({ cursor: SINCE, updatedCursor: SINCE, steps: 1 });
+    expect(readState(dir).cursor).toBe('2026-11-11T08:00:00Z');
+  });
+
   it('a stop during the step: interrupted, naming how far it got', async () => {
     const dir = newDir();
     const stop = new AbortController();
@@ -481,6 +499,36 @@ describe('--follow', () => {
       if (counts.length === 2) stop.abort();
     });
     expect(counts).toEqual([0, 0]);
+  });
+
+  it('each note is said once a run, not at every step', async () => {
+    const dir = newDir();
+    const stop = new AbortController();
+    api.swaps = [swap('s1', '2026-11-11T23:10:00Z', '2026-11-11T23:10:00Z', { balanceChanges: [] })];
+    // Every answer holds its swaps twice, the second with other content, and a swap of another time.
+    api.answer = (query, swaps) =>
+      isClockRead(query) ? swaps : [...swaps, ...swaps.map((s) => ({ ...s, depositAmount: 9 })), swap('far', '2026-11-01T00:00:00Z')];
+    const events: SyncEvent[] = [];
+    let stepsSeen = 0;
+    const store = new FolderStore({ dir, format: 'csv', now: () => LOCAL, fsReason });
+    await runSync(
+      options({ follow: true, until: undefined, since: SERVER - H, intervalMs: 1, rescanEveryMs: 0, lagMs: H }),
+      deps(dir, { signal: stop.signal, store }),
+      (event) => {
+        events.push(event);
+        if (event.type === 'step' && ++stepsSeen === 2) stop.abort();
+      },
+    );
+    const results = steps(events);
+    expect(results.map((result) => [result.conflicts > 0, result.withBalanceChanges > 0, result.outsideWindow > 0])).toEqual([
+      [true, true, true],
+      [true, true, true],
+    ]);
+    const said = notes(events);
+    expect(said.filter((note) => note.includes('twice in one response'))).toHaveLength(1);
+    expect(said.filter((note) => note.includes('balanceChanges'))).toHaveLength(1);
+    // Swaps outside the window are said at every step.
+    expect(said.filter((note) => note.includes('outside the window'))).toHaveLength(2);
   });
 
   it('a transient failure is waited out and said; the next step retries', async () => {
