@@ -144,6 +144,16 @@ describe('--since and --until', () => {
     );
   });
 
+  it('a time that cannot be read names its option', () => {
+    expect(refusal({ since: 'whenever' })).toMatch(/^--since: cannot read 'whenever' as a time/);
+    expect(refusal({ until: 'whenever' })).toMatch(/^--until: cannot read 'whenever' as a time/);
+  });
+
+  it('at a whole second, now itself is taken', () => {
+    const now = Date.parse('2026-11-20T12:00:00Z');
+    expect(parseSyncFlags({ out: 'd', since: '2026-11-20T12:00:00Z', until: '2026-11-20T12:00:00Z' }, now)).toMatchObject({ since: now, until: now });
+  });
+
   it('--until before --since: refused; the same time is not', () => {
     expect(refusal({ since: '2026-11-20T10:00:00Z', until: '2026-11-20T09:59:59Z' })).toBe(
       '--until (2026-11-20T09:59:59Z) is before --since (2026-11-20T10:00:00Z)',
@@ -179,6 +189,7 @@ describe('durations', () => {
     [{ rescanEvery: '30d1s' }, '--rescan-every must be from 0 to 30d, not 30d1s'],
     [{ checkpointEvery: '61m' }, '--checkpoint-every must be from 0 to 1h, not 61m'],
     [{ checkpointEvery: 'x' }, "--checkpoint-every: 'x' is not a duration (such as 90s, 15m, 48h, or 0)"],
+    [{ rescanEvery: 'x' }, "--rescan-every: 'x' is not a duration (such as 90s, 15m, 48h, or 0)"],
     [{ follow: true, interval: '999ms' }, '--interval must be from 1s to 1d, not 999ms'],
     [{ follow: true, interval: '0' }, '--interval must be from 1s to 1d, not 0'],
     [{ follow: true, interval: '25h' }, '--interval must be from 1s to 1d, not 25h'],
