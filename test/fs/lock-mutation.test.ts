@@ -260,7 +260,7 @@ describe('the heartbeat', () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     const dir = tempDir('swapx-lock-');
     const lock = await acquireLock(dir);
-    const old = new Date(Date.now() - 3_600_000);
+    const old = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
     fs.utimesSync(lock.file, old, old);
     const mtime = () => fs.statSync(lock.file).mtimeMs;
     vi.advanceTimersByTime(HEARTBEAT_MS - 1);
@@ -288,7 +288,7 @@ describe('the heartbeat', () => {
       expect(fs.readdirSync(dir)).toEqual([]);
       // Put back by hand: a heartbeat still running would touch it.
       fs.writeFileSync(lock.file, text);
-      const old = new Date(Date.now() - 3_600_000);
+      const old = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000);
       fs.utimesSync(lock.file, old, old);
       vi.advanceTimersByTime(HEARTBEAT_MS * 2);
       await new Promise((resolve) => setTimeout(resolve, 50));
