@@ -140,6 +140,6 @@ describe('read back', () => {
   it.each(['UNCOMPRESSED', 'SNAPPY'])('a column marked %s is read, not refused', async (compression) => {
     const bytes = codec.encode(swaps.map((swap) => codec.row(swap)));
     override.codec = compression;
-    expect(await codec.read(bytes).catch((error: Error) => error.message)).not.toMatch(/cannot read: sync with/);
+    expect(await Promise.resolve(codec.read(bytes)).catch((error: Error) => error.message)).not.toMatch(/cannot read: sync with/);
   });
 });
