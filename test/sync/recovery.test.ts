@@ -5,7 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import fsp from 'node:fs/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { createEncoder } from '../../src/output/encode.js';
 import { textCodec } from '../../src/sync/codec.js';
@@ -33,7 +34,7 @@ const rowsOf = (file: string) =>
 
 describe('recover', () => {
   it('a dir that does not exist: nothing to do', async () => {
-    expect(await recover(path.join(tempDir('swapx-recover-'), 'none'), jsonl)).toEqual({ removed: 0, folded: [], maxUpdatedMs: Number.NaN });
+    expect(await recover(path.join(tempDir('swapx-recover-'), 'none'), jsonl)).toEqual({ removed: 0, folded: [] });
   });
 
   it('a dir that cannot be listed fails', async () => {
@@ -67,7 +68,7 @@ describe('recover', () => {
       'notes.txt',
     ];
     for (const name of [...leftovers, ...kept]) write(path.join(dir, name), 'x');
-    expect(await recover(dir, jsonl)).toEqual({ removed: 3, folded: [], maxUpdatedMs: Number.NaN });
+    expect(await recover(dir, jsonl)).toEqual({ removed: 3, folded: [] });
     expect(fs.readdirSync(dir).sort()).toEqual([...kept].sort());
   });
 
@@ -78,11 +79,7 @@ describe('recover', () => {
     write(path.join(dir, 'date=2026-11-22', 'part.jsonl'), line(swap('c', '2026-11-22T01:00:00Z', '2026-11-23T00:00:00Z')));
     for (const other of ['date=2026-11-2', 'xdate=2026-11-20', 'date=2026-11-20x']) write(path.join(dir, other, 'part-0001.jsonl'), 'not read');
     const result = await recover(dir, jsonl);
-    expect(result).toEqual({
-      removed: 0,
-      folded: ['date=2026-11-20/part.jsonl', 'date=2026-11-21/part.jsonl'],
-      maxUpdatedMs: Date.parse('2026-11-21T02:00:00Z'),
-    });
+    expect(result).toEqual({ removed: 0, folded: ['date=2026-11-20/part.jsonl', 'date=2026-11-21/part.jsonl'] });
     expect(fs.readdirSync(path.join(dir, 'date=2026-11-20'))).toEqual(['part.jsonl']);
     expect(rowsOf(path.join(dir, 'date=2026-11-21', 'part.jsonl'))).toEqual([['b', '2026-11-21T02:00:00Z', 'OK']]);
     for (const other of ['date=2026-11-2', 'xdate=2026-11-20', 'date=2026-11-20x']) expect(fs.readdirSync(path.join(dir, other))).toEqual(['part-0001.jsonl']);
@@ -92,7 +89,12 @@ describe('recover', () => {
     const dir = tempDir('swapx-recover-');
     const p = path.join(dir, 'date=2026-11-20');
     const at = '2026-11-20T05:00:00Z';
-    write(path.join(p, 'part.jsonl'), line(swap('a', '2026-11-20T01:00:00Z', at, 'one-file')) + line(swap('b', '2026-11-20T02:00:00Z', at, 'one-file')));
+    write(
+      path.join(p, 'part.jsonl'),
+      line(swap('a', '2026-11-20T01:00:00Z', at, 'one-file')) +
+        line(swap('b', '2026-11-20T02:00:00Z', at, 'one-file')) +
+        line(swap('c', '2026-11-20T03:00:00Z', at)),
+    );
     write(path.join(p, 'part-0002.jsonl'), line(swap('a', '2026-11-20T01:00:00Z', at, 'second')));
     write(path.join(p, 'part-0001.jsonl'), line(swap('a', '2026-11-20T01:00:00Z', at, 'first')) + line(swap('b', '2026-11-20T02:00:00Z', at, 'first')));
     write(path.join(p, 'README'), 'kept');
@@ -100,25 +102,13 @@ describe('recover', () => {
     write(path.join(p, '.part-0003.jsonl.1-a.tmp'), 'half');
     write(path.join(p, 'x.part.jsonl.1-a.tmp'), 'kept');
     const result = await recover(dir, jsonl);
-    expect(result).toEqual({ removed: 2, folded: ['date=2026-11-20/part.jsonl'], maxUpdatedMs: Date.parse(at) });
+    expect(result).toEqual({ removed: 2, folded: ['date=2026-11-20/part.jsonl'] });
     expect(fs.readdirSync(p).sort()).toEqual(['README', 'part.jsonl', 'x.part.jsonl.1-a.tmp']);
     expect(rowsOf(path.join(p, 'part.jsonl'))).toEqual([
       ['a', at, 'second'],
       ['b', at, 'first'],
+      ['c', at, 'OK'],
     ]);
-  });
-
-  it('the largest updatedAt read, rows without a readable one left out', async () => {
-    const dir = tempDir('swapx-recover-');
-    const p = path.join(dir, 'date=2026-11-20');
-    write(
-      path.join(p, 'part-0001.jsonl'),
-      line(swap('a', '2026-11-20T01:00:00Z', 'never')) +
-        line(swap('b', '2026-11-20T02:00:00Z', '2026-11-22T00:00:00Z')) +
-        line(swap('c', '2026-11-20T03:00:00Z', '2026-11-21T00:00:00Z')) +
-        line(swap('d', '2026-11-20T04:00:00Z', 'never')),
-    );
-    expect((await recover(dir, jsonl)).maxUpdatedMs).toBe(Date.parse('2026-11-22T00:00:00Z'));
   });
 
   it("a csv mirror's one file is part.csv; an older jsonl part beside it is folded into it", async () => {
@@ -142,6 +132,27 @@ describe('recover', () => {
         `^cannot read ${full.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} to fold it into date=2026-11-20/part\\.jsonl \\(the partition .* cannot be read \\(.+\\); it was left as it is: restore it, or remove it and sync its date again\\); move it out of ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} and run again$`,
       ),
     );
+    expect(error.cause).toBeInstanceOf(Error);
     expect(fs.readdirSync(p)).toEqual(['part-0001.jsonl']);
+  });
+});
+
+describe('recover, whatever order the folders are listed in', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('partitions in date order, parts in the order written', async () => {
+    const readdir = fsp.readdir as (dir: string) => Promise<string[]>;
+    vi.spyOn(fsp, 'readdir').mockImplementation((async (dir: string) => (await readdir(dir)).sort().reverse()) as unknown as typeof fsp.readdir);
+    const dir = tempDir('swapx-recover-');
+    const at = '2026-11-20T05:00:00Z';
+    for (const date of ['2026-11-20', '2026-11-21']) {
+      const p = path.join(dir, `date=${date}`);
+      write(path.join(p, 'part-0001.jsonl'), line(swap('a', `${date}T01:00:00Z`, at, 'first')));
+      write(path.join(p, 'part-0002.jsonl'), line(swap('a', `${date}T01:00:00Z`, at, 'second')));
+    }
+    expect(await recover(dir, jsonl)).toEqual({ removed: 0, folded: ['date=2026-11-20/part.jsonl', 'date=2026-11-21/part.jsonl'] });
+    expect(rowsOf(path.join(dir, 'date=2026-11-21', 'part.jsonl'))).toEqual([['a', at, 'second']]);
   });
 });
