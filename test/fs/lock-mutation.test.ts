@@ -325,3 +325,31 @@ describe('isAlive', () => {
     expect(isAlive(12345)).toBe(true);
   });
 });
+
+describe('the lock file mode', () => {
+  it.each([
+    ['a hard link', undefined],
+    ['an exclusive create', 'EPERM'],
+  ])('is 0644 whatever the umask, made by %s', async (_name, linkError) => {
+    if (linkError) vi.spyOn(fsp, 'link').mockRejectedValue(coded(linkError));
+    const dir = tempDir('swapx-lock-');
+    const umask = process.umask(0);
+    try {
+      const lock = await acquireLock(dir);
+      expect(fs.statSync(lock.file).mode & 0o777).toBe(0o644);
+      await lock.release();
+    } finally {
+      process.umask(umask);
+    }
+  });
+});
+
+describe('the heartbeat timer', () => {
+  it('does not keep the process alive', async () => {
+    const setInterval = vi.spyOn(globalThis, 'setInterval');
+    const lock = await acquireLock(tempDir('swapx-lock-'));
+    const timer = setInterval.mock.results.at(-1)?.value as NodeJS.Timeout;
+    expect(timer.hasRef()).toBe(false);
+    await lock.release();
+  });
+});
