@@ -152,10 +152,15 @@ describe('reading a partition file', () => {
 });
 
 describe('writePartitionFile', () => {
-  it('writes the rows sorted, in a folder it makes, mode 0644, no temporary file left', async () => {
+  it('writes the rows sorted, in a folder it makes, mode 0644 whatever the umask, no temporary file left', async () => {
     const dir = tempDir('swapx-partitions-');
     const file = path.join(dir, 'date=2026-11-20', 'part.jsonl');
-    await writePartitionFile(file, [row('b', 2), row('a', 2), row('c', 1)], jsonl);
+    const umask = process.umask(0);
+    try {
+      await writePartitionFile(file, [row('b', 2), row('a', 2), row('c', 1)], jsonl);
+    } finally {
+      process.umask(umask);
+    }
     expect(fs.readFileSync(file, 'utf8')).toBe('c\na\nb\n');
     expect(fs.statSync(file).mode & 0o777).toBe(0o644);
     expect(fs.readdirSync(path.dirname(file))).toEqual(['part.jsonl']);
@@ -175,6 +180,12 @@ describe('writePartitionFile', () => {
       const handle = await open(...args);
       if (args[1] === 'wx') {
         handle.sync = () => Promise.reject(Object.assign(new Error('EIO'), { code: 'EIO' }));
+        // A close that fails as well: the write's error is the one thrown.
+        const close = handle.close.bind(handle);
+        handle.close = async () => {
+          await close();
+          throw Object.assign(new Error('EBADF'), { code: 'EBADF' });
+        };
       }
       return handle;
     }) as typeof fsp.open);
