@@ -182,6 +182,8 @@ describe('the re-scan', () => {
   // A step re-scans when re-scans are always asked (0), when none ran yet, or when the last ran rescanEvery ago or more.
   it.each([
     [0, 1000, true],
+    // always asked: even when the server's clock went back
+    [0, -1000, true],
     [H, H, true],
     [H, H - 1000, false],
   ])('every %i ms, %i ms after the last: re-scans %s', async (rescanEveryMs, after, rescans) => {
@@ -414,6 +416,23 @@ describe('failures', () => {
     );
   });
 
+  it('a stop before the start, or once the step is done: interrupted all the same', async () => {
+    const stopped = new AbortController();
+    stopped.abort();
+    await expect(runSync(options(), deps(newDir(), { signal: stopped.signal }), () => {})).rejects.toThrow(
+      new AbortedError('interrupted before the sync started'),
+    );
+    const stop = new AbortController();
+    const run = runSync(options(), deps(newDir(), { signal: stop.signal }), (event) => {
+      if (event.type === 'step') stop.abort();
+    });
+    await expect(run).rejects.toThrow(new AbortedError('interrupted; synced up to 2026-11-11T10:00:00Z; run the same command again to continue'));
+  });
+
+  it('a summary without a move has no movedFrom key', async () => {
+    expect(Object.keys(await runSync(options(), deps(newDir()), () => {}))).toEqual(['cursor', 'updatedCursor', 'steps']);
+  });
+
   it('a stop after the last window: interrupted all the same, at the end', async () => {
     const dir = newDir();
     const stop = new AbortController();
@@ -572,6 +591,28 @@ describe('--follow', () => {
 });
 
 describe('a second signal', () => {
+  it('a store of no lock file (no closeNow): the cursor is said all the same', async () => {
+    const stop = new AbortController();
+    const events: SyncEvent[] = [];
+    await runSync(options(), { ...deps(newDir()), store: tableStore(), stop: stop.signal }, (event) => {
+      events.push(event);
+      if (event.type === 'progress' && event.windows === 2 && !stop.signal.aborted) stop.abort();
+    });
+    expect(events.filter((event) => event.type === 'stopped-now')).toEqual([{ type: 'stopped-now', cursor: SINCE + 30 * MIN }]);
+  });
+
+  it('--follow whose first step had no window: stopped, the new mirror is kept', async () => {
+    const dir = newDir();
+    const stop = new AbortController();
+    const events: SyncEvent[] = [];
+    await runSync(options({ follow: true, until: undefined, since: SERVER - 2 * MIN }), deps(dir, { signal: stop.signal }), (event) => {
+      events.push(event);
+      if (event.type === 'step') stop.abort();
+    });
+    expect(steps(events).map((result) => result.windows)).toEqual([0]);
+    expect(readState(dir).cursor).toBe('2026-11-11T23:58:00Z');
+  });
+
   it('mid-step: the lock is released at once and the cursor the store holds is said', async () => {
     const dir = newDir();
     const stop = new AbortController();
