@@ -353,3 +353,19 @@ describe('the heartbeat timer', () => {
     await lock.release();
   });
 });
+
+describe('small things', () => {
+  it('a stale lock is taken over without a listener to tell', async () => {
+    const dir = tempDir('swapx-lock-');
+    writeLock(dir, { pid: dead(), host: os.hostname(), startedAt: 'then' });
+    const lock = await acquireLock(dir);
+    expect(JSON.parse(fs.readFileSync(lock.file, 'utf8')).pid).toBe(process.pid);
+    await lock.release();
+  });
+
+  it('the refusal is named SyncLockedError', async () => {
+    const dir = tempDir('swapx-lock-');
+    writeLock(dir, { pid: process.ppid, host: os.hostname(), startedAt: 'then' });
+    await expect(acquireLock(dir)).rejects.toMatchObject({ name: 'SyncLockedError' });
+  });
+});
