@@ -14,7 +14,8 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
+    // (done removes it, whichever ends the wait)
+    signal.addEventListener('abort', done);
   });
 }
 

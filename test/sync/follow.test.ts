@@ -31,6 +31,7 @@ describe('sleep', () => {
     expect(done).toBe(true);
     expect(vi.getTimerCount()).toBe(0);
     expect(remove).toHaveBeenCalledTimes(1);
+    expect(remove.mock.calls[0]?.[0]).toBe('abort');
   });
 
   it('an aborted signal: resolves at once, setting no timer', async () => {
@@ -49,6 +50,7 @@ describe('sleep', () => {
     await vi.advanceTimersByTimeAsync(10);
     await wait;
     expect(remove).toHaveBeenCalledTimes(1);
+    expect(remove.mock.calls[0]?.[0]).toBe('abort');
     expect(vi.getTimerCount()).toBe(0);
   });
 });
