@@ -14,7 +14,8 @@ export function tempPathFor(target: string): string {
 }
 
 export async function writeFileAtomic(target: string, data: string | Buffer, options: { gzip?: boolean; mode?: number } = {}): Promise<void> {
-  const bytes = options.gzip ? (await import('node:zlib')).gzipSync(data) : typeof data === 'string' ? Buffer.from(data) : data;
+  // (A string is written as UTF-8, as Buffer.from would encode it.)
+  const bytes = options.gzip ? (await import('node:zlib')).gzipSync(data) : data;
   const temp = tempPathFor(target);
   try {
     const handle = await fs.open(temp, 'wx', options.mode ?? 0o644);

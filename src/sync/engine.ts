@@ -160,7 +160,8 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
     store.closeNow?.();
     onEvent({ type: 'stopped-now', cursor: (current ?? before)?.cursor ?? early.since });
   };
-  deps.stop?.addEventListener('abort', lastWords, { once: true });
+  // (A signal aborts once: its listener runs once.)
+  deps.stop?.addEventListener('abort', lastWords);
   const stopListener = () => deps.stop?.removeEventListener('abort', lastWords);
   const saved = await store.open(note).catch((error: unknown) => {
     stopListener();
@@ -274,7 +275,7 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
     }
 
     onEvent({ type: 'following', intervalMs: options.intervalMs });
-    deps.signal.addEventListener('abort', () => onEvent({ type: 'stopping' }), { once: true });
+    deps.signal.addEventListener('abort', () => onEvent({ type: 'stopping' }));
     await followLoop({
       intervalMs: options.intervalMs,
       signal: deps.signal,

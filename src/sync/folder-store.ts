@@ -53,7 +53,8 @@ async function removeEmpty(dir: string, top: string): Promise<void> {
     } catch {
       return;
     }
-    if (current === stop || path.dirname(current) === current) return;
+    // (The root is never empty: its rmdir fails before this loop could pass it.)
+    if (current === stop) return;
   }
 }
 
@@ -158,10 +159,10 @@ export class FolderStore implements MirrorStore<SyncQuery> {
       if (discard) {
         // Only while the lock is still ours: a directory taken over is another sync's.
         await this.lock.check();
-        await fs.rm(statePath(this.options.dir), { force: true });
+        await fs.rm(statePath(this.options.dir));
       }
     } catch {
-      // Nothing to undo for a lock lost.
+      // Nothing to undo for a lock lost, nor a state never written.
     } finally {
       await this.lock.release();
       this.lock = undefined;

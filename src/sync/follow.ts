@@ -14,7 +14,8 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     };
     const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
+    // (done removes it, whichever ends the wait)
+    signal.addEventListener('abort', done);
   });
 }
 
@@ -32,7 +33,7 @@ export async function followLoop(options: FollowOptions): Promise<void> {
     // A cadence, not a date: the monotonic clock, which a wall-clock change does not move.
     const started = performance.now();
     await options.step();
-    if (options.signal.aborted) break;
+    // A signal during the step: this sleep returns at once, and the loop ends.
     await sleep(Math.max(0, started + options.intervalMs - performance.now()), options.signal);
   }
 }

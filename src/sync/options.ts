@@ -66,7 +66,8 @@ export function defaultUntil(now: number): number {
 }
 
 function duration(text: string, name: string, options: { min: number; max: number; zero?: boolean }): number {
-  const ms = options.zero && text.trim() === '0' ? 0 : parseDuration(text);
+  // parseDuration reads a bare '0' as 0 s: `zero` only says, in the refusal, that 0 is taken.
+  const ms = parseDuration(text);
   if (ms === undefined) throw new UsageError(`${name}: '${text}' is not a duration (such as 90s, 15m, 48h${options.zero ? ', or 0' : ''})`);
   if (ms < options.min || ms > options.max) throw new UsageError(`${name} must be from ${formatSpan(options.min)} to ${formatSpan(options.max)}, not ${text}`);
   return ms;
@@ -76,7 +77,7 @@ function formatSpan(ms: number): string {
   if (ms === 0) return '0';
   if (ms % 86_400_000 === 0) return `${ms / 86_400_000}d`;
   if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  // (no bound is in minutes)
   return `${ms / 1000}s`;
 }
 
@@ -117,13 +118,14 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
       );
   }
   const since = flags.since === undefined ? undefined : time(flags.since, '--since', now);
-  if (since !== undefined && since > now) throw new UsageError(`--since ${formatUtc(since)} is in the future`);
+  // A bound not given bounds nothing.
+  if ((since ?? now) > now) throw new UsageError(`--since ${formatUtc(since!)} is in the future`);
   const until = flags.until === undefined ? undefined : time(flags.until, '--until', now);
-  if (until !== undefined && until > now) {
-    throw new UsageError(`--until ${formatUtc(until)} is in the future: the cursor would pass swaps that have not completed yet`);
+  if ((until ?? now) > now) {
+    throw new UsageError(`--until ${formatUtc(until!)} is in the future: the cursor would pass swaps that have not completed yet`);
   }
-  if (since !== undefined && until !== undefined && until < since) {
-    throw new UsageError(`--until (${formatUtc(until)}) is before --since (${formatUtc(since)})`);
+  if ((until ?? Number.POSITIVE_INFINITY) < (since ?? Number.NEGATIVE_INFINITY)) {
+    throw new UsageError(`--until (${formatUtc(until!)}) is before --since (${formatUtc(since!)})`);
   }
   const follow = flags.follow === true;
   if (follow && flags.until !== undefined) throw new UsageError('--follow keeps up with now: give --until or --follow, not both');
@@ -165,9 +167,9 @@ export function checkStart(options: Pick<SyncOptions, 'dir' | 'since' | 'until'>
     }
     return { since: options.since, ignoredSince: false };
   }
-  if (options.until !== undefined && options.until < saved.cursor) {
+  if ((options.until ?? saved.cursor) < saved.cursor) {
     throw new UsageError(
-      `--until ${formatUtc(options.until)} is before the cursor of ${options.dir} (${formatUtc(saved.cursor)}): those swaps are synced already`,
+      `--until ${formatUtc(options.until!)} is before the cursor of ${options.dir} (${formatUtc(saved.cursor)}): those swaps are synced already`,
     );
   }
   return { since: saved.since, ignoredSince: options.since !== undefined && options.since !== saved.since };

@@ -133,14 +133,14 @@ export async function writePartitionFile(file: string, rows: StoredRow[], codec:
     await handle.sync();
   } catch (error) {
     await handle.close().catch(() => {});
-    await fs.rm(temp, { force: true });
+    await fs.rm(temp);
     throw error;
   }
   await handle.close();
   try {
     await fs.rename(temp, file);
   } catch (error) {
-    await fs.rm(temp, { force: true });
+    await fs.rm(temp);
     throw error;
   }
   await syncDirectory(path.dirname(file));

@@ -36,8 +36,6 @@ export interface Recovered {
   removed: number;
   /** partitions folded into one file */
   folded: string[];
-  /** largest updatedAt in the folded partitions (NaN: none) */
-  maxUpdatedMs: number;
 }
 
 async function listDir(dir: string): Promise<string[]> {
@@ -59,14 +57,16 @@ const LOCK_TEMP_RE = new RegExp(`^${LOCK_FILE.replace(/\./g, '\\.')}\\.(\\d+)-[0
 function isLeftover(name: string): boolean {
   if (STATE_TEMP_RE.test(name)) return true;
   const pid = Number(LOCK_TEMP_RE.exec(name)?.[1]);
-  return Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !isAlive(pid);
+  // This process's pid is alive, and so is 0 (our process group).
+  return Number.isSafeInteger(pid) && !isAlive(pid);
 }
 
 export async function recover(dir: string, codec: PartitionCodec): Promise<Recovered> {
-  const result: Recovered = { removed: 0, folded: [], maxUpdatedMs: Number.NaN };
+  const result: Recovered = { removed: 0, folded: [] };
   for (const name of (await listDir(dir)).sort()) {
     if (isLeftover(name)) {
-      await fs.rm(path.join(dir, name), { force: true });
+      // Only the lock holder removes these: each is there until it does.
+      await fs.rm(path.join(dir, name));
       result.removed += 1;
       continue;
     }
@@ -76,16 +76,16 @@ export async function recover(dir: string, codec: PartitionCodec): Promise<Recov
     for (const file of (await listDir(path.join(dir, name))).sort()) {
       if (TEMP_PART_RE.test(file)) {
         // Only this process writes in a locked dir: every temporary part is a dead run's.
-        await fs.rm(path.join(dir, name, file), { force: true });
+        await fs.rm(path.join(dir, name, file));
         result.removed += 1;
       } else if (OLD_PART_RE.test(file) || PARTITION_FILE_RE.test(file)) files.push(file);
     }
     const target = partitionFile(date, codec);
     const old = files.filter((file) => `${name}/${file}` !== target);
     if (old.length === 0) continue;
-    // The one file first (if a dead fold wrote it), then the parts in the order they were written.
+    // The one file first (if a dead fold wrote it: a missing one reads as no rows), then the parts in the order they were written.
     const rows = new Map<string, StoredRow>();
-    for (const file of [...files.filter((file) => !old.includes(file)), ...old]) {
+    for (const file of [path.posix.basename(target), ...old]) {
       const full = path.join(dir, name, file);
       let read: StoredRow[];
       try {
@@ -94,13 +94,10 @@ export async function recover(dir: string, codec: PartitionCodec): Promise<Recov
         const why = error instanceof Error ? error.message : String(error);
         throw new WrappedError(`cannot read ${full} to fold it into ${target} (${why}); move it out of ${dir} and run again`, { cause: error });
       }
-      for (const row of read) {
-        mergeRow(rows, row);
-        if (!Number.isNaN(row.updatedMs) && !(row.updatedMs <= result.maxUpdatedMs)) result.maxUpdatedMs = row.updatedMs;
-      }
+      for (const row of read) mergeRow(rows, row);
     }
     await writePartitionFile(path.join(dir, target), [...rows.values()], codec);
-    for (const file of old) await fs.rm(path.join(dir, name, file), { force: true });
+    for (const file of old) await fs.rm(path.join(dir, name, file));
     await syncDirectory(path.join(dir, name));
     result.folded.push(target);
   }

@@ -61,6 +61,27 @@ describe.each([
   });
 });
 
+describe('the mode', () => {
+  it('is 0644 by default, and the mode asked, whatever the umask', async () => {
+    const dir = tempDir('swapx-atomic-');
+    const umask = process.umask(0);
+    try {
+      await writeFileAtomic(path.join(dir, 'a'), 'x');
+      await writeFileAtomic(path.join(dir, 'b'), 'x', { mode: 0o600 });
+      writeFileAtomicSync(path.join(dir, 'c'), 'x', 0o640);
+    } finally {
+      process.umask(umask);
+    }
+    expect([mode(path.join(dir, 'a')), mode(path.join(dir, 'b')), mode(path.join(dir, 'c'))]).toEqual([0o644, 0o600, 0o640]);
+  });
+
+  it('text is written as UTF-8', async () => {
+    const file = path.join(tempDir('swapx-atomic-'), 'a');
+    await writeFileAtomic(file, 'é→\n');
+    expect([...fsSync.readFileSync(file)]).toEqual([...Buffer.from('é→\n', 'utf8')]);
+  });
+});
+
 describe('writeFileAtomic', () => {
   it('gzips when asked', async () => {
     const file = path.join(tempDir('swapx-atomic-'), 'a.gz');

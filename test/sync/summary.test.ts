@@ -1,7 +1,7 @@
 /** What a sync step reports: the JSON line's keys in their contract order, and the line for people, word for word. */
 import { describe, expect, it } from 'vitest';
 import type { StepResult } from '../../src/sync/step.js';
-import { stepJson, stepText } from '../../src/sync/summary.js';
+import { failureJson, movedJson, noteJson, stepJson, stepText } from '../../src/sync/summary.js';
 
 const T = Date.parse('2026-11-10T12:00:00Z');
 const result = (change: Partial<StepResult> = {}): StepResult => ({
@@ -73,5 +73,38 @@ describe('stepText', () => {
   it('an incomplete step tells the windows done from those planned', () => {
     expect(stepText(result({ complete: false, windows: 1, windowsPlanned: 1200 }))).toContain('; 1/1,200 windows, ');
     expect(stepText(result({ complete: false, windows: 1, windowsPlanned: 1 }))).toContain('; 1/1 windows, ');
+  });
+});
+
+describe('the other JSON lines', () => {
+  it('sync-moved: from and to', () => {
+    expect(movedJson('https://old.test', 'https://new.test', T)).toBe(
+      '{"event":"sync-moved","time":"2026-11-10T12:00:00.000Z","from":"https://old.test","to":"https://new.test"}',
+    );
+  });
+
+  it('sync-warning and sync-info: the message', () => {
+    expect(noteJson('sync-warning', 'careful "here"', T)).toBe('{"event":"sync-warning","time":"2026-11-10T12:00:00.000Z","message":"careful \\"here\\""}');
+    expect(noteJson('sync-info', 'fyi', T)).toBe('{"event":"sync-info","time":"2026-11-10T12:00:00.000Z","message":"fyi"}');
+  });
+
+  it("sync-failed: the exit code, the error's name (or its type) and the message", () => {
+    class WindowFailedError extends Error {
+      override name = 'WindowFailedError';
+    }
+    expect(failureJson(T, 1, new WindowFailedError('x'), 'window failed')).toBe(
+      '{"event":"sync-failed","time":"2026-11-10T12:00:00.000Z","exitCode":1,"error":"WindowFailedError","message":"window failed"}',
+    );
+    expect(failureJson(T, 2, 'thrown text', 'odd')).toBe(
+      '{"event":"sync-failed","time":"2026-11-10T12:00:00.000Z","exitCode":2,"error":"string","message":"odd"}',
+    );
+  });
+});
+
+describe('stepText, the windows', () => {
+  it('one complete window is one window; none are windows', () => {
+    expect(stepText(result({ windows: 1, windowsPlanned: 1 }))).toContain('; 1 window, ');
+    expect(stepText(result({ windows: 0, windowsPlanned: 0 }))).toContain('; 0 windows, ');
+    expect(stepText(result({ windows: 1234, windowsPlanned: 1234, requests: 1 }))).toContain('; 1,234 windows, 1 request, ');
   });
 });
