@@ -55,7 +55,9 @@ async function snapshot(table: string) {
 
 /** The backends of swapx syncs (by their application name) */
 const syncBackends = (where = 'true') =>
-  db.admin.unsafe(`SELECT pid, state, wait_event_type AS wait, query FROM pg_stat_activity WHERE application_name = 'swapx sync' AND datname = current_database() AND ${where}`);
+  db.admin.unsafe(
+    `SELECT pid, state, wait_event_type AS wait, query FROM pg_stat_activity WHERE application_name = 'swapx sync' AND datname = current_database() AND ${where}`,
+  );
 
 async function waitFor<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
