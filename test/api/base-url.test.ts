@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALLOW_HTTP_ENV, checkBaseUrl, isLoopbackHost, redactUrl } from '../../src/api/base-url.js';
-import { UsageError } from '../../src/api/errors.js';
+import { refusal } from '../helpers/refusal.js';
 
 describe('isLoopbackHost', () => {
   it.each(['localhost', '127.0.0.1', '[::1]', '::1', '127.1.2.3', '127.10.200.255'])('%s is loopback', (host) => {
@@ -34,16 +34,6 @@ describe('redactUrl', () => {
 });
 
 describe('checkBaseUrl', () => {
-  const refused = (run: () => unknown): string => {
-    try {
-      run();
-    } catch (error) {
-      expect(error).toBeInstanceOf(UsageError);
-      return (error as Error).message;
-    }
-    throw new Error('expected a refusal');
-  };
-
   it('returns the parsed URL', () => {
     const url = checkBaseUrl('https://api.example/prefix/', true);
     expect(url).toBeInstanceOf(URL);
@@ -58,25 +48,25 @@ describe('checkBaseUrl', () => {
     ['ftp://me:pw@files.example', "--base-url is not an http(s) URL: 'ftp://[REDACTED]@files.example'"],
     ['file:///etc/passwd', "--base-url is not an http(s) URL: 'file:///etc/passwd'"],
   ])('refuses %j as not http(s)', (text, message) => {
-    expect(refused(() => checkBaseUrl(text, false))).toBe(message);
+    expect(refusal(() => checkBaseUrl(text, false))).toBe(message);
   });
 
   it.each(['https://me:pw@api.example', 'https://me@api.example', 'https://:pw@api.example'])('refuses credentials in %s', (text) => {
-    expect(refused(() => checkBaseUrl(text, false, 'SWAPX_BASE_URL'))).toBe(
+    expect(refusal(() => checkBaseUrl(text, false, 'SWAPX_BASE_URL'))).toBe(
       "SWAPX_BASE_URL must not contain credentials; use 'swapx auth login' or SWAPX_CLIENT_ID/SWAPX_API_KEY",
     );
   });
 
   it.each(['https://api.example/?a=1', 'https://api.example/#top'])('refuses a query or fragment: %s', (text) => {
-    expect(refused(() => checkBaseUrl(text, false))).toBe(`--base-url must not have a query or fragment: '${text}'`);
+    expect(refusal(() => checkBaseUrl(text, false))).toBe(`--base-url must not have a query or fragment: '${text}'`);
   });
 
   it('refuses plain http with credentials beyond loopback, unless allowed', () => {
     expect(ALLOW_HTTP_ENV).toBe('SWAPX_ALLOW_HTTP');
-    expect(refused(() => checkBaseUrl('http://api.example:8080/v', true))).toBe(
+    expect(refusal(() => checkBaseUrl('http://api.example:8080/v', true))).toBe(
       '--base-url: refusing plain http to api.example:8080: the API key would travel in clear text; use https://, or a loopback address, or for a test server set SWAPX_ALLOW_HTTP=1',
     );
-    expect(refused(() => checkBaseUrl('http://api.example', true, 'the base URL', false))).toMatch(/^the base URL: refusing plain http to api\.example:/);
+    expect(refusal(() => checkBaseUrl('http://api.example', true, 'the base URL', false))).toMatch(/^the base URL: refusing plain http to api\.example:/);
     expect(checkBaseUrl('http://api.example', true, 'x', true).host).toBe('api.example');
     expect(checkBaseUrl('http://api.example', false).host).toBe('api.example');
     expect(checkBaseUrl('https://api.example', true).host).toBe('api.example');

@@ -13,18 +13,8 @@ import {
   parseTimeOption,
   parseWholeNumber,
 } from '../../src/api/bounds.js';
-import { UsageError } from '../../src/api/errors.js';
 import { DURATION_FORMS, TIME_FORMS } from '../../src/util/time.js';
-
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('no refusal');
-}
+import { refusal } from '../helpers/refusal.js';
 
 describe('the defaults and bounds', () => {
   it('are these', () => {

@@ -1,18 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/api/errors.js';
 import { SETTINGS, SETTING_NAMES, allowsPlainHttp, checkSettingValue, isSettingName, resolveSettings, type SettingLayers } from '../../src/config/settings.js';
+import { refusal } from '../helpers/refusal.js';
 
 const layers = (change: Partial<SettingLayers> = {}): SettingLayers => ({ flags: {}, env: {}, profile: {}, ...change });
-
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('expected a refusal');
-}
 
 const PLAIN_HTTP = (from: string) =>
   `${from}: refusing plain http to api.example: the API key would travel in clear text; use https://, or a loopback address, or for a test server set SWAPX_ALLOW_HTTP=1`;

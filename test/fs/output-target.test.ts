@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { UsageError } from '../../src/api/errors.js';
 import { kindOf, outputTarget } from '../../src/fs/output-target.js';
 import { tempDir } from '../helpers/cli.js';
+import { refusal } from '../helpers/refusal.js';
 
 const advice = 'swapx writes a file beside its target and renames it into place; to write into it, use -o - (standard output) and redirect';
 
@@ -38,16 +39,6 @@ afterAll(async () => {
 afterEach(() => {
   vi.restoreAllMocks();
 });
-
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('no refusal');
-}
 
 function fsError(fn: () => unknown): NodeJS.ErrnoException {
   try {

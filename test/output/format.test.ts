@@ -1,6 +1,5 @@
 /** Choosing the output format: the flags, the -o name, the profile, the terminal, and the words of each refusal. */
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/api/errors.js';
 import {
   DEFAULT_FORMATS,
   FORMATS,
@@ -11,16 +10,7 @@ import {
   STDOUT_NAME,
   type FormatFlags,
 } from '../../src/output/format.js';
-
-function refusal(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('accepted');
-}
+import { refusal } from '../helpers/refusal.js';
 
 const tty = { stdoutIsTTY: true };
 const pipe = { stdoutIsTTY: false };

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RPS_MAX } from '../../src/api/bounds.js';
-import { UsageError } from '../../src/api/errors.js';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import {
   describePlan,
@@ -21,6 +20,7 @@ import {
   withRange,
   type ExportOutput,
 } from '../../src/windows/plan.js';
+import { refusal } from '../helpers/refusal.js';
 
 const t = (iso: string) => Date.parse(iso);
 const MIN = 60_000;
@@ -28,16 +28,6 @@ const DAY = 86_400_000;
 const now = t('2026-11-21T12:00:00Z');
 const output: ExportOutput = { file: 'week.jsonl', format: 'jsonl', gzip: false, fields: [...LIST_SWAP_FIELDS], excelSafe: false };
 const base = { from: t('2026-11-20'), to: t('2026-11-21'), output, now };
-
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(UsageError);
-    return (error as Error).message;
-  }
-  throw new Error('no refusal');
-}
 
 describe('freezeOutput', () => {
   it('copies exactly the output fields, frozen, and no other key', () => {
