@@ -1,4 +1,3 @@
-/** Network error codes in the words -v lines and error messages use. */
 /**
  * What a network error code means, in the words -v and error messages use (undici's UND_ERR_… mean nothing to people).
  * Without a prototype: a code such as 'constructor' is unknown, not Object's own function.
