@@ -15,7 +15,7 @@ import type { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { writeDictionaryPage } from 'hyparquet-writer/src/dictionary.js';
 import { byteLength, dictionaryOf, type FlatValues, isCoded, isNull, statistics } from './chunk-values.js';
 import { Bytes, dataPageV2Header, dictionaryPageHeader, HEADER_BOUND, PLAIN, RLE_DICTIONARY, rleBound, writeRle } from './pages.js';
-import { bytesStart, type CodedValues, copyBytes, type TextValues, textStart } from './text.js';
+import { bytesStart, type CodedValues, copyBytes, type TextValues, textStart, writeLength } from './text.js';
 import type { ParquetCodec } from './codec.js';
 
 export type { FlatValues } from './chunk-values.js';
@@ -72,12 +72,7 @@ function plainValues(values: Float64Array | CodedValues, element: SchemaElement,
 
 /** A string's plain entry at `at`: its length (4 bytes, little-endian), then bytes source[from, to); returns the end. */
 function plainEntry(source: Buffer, from: number, to: number, out: Buffer, at: number): number {
-  const length = to - from;
-  // Byte by byte: Buffer#writeUInt32LE checks its arguments on each of a row group's thousands of calls.
-  out[at] = length & 0xff;
-  out[at + 1] = (length >>> 8) & 0xff;
-  out[at + 2] = (length >>> 16) & 0xff;
-  out[at + 3] = length >>> 24;
+  writeLength(out, at, to - from);
   return copyBytes(source, from, to, out, at + 4);
 }
 

@@ -35,6 +35,17 @@ export function textAt(values: TextValues, i: number): string | null {
   return values.units[i]! < 0 ? null : values.bytes.toString('utf8', bytesStart(values, i), values.ends[i]!);
 }
 
+/**
+ * A length as 4 bytes, little-endian, at `at`. Byte by byte: Buffer#writeUInt32LE checks its arguments on each
+ * call, and a day's export writes some 300,000 of them.
+ */
+export function writeLength(out: Uint8Array, at: number, length: number): void {
+  out[at] = length & 0xff;
+  out[at + 1] = (length >>> 8) & 0xff;
+  out[at + 2] = (length >>> 16) & 0xff;
+  out[at + 3] = length >>> 24;
+}
+
 /** A field's value as text: null for a null or a missing field, a number or a boolean as JavaScript writes it. */
 export const asText = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'string' ? value : String(value));
 
@@ -61,11 +72,7 @@ export class TextBuilder {
       }
       const { bytes, used } = this;
       const length = (bytes as FastBuffer).utf8Write(value, used + 4);
-      // Byte by byte: writeUInt32LE checks its arguments on each of a day's 300,000 hashes.
-      bytes[used] = length & 0xff;
-      bytes[used + 1] = (length >>> 8) & 0xff;
-      bytes[used + 2] = (length >>> 16) & 0xff;
-      bytes[used + 3] = length >>> 24;
+      writeLength(bytes, used, length);
       this.used = used + 4 + length;
     }
     this.ends[this.count] = this.used;
