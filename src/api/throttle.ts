@@ -3,7 +3,10 @@
  * requests-per-second cap and holds all of them while the server has asked
  * to back off (a 429 slows the whole export, not one worker).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as timersSleep } from 'node:timers/promises';
+
+/** Waits `ms`, or rejects with an AbortError once `signal` aborts. */
+export type Sleep = (ms: number, value: undefined, options: { signal?: AbortSignal }) => Promise<unknown>;
 
 export class Throttle {
   private pausedUntil = 0;
@@ -13,6 +16,7 @@ export class Throttle {
   constructor(
     requestsPerSecond?: number,
     private readonly now: () => number = Date.now,
+    private readonly sleep: Sleep = timersSleep,
   ) {
     const rate = requestsPerSecond ?? 0;
     this.intervalMs = rate > 0 ? 1000 / rate : 0;
@@ -28,13 +32,13 @@ export class Throttle {
     for (;;) {
       const wait = this.pausedUntil - this.now();
       if (wait <= 0) break;
-      await sleep(wait, undefined, { signal });
+      await this.sleep(wait, undefined, { signal });
     }
     // No rate: no slots either, even when the wall clock steps back past the last request.
     if (this.intervalMs === 0) return;
     const now = this.now();
     const slot = Math.max(now, this.nextSlot);
     this.nextSlot = slot + this.intervalMs;
-    if (slot > now) await sleep(slot - now, undefined, { signal });
+    if (slot > now) await this.sleep(slot - now, undefined, { signal });
   }
 }

@@ -1,22 +1,23 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { Throttle as RealThrottle } from '../../src/api/throttle.js';
 
 /** The sleeps the throttle asks for, each moving the test's clock on by its length (no real waiting). */
 const sleeps: { ms: number; signal: AbortSignal | undefined }[] = [];
 let clock = 0;
 /** Called as each sleep ends. */
 let onWake: (() => void) | undefined;
-vi.mock('node:timers/promises', () => ({
-  setTimeout: async (ms: number, _value: unknown, options: { signal?: AbortSignal }) => {
-    sleeps.push({ ms, signal: options.signal });
-    clock += ms;
-    onWake?.();
-  },
-}));
-
-// Files share their module cache: a Throttle loaded by another file's imports would hold the real timers.
-vi.resetModules();
-const { Throttle } = await import('../../src/api/throttle.js');
+const sleep = async (ms: number, _value: undefined, options: { signal?: AbortSignal }) => {
+  sleeps.push({ ms, signal: options.signal });
+  clock += ms;
+  onWake?.();
+};
 const now = () => clock;
+/** The throttle on the test's clock and sleeps. */
+class Throttle extends RealThrottle {
+  constructor(rate: number | undefined, clockNow?: () => number) {
+    super(rate, clockNow, sleep);
+  }
+}
 
 beforeEach(() => {
   sleeps.length = 0;
