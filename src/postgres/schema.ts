@@ -125,15 +125,16 @@ const DDL_LOCK_TIMEOUT = '10s';
 /**
  * Creates the mirror table and the state table when missing, or checks them and adds the columns swapx writes that
  * they lack. Runs in one transaction, under the mirror's advisory lock (no other swapx writes meanwhile).
+ * `lockTimeout` is a Postgres interval (tests wait a second, not ten).
  */
-export async function ensureTables(sql: Db, name: TableName): Promise<Ensured> {
+export async function ensureTables(sql: Db, name: TableName, lockTimeout = DDL_LOCK_TIMEOUT): Promise<Ensured> {
   if (!(await schemaExists(sql, name.schema))) {
     throw new UsageError(`the schema ${name.schema} does not exist in this database; create it (CREATE SCHEMA ${quoteIdent(name.schema)}) or name another`);
   }
   const state: TableName = { schema: name.schema, table: STATE_TABLE };
   if (name.table === STATE_TABLE) throw new UsageError(`${STATE_TABLE} is the table of swapx's own state: name another table for the swaps`);
   return sql.begin(async (tx) => {
-    await tx.unsafe(`SET LOCAL lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
+    await tx.unsafe(`SET LOCAL lock_timeout = '${lockTimeout}'`);
     // Mirrors of two tables of one schema share the state table: its creation is made by one of them at a time.
     await tx`SELECT pg_advisory_xact_lock(hashtextextended(${`swapx sync state ${name.schema}`}, 0))`;
     const wanted = COLUMNS.map((c) => ({ name: c.name, type: c.type }));
