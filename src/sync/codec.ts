@@ -64,7 +64,8 @@ export function textCodec(format: Exclude<SyncFormat, 'parquet'>, gzip: boolean,
     },
     read: (bytes) => read(decode(bytes)),
     encode(rows) {
-      const text = encoder.header() + rows.map((row) => row.payload as string).join('') + encoder.footer(rows.length > 0);
+      // JSON Lines and CSV have no footer.
+      const text = encoder.header() + rows.map((row) => row.payload as string).join('');
       return gzip ? gzipSync(text) : Buffer.from(text);
     },
   };

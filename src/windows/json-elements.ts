@@ -36,9 +36,16 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 }
 
+/** The first byte at or after `i` that is not JSON whitespace (past the end, bytes[i] is undefined: not a space). */
 function skipSpace(bytes: Buffer, i: number): number {
-  while (i < bytes.length && isSpace(bytes[i]!)) i++;
+  while (isSpace(bytes[i]!)) i++;
   return i;
+}
+
+/** Where `byte` is next, at or after `from`; the length when it is not. */
+function nextIndex(bytes: Buffer, byte: number, from: number): number {
+  const at = bytes.indexOf(byte, from);
+  return at === -1 ? bytes.length : at;
 }
 
 /**
@@ -91,8 +98,7 @@ export function splitObjects(bytes: Buffer): Elements | undefined {
   let count = 0;
   // Backslashes are rare: found by the native search, once per body, not per string.
   const utf8 = isUtf8(bytes);
-  let nextBackslash = bytes.indexOf(BACKSLASH, i);
-  if (nextBackslash < 0) nextBackslash = n;
+  let nextBackslash = nextIndex(bytes, BACKSLASH, i);
   if (bytes[i] === CLOSE_BRACKET) return skipSpace(bytes, i + 1) === n ? { spans, canonical, keys, count } : undefined;
   for (;;) {
     if (bytes[i] !== OPEN_BRACE) return undefined;
@@ -102,8 +108,8 @@ export function splitObjects(bytes: Buffer): Elements | undefined {
     let colons = 0;
     // One element: strings are skipped by the native search for the closing quote.
     for (;;) {
-      if (i >= n) return undefined;
-      const c = bytes[i]!;
+      const c = bytes[i];
+      if (c === undefined) return undefined;
       if (c === QUOTE) {
         let close = bytes.indexOf(QUOTE, i + 1);
         for (;;) {
@@ -130,7 +136,7 @@ export function splitObjects(bytes: Buffer): Elements | undefined {
       } else if (c === COLON) colons++;
       else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
         let end = i + 1;
-        while (end < n && isNumberByte(bytes[end]!)) end++;
+        while (isNumberByte(bytes[end]!)) end++;
         if (clean && !canonicalNumber(bytes, i, end)) clean = false;
         i = end;
         continue;
@@ -139,8 +145,7 @@ export function splitObjects(bytes: Buffer): Elements | undefined {
     }
     if (nextBackslash < i) {
       clean = false;
-      nextBackslash = bytes.indexOf(BACKSLASH, i);
-      if (nextBackslash < 0) nextBackslash = n;
+      nextBackslash = nextIndex(bytes, BACKSLASH, i);
     }
     if (count === capacity) {
       capacity *= 2;
@@ -180,16 +185,13 @@ export function utf8Text(bytes: Buffer, start: number, end: number): string {
 
 /** Keys in a parsed value, at any depth: fewer than the colons sent means a key came twice (JSON.parse keeps the last). */
 export function keyCount(value: unknown): number {
-  if (value === null || typeof value !== 'object') return 0;
+  // What JSON.parse makes: objects and arrays are Objects; null, strings, numbers and booleans are not.
+  if (!(value instanceof Object)) return 0;
   let total = 0;
   if (Array.isArray(value)) {
     for (const item of value) total += keyCount(item);
     return total;
   }
-  for (const key in value) {
-    total += 1;
-    const inner = (value as Record<string, unknown>)[key];
-    if (inner !== null && typeof inner === 'object') total += keyCount(inner);
-  }
+  for (const key in value) total += 1 + keyCount((value as Record<string, unknown>)[key]);
   return total;
 }

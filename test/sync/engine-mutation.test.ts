@@ -377,6 +377,23 @@ describe('failures', () => {
     expect(readState(dir).cursor).toBe('2026-11-11T10:00:00Z');
   });
 
+  it('a later run records no state before its first rows: the start is recorded once, by the run that made the mirror', async () => {
+    const dir = newDir();
+    const cursors: number[] = [];
+    class Counting extends FolderStore {
+      override async commit(next: SyncState, newFrom: number) {
+        cursors.push(next.cursor);
+        return super.commit(next, newFrom);
+      }
+    }
+    await runSync(options(), deps(dir, { store: new Counting({ dir, now: () => LOCAL, fsReason }) }), () => {});
+    expect(cursors[0]).toBe(SINCE);
+    cursors.length = 0;
+    await runSync(options({ until: UNTIL + H }), deps(dir, { store: new Counting({ dir, now: () => LOCAL, fsReason }) }), () => {});
+    expect(cursors.length).toBeGreaterThan(0);
+    expect(cursors[0]).toBeGreaterThan(UNTIL);
+  });
+
   it('a write the file system refuses says why and how far the mirror is; any other error is thrown as it is', async () => {
     const dir = newDir();
     const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });

@@ -68,6 +68,9 @@ describe('stepText', () => {
       /^Synced 0 new, 0 late and 1 updated swaps into 1 partition;/,
     );
     expect(stepText(result({ newSwaps: 0, lateSwaps: 1, updatedSwaps: 0 }))).toMatch(/^Synced 0 new, 1 late/);
+    // Counts that a difference would cancel: only their sum says whether anything was synced.
+    expect(stepText(result({ newSwaps: 1, lateSwaps: 1, updatedSwaps: 0 }))).toMatch(/^Synced 1 new, 1 late and 0 updated swaps/);
+    expect(stepText(result({ newSwaps: 0, lateSwaps: 1, updatedSwaps: 1 }))).toMatch(/^Synced 0 new, 1 late and 1 updated swaps/);
   });
 
   it('an incomplete step tells the windows done from those planned', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MOCK_BASE, useMockAgent } from '../helpers/mock-agent.js';
 import { createClient } from '../../src/api/client.js';
+import { AbortedError, ResponseFormatError } from '../../src/api/errors.js';
 import type { Swap } from '../../src/api/types.js';
 import { windowReader } from '../../src/windows/read-window.js';
 
@@ -41,6 +42,34 @@ describe('the window reader', () => {
     expect(count).toBe(3);
     expect(seen.map((s) => s.swap)).toEqual(await client.listSwaps(WINDOW));
     expect(seen.map((s) => s.raw)).toEqual([canonical, undefined, undefined]);
+  });
+
+  it('hands no bytes of a swap sent with a key twice: JSON.parse keeps the last, so they are not what it read', async () => {
+    const twice = JSON.stringify(swap('a')).replace('{', '{"id":"first",');
+    const { seen } = await visit(`[${twice}]`);
+    expect(seen).toEqual([{ swap: expect.objectContaining({ id: 'a' }), raw: undefined }]);
+  });
+
+  it('refuses a body that is not UTF-8, as a body that is not JSON', async () => {
+    const body = Buffer.concat([Buffer.from(`[${JSON.stringify(swap('a')).replace('"a"', '"')}`), Buffer.from([0xff]), Buffer.from('"}]')]);
+    mock.agent
+      .get(BASE)
+      .intercept({ path: (path) => path.startsWith('/v1/external/swaps?'), method: 'GET' })
+      .reply(200, body, { headers: { 'content-type': 'application/json' } });
+    const client = createClient({ baseUrl: BASE, credentials: { kind: 'basic', clientId: 'a', apiKey: 'b' }, dispatcher: mock.agent, retries: 0 });
+    const seen: Swap[] = [];
+    const error = await windowReader(client)(WINDOW, (s) => void seen.push(s)).catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(ResponseFormatError);
+    expect((error as Error).message).toBe(
+      'the API answered HTTP 200 with a body that is not JSON (content type application/json, GET /v1/external/swaps?From=2026-11-01T00%3A00%3A00Z&To=2026-11-01T00%3A30%3A00Z)',
+    );
+    expect(seen).toEqual([]);
+  });
+
+  it('stops at once when its signal is aborted', async () => {
+    const client = serve('[]', 1);
+    const error = await windowReader(client)(WINDOW, () => undefined, AbortSignal.abort()).catch((e: unknown) => e as Error);
+    expect(error).toBeInstanceOf(AbortedError);
   });
 
   it('reads a body that is not a plain array of objects the ordinary way', async () => {
