@@ -69,13 +69,13 @@ const common = {
 
 fs.rmSync(outdir, { recursive: true, force: true });
 
-// The program (src/cli/program.ts: src/main.ts, undici and every command) as one CommonJS file:
-// src/cli/program-cached.ts compiles it with V8's code cache, which Node 20 offers for scripts, not for ES modules.
+// The program (src/bin/program.ts: src/main.ts, undici and every command) as one CommonJS file:
+// src/bin/program-cached.ts compiles it with V8's code cache, which Node 20 offers for scripts, not for ES modules.
 // What a command loads lazily (import()) stays lazy: esbuild runs such a module's top level only when it is first imported.
 const programFile = path.join(outdir, 'chunks/program.cjs');
 await build({
   ...common,
-  entryPoints: ['src/cli/program.ts'],
+  entryPoints: ['src/bin/program.ts'],
   outfile: programFile,
   format: 'cjs',
   // Wrapped as Node's CommonJS loader wraps a module, here rather than by the loader at each start (a copy of 700 kB).
@@ -94,22 +94,22 @@ const programCached = {
   setup(b) {
     let resolved = false;
     b.onResolve({ filter: /^\.\.\/main\.js$/ }, (args) => {
-      if (!/[\\/]src[\\/]cli[\\/]start\.ts$/.test(args.importer)) return undefined;
+      if (!/[\\/]src[\\/]bin[\\/]start\.ts$/.test(args.importer)) return undefined;
       resolved = true;
-      return { path: path.join(root, 'src/cli/program-cached.ts') };
+      return { path: path.join(root, 'src/bin/program-cached.ts') };
     });
     b.onEnd((result) => {
       if (result.errors.length === 0 && !resolved)
-        throw new Error("build-cli: src/cli/start.ts no longer imports '../main.js': the program would be bundled twice");
+        throw new Error("build-cli: src/bin/start.ts no longer imports '../main.js': the program would be bundled twice");
     });
   },
 };
 
-// The start (src/cli/start.ts) as one ES module, the program's loader in it, run only when imported (not for
+// The start (src/bin/start.ts) as one ES module, the program's loader in it, run only when imported (not for
 // `swapx --version`): one file to read before the program.
 await build({
   ...common,
-  entryPoints: { swapx: 'src/cli/start.ts' },
+  entryPoints: { swapx: 'src/bin/start.ts' },
   outdir,
   format: 'esm',
   define: { SWAPX_PROGRAM_CACHE_KEY: JSON.stringify(programKey) },

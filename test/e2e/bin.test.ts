@@ -1,6 +1,6 @@
 /**
- * The installed bin: it answers `--version` before it loads the program (src/cli/start.ts), and the program,
- * undici with it, comes through V8's code cache (src/cli/program-cached.ts). Neither may change what swapx answers.
+ * The installed bin: it answers `--version` before it loads the program (src/bin/start.ts), and the program,
+ * undici with it, comes through V8's code cache (src/bin/program-cached.ts). Neither may change what swapx answers.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The program's code cache (src/cli/program-cached.ts) is code: V8 checks a cache's length against the source,
+ * The program's code cache (src/bin/program-cached.ts) is code: V8 checks a cache's length against the source,
  * not its content, so a cache made from another program of the same length runs that program's compiled code.
  * A cache may therefore come only from a directory no one else can write. Here a planted cache is the bundle's
  * own with one constant changed (the version, "0.1.0" as "6.6.6", same length): a swapx that trusts it prints that.

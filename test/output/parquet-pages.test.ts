@@ -8,7 +8,7 @@ import { ByteWriter } from 'hyparquet-writer';
 import { writePageHeader } from 'hyparquet-writer/src/datapage.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
 import { Bytes, dataPageV2Header, dictionaryPageHeader, rleBound, writeRle } from '../../src/output/parquet/pages.js';
-import { StringTable } from '../../src/output/parquet/text.js';
+import { StringTable } from '../../src/output/parquet/coded.js';
 
 function theirs(write: (writer: ByteWriter) => void): Buffer {
   const writer = new ByteWriter();

@@ -3,7 +3,8 @@
  * (min, max, nulls) and whether a dictionary pays, by hyparquet-writer's own rules.
  */
 import type { SchemaElement } from 'hyparquet';
-import { bytesStart, type CodedValues, type FastBuffer, type TextValues, textAt } from './text.js';
+import type { CodedValues } from './coded.js';
+import { bytesStart, type FastBuffer, type TextValues, textAt } from './text.js';
 
 /**
  * A flat column's values. Times are microseconds since the epoch and amounts numbers, NaN for a null

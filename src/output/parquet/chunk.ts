@@ -5,7 +5,7 @@
  * that path was most of a Parquet export's extra CPU — bigints for every time, a copy of each column
  * per step (slice, unconvert, filter), a UTF-8 buffer per string, a dictionary tried and thrown away.
  * A list column's leaves (address lists, tags) come with their Dremel levels. Page headers, levels and
- * dictionary indexes are written here too (pages.ts); a dictionary of another physical type than DOUBLE or
+ * dictionary indexes are written here too (pages.ts), the values' plain bytes by plain.ts; a dictionary of another physical type than DOUBLE or
  * BYTE_ARRAY (none in an export) goes through hyparquet-writer's writeDictionaryPage, imported by path
  * inside the package, so package.json pins its exact version: a new one is taken on purpose, with the
  * byte-identity test (test/output/parquet-chunk.test.ts).
@@ -15,8 +15,8 @@ import type { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { writeDictionaryPage } from 'hyparquet-writer/src/dictionary.js';
 import { byteLength, dictionaryOf, type FlatValues, isCoded, isNull, statistics } from './chunk-values.js';
 import { Bytes, dataPageV2Header, dictionaryPageHeader, HEADER_BOUND, PLAIN, RLE_DICTIONARY, rleBound, writeRle } from './pages.js';
-import { bytesStart, type CodedValues, copyBytes, type TextValues, textStart, writeLength } from './text.js';
 import type { ParquetCodec } from './codec.js';
+import { dictionaryValues, plainPage } from './plain.js';
 
 export type { FlatValues } from './chunk-values.js';
 
@@ -31,71 +31,6 @@ export interface FlatColumn {
 
 /** hyparquet-writer's default page size: a page is cut once its values reach it. */
 const PAGE_SIZE = 1_048_576;
-const TWO_32 = 4_294_967_296;
-
-/** A scratch buffer for page values: compressed (copied) or appended (copied) before it is reused. */
-let scratch = Buffer.allocUnsafe(1 << 16);
-function room(bytes: number): Buffer {
-  if (scratch.length < bytes) scratch = Buffer.allocUnsafe(Math.max(bytes, scratch.length * 2));
-  return scratch;
-}
-
-/** The plain bytes of numbers or coded strings [start, end) (nulls skipped) into `out` from 0; returns the length. */
-function plainValues(values: Float64Array | CodedValues, element: SchemaElement, start: number, end: number, out: Buffer): number {
-  let at = 0;
-  if (values instanceof Float64Array) {
-    // Through a DataView of the page (little-endian, whatever this machine is), not a Buffer method call per value.
-    const view = new DataView(out.buffer, out.byteOffset, out.length);
-    const int64 = element.type === 'INT64';
-    for (let i = start; i < end; i++) {
-      const v = values[i]!;
-      if (Number.isNaN(v)) continue;
-      if (int64) {
-        const high = Math.floor(v / TWO_32);
-        view.setUint32(at, v - high * TWO_32, true);
-        // A negative high word (before 1970) is stored as its two's complement.
-        view.setInt32(at + 4, high, true);
-      } else view.setFloat64(at, v, true);
-      at += 8;
-    }
-    return at;
-  }
-  const { ids, table } = values;
-  const { utf8 } = table;
-  for (let i = start; i < end; i++) {
-    const id = ids[i]!;
-    if (id < 0) continue;
-    at = plainEntry(utf8[id]!, 0, utf8[id]!.length, out, at);
-  }
-  return at;
-}
-
-/** A string's plain entry at `at`: its length (4 bytes, little-endian), then bytes source[from, to); returns the end. */
-function plainEntry(source: Buffer, from: number, to: number, out: Buffer, at: number): number {
-  writeLength(out, at, to - from);
-  return copyBytes(source, from, to, out, at + 4);
-}
-
-/** The plain page of values [start, end): text is held as one already (text.ts). */
-function plainPage(values: FlatValues, element: SchemaElement, start: number, end: number): Buffer {
-  if (!(values instanceof Float64Array) && !isCoded(values)) return values.bytes.subarray(textStart(values, start), values.ends[end - 1]!);
-  const out = room(plainSize(values, start, end));
-  return out.subarray(0, plainValues(values, element, start, end, out));
-}
-
-/** The plain bytes of values [start, end): 8 per number, a 4-byte length and the bytes per string (a null none). */
-function plainSize(values: FlatValues, start: number, end: number): number {
-  if (values instanceof Float64Array) return (end - start) * 8;
-  if (!isCoded(values)) return values.ends[end - 1]! - textStart(values, start);
-  const { ids, table } = values;
-  const { utf8 } = table;
-  let bytes = 0;
-  for (let i = start; i < end; i++) {
-    const id = ids[i]!;
-    if (id >= 0) bytes += 4 + utf8[id]!.length;
-  }
-  return bytes;
-}
 
 /** Pages cut as the writer cuts them: once the values' bytes (prefixes not counted) reach PAGE_SIZE, at a row's start. */
 function pageBoundaries(values: FlatValues, dictionary: boolean, repetition?: Uint8Array): [number, number][] {
@@ -183,38 +118,6 @@ function indexPage(indexes: Int32Array, start: number, end: number): Uint8Array 
   data.byte(bitWidth);
   writeRle(data, all, 0, count, bitWidth);
   return data.view();
-}
-
-/** The plain bytes of a dictionary's entries (each the value at a position of the column) into room() from 0. */
-function dictionaryValues(values: Float64Array | CodedValues | TextValues, entries: readonly number[]): Buffer {
-  if (values instanceof Float64Array) {
-    const out = room(8 * entries.length);
-    const view = new DataView(out.buffer, out.byteOffset, out.length);
-    for (let k = 0; k < entries.length; k++) view.setFloat64(8 * k, values[entries[k]!]!, true);
-    return out.subarray(0, 8 * entries.length);
-  }
-  let at = 0;
-  if (isCoded(values)) {
-    const { ids, table } = values;
-    const { utf8 } = table;
-    let size = 0;
-    for (let k = 0; k < entries.length; k++) size += 4 + utf8[ids[entries[k]!]!]!.length;
-    const out = room(size);
-    for (let k = 0; k < entries.length; k++) {
-      const bytes = utf8[ids[entries[k]!]!]!;
-      at = plainEntry(bytes, 0, bytes.length, out, at);
-    }
-    return out.subarray(0, at);
-  }
-  const { bytes, ends } = values;
-  let size = 0;
-  for (let k = 0; k < entries.length; k++) size += ends[entries[k]!]! - textStart(values, entries[k]!);
-  const out = room(size);
-  for (let k = 0; k < entries.length; k++) {
-    const i = entries[k]!;
-    at = plainEntry(bytes, bytesStart(values, i), ends[i]!, out, at);
-  }
-  return out.subarray(0, at);
 }
 
 /** The dictionary page of these entries (positions in the column); returns its uncompressed size with its header. */

@@ -17,7 +17,8 @@ import { schemaPathResolver } from 'hyparquet-writer/src/schema.js';
 import { VERSION } from '../../version.js';
 import { type FlatValues, writeChunk } from './chunk.js';
 import { canCompress, codecOfRowGroups, DEFAULT_PARQUET_CODEC, type ParquetCodec, parquetCompressors } from './codec.js';
-import { type ColumnBatch, concatColumn, type ListValues, toColumns } from './columns.js';
+import { type ColumnBatch, concatColumn, toColumns } from './columns.js';
+import type { ListValues } from './lists.js';
 import { KINDS, keepsStatistics, parquetSchema, plainOnly } from './schema.js';
 
 export { type ColumnBatch, ColumnCollector, columnTables, toColumns } from './columns.js';

@@ -1,7 +1,7 @@
 /**
- * The program (src/cli/program.ts: src/main.ts and all it loads, undici included) for the bundled CLI,
+ * The program (src/bin/program.ts: src/main.ts and all it loads, undici included) for the bundled CLI,
  * compiled with V8's code cache. scripts/build-cli.js builds it as one CommonJS file, chunks/program.cjs, and
- * resolves src/cli/start.ts's import of '../main.js' to this module (the library, dist/, keeps tsc's modules).
+ * resolves src/bin/start.ts's import of '../main.js' to this module (the library, dist/, keeps tsc's modules).
  * With the cache V8 reuses the code an earlier run compiled, instead of compiling the program at each start. It is
  * made at exit, so it holds every function the run called; Node's own cache (module.enableCompileCache(), 22.1+)
  * is made as a module is compiled and holds only its top level. Measured (CPU of a lookup, interleaved runs, Node

@@ -3,8 +3,8 @@
  * alone is answered here, as commander would answer it, before the program and its dependencies load:
  * loading them was most of what that command cost.
  */
+import { EXIT } from '../cli/exit-status.js';
 import { VERSION } from '../version.js';
-import { EXIT } from './exit-status.js';
 
 const VERSION_FLAGS: readonly string[] = ['--version', '-V'];
 
