@@ -81,8 +81,9 @@ export function mergeRow(rows: Map<string, StoredRow>, row: StoredRow): Change {
   return 'updated';
 }
 
+/** A text row's payload is its encoded line, a Parquet row's its record: compared as JSON, either is compared whole. */
 function samePayload(a: StoredRow['payload'], b: StoredRow['payload']): boolean {
-  return typeof a === 'string' || typeof b === 'string' ? a === b : JSON.stringify(a) === JSON.stringify(b);
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** The rows of a partition file, or none when it does not exist. */
