@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Stryker } from '@stryker-mutator/core';
+import { transformSync } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The engines: everything below the shell (src/cli, src/commands, src/main.ts) but the sandbox, a test tool. */
@@ -123,7 +124,17 @@ function sliceOf(source, { start, end }) {
 const reportDir = path.join(root, 'reports/mutation');
 fs.mkdirSync(reportDir, { recursive: true });
 const rows = [];
+/** Whether `file` holds only types: compiled, it is empty, so there is nothing to mutate (Stryker stops on such a module). */
+function typesOnly(file) {
+  const { code } = transformSync(fs.readFileSync(path.join(root, file), 'utf8'), { loader: 'ts', format: 'esm' });
+  return code.replace(/^export \{\s*\};?$/m, '').trim() === '';
+}
+
 for (const file of modules) {
+  if (typesOnly(file)) {
+    process.stdout.write(`\n== ${file}: types only, no code to mutate\n`);
+    continue;
+  }
   const slug = file
     .replace(/^src\//, '')
     .replace(/\.ts$/, '')
