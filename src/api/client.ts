@@ -22,8 +22,8 @@ export interface SwapWindowQuery {
 }
 
 function toTimeParam(value: Date | number | string): string {
-  if (typeof value === 'string') return value;
-  return formatUtc(typeof value === 'number' ? value : value.getTime());
+  // A Date's number is its milliseconds.
+  return typeof value === 'string' ? value : formatUtc(Number(value));
 }
 
 /** A window's query parameters, as listSwaps and the window reader send them. */

@@ -158,6 +158,8 @@ describe('apiErrorFromResponse', () => {
       `permission denied (HTTP ${status}): HTTP ${status}; check the credentials with 'swapx auth status'`,
     );
     expect(from(status, { isUnconfirmed: true }).message).toBe('the API account is not confirmed yet: ask the vendor to confirm it, then try again');
+    // No body at all (a proxy's bare 401): permission denied all the same.
+    expect(from(status).message).toBe(`permission denied (HTTP ${status}): HTTP ${status}; check the credentials with 'swapx auth status'`);
   });
 
   it('404 is not found', () => {

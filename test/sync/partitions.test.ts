@@ -55,7 +55,7 @@ describe('names', () => {
       ['part-20261120T100000Z-aaaaaa.jsonl', 'part-1.csv.gz'],
       ['part-.jsonl', 'part-1.parquet', 'xpart-1.jsonl', 'part-1.jsonl.tmp', 'part-1_2.csv'],
     ],
-    [TEMP_PART_RE, ['.part.jsonl.1-a.tmp', '.part-1.csv.1-a.tmp'], ['part.jsonl.1-a.tmp', '.partx.tmp', '.part.jsonl.tmp.x']],
+    [TEMP_PART_RE, ['.part.jsonl.1-a.tmp', '.part-1.csv.1-a.tmp'], ['part.jsonl.1-a.tmp', '.partx.tmp', '.part.jsonl.tmp.x', 'x.part.jsonl.1-a.tmp']],
     [PARTITION_RE, ['date=2026-11-20'], ['date=2026-11-2', 'xdate=2026-11-20', 'date=2026-11-20x', 'date=2026-1a-20']],
   ])('%s matches its names and no other', (re, yes, no) => {
     expect(yes.filter((name) => !re.test(name))).toEqual([]);
@@ -93,6 +93,10 @@ describe('mergeRow', () => {
     expect(rows.get('a')?.payload).toBe('v11\n');
     expect(mergeRow(rows, row('a', 1, 10, 'v10\n'))).toBe('unchanged');
     expect(rows.get('a')?.payload).toBe('v11\n');
+    // A later version with the same content (a field it changed is not among the mirror's): its time is kept.
+    const later = row('a', 1, 12, 'v11\n');
+    expect(mergeRow(rows, later)).toBe('updated');
+    expect(rows.get('a')).toBe(later);
   });
 
   it('compares record payloads by content, and a record never equals text', () => {
@@ -129,7 +133,9 @@ describe('reading a partition file', () => {
         `^the partition ${file.replace(/[.]/g, '\\.')} cannot be read \\(.+\\); it was left as it is: restore it, or remove it and sync its date again$`,
       ),
     );
+    expect(error.cause).toBeInstanceOf(SyntaxError);
     const odd = (await readPartitionIndex(file, () => Promise.reject('a string')).catch((e: unknown) => e)) as Error;
+    expect(odd.cause).toBe('a string');
     expect(odd.message).toBe(`the partition ${file} cannot be read (a string); it was left as it is: restore it, or remove it and sync its date again`);
     expect(fs.readFileSync(file, 'utf8')).toBe('{"id":');
   });
