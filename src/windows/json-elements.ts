@@ -49,29 +49,38 @@ function nextIndex(bytes: Buffer, byte: number, from: number): number {
 }
 
 /**
- * Whether the number token bytes[start, end) is written as JSON.stringify writes its value. The common
- * case is decided on the bytes: at most 15 digits (a double keeps them all, so its shortest form is
- * these digits), no exponent, no trailing zero after a point, not -0, not below 1e-6 (written
- * with an exponent). Anything else is compared the slow way.
+ * Whether the number token bytes[start, end) is written as JSON.stringify writes its value: decided on the bytes
+ * when it can be (numberOnBytes), else by printing the value.
  */
 function canonicalNumber(bytes: Buffer, start: number, end: number): boolean {
-  let digitCount = 0;
+  return numberOnBytes(bytes, start, end) ?? slowCanonical(bytes, start, end);
+}
+
+/**
+ * The common case decided on the bytes, without making a string and a number of them: at most 15 digits (a double
+ * keeps them all, so its shortest form is these digits), no exponent, no trailing zero after a point, not -0, not
+ * below 1e-6 (written with an exponent). Undefined for the rest, which only printing the value decides. The token
+ * is JSON's (JSON.parse refuses the element otherwise): a second point, a minus inside, no digit cannot occur.
+ */
+export function numberOnBytes(bytes: Buffer, start: number, end: number): boolean | undefined {
+  let digits = 0;
   let point = -1;
   for (let i = start; i < end; i++) {
     const c = bytes[i]!;
-    if (c >= 0x30 && c <= 0x39) digitCount++;
-    else if (c === 0x2e && point < 0) point = i;
-    else if (!(c === 0x2d && i === start)) return slowCanonical(bytes, start, end);
+    if (c >= 0x30 && c <= 0x39) digits++;
+    else if (c === 0x2e) point = i;
+    // An exponent's letter (its sign comes after it).
+    else if (c !== 0x2d) return undefined;
   }
+  if (digits > 15) return undefined;
   const first = bytes[start] === 0x2d ? start + 1 : start;
-  if (digitCount === 0 || digitCount > 15) return slowCanonical(bytes, start, end);
-  if (point < 0) return !(bytes[first] === 0x30 && (end - first > 1 || first > start));
-  if (bytes[end - 1] === 0x30 || point === end - 1) return false;
+  if (point < 0) return !(first > start && bytes[first] === 0x30);
+  if (bytes[end - 1] === 0x30) return false;
   // Below 1e-6 (six zeros after the point) JavaScript writes an exponent: 1e-7.
   if (bytes[first] === 0x30 && point === first + 1) {
     let zeros = 0;
     while (bytes[point + 1 + zeros] === 0x30) zeros++;
-    if (zeros >= 6) return slowCanonical(bytes, start, end);
+    if (zeros >= 6) return undefined;
   }
   return true;
 }

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_NESTING } from '../../src/api/shape.js';
-import { keyCount, splitObjects, utf8Text } from '../../src/windows/json-elements.js';
+import { keyCount, numberOnBytes, splitObjects, utf8Text } from '../../src/windows/json-elements.js';
 
 /** The split of `text` as plain values: each element's text, whether it is canonical, and its colon count. */
 function split(text: string) {
@@ -32,6 +32,24 @@ describe('splitObjects on numbers', () => {
     const element = `{"n":${token}}`;
     expect(split(`[${element}]`)).toEqual([{ text: element, canonical: String(Number(token)) === token, keys: 1 }]);
   });
+
+  // The bytes decide the numbers a server mostly sends, without printing each: the rest is printed to be compared.
+  const onBytes = (token: string) => numberOnBytes(Buffer.from(`x${token}x`), 1, token.length + 1);
+  it.each(
+    [
+      ['0', '-0', '7', '-70', '100', '0.5', '-0.5', '1.50', '0.0', '-0.0', '7.0', '0.10', '100.25', '1.05', '-12.5'],
+      ['0.000001', '-0.000001', '5.0000001', '123456789012345', '0.12345678901234', '3.14159265358979', '-99999999999999.9'],
+    ].flat(),
+  )('%s is decided on its bytes, as JSON.stringify would decide it', (token) => {
+    expect(onBytes(token)).toBe(String(Number(token)) === token);
+  });
+
+  it.each(['1e5', '1E5', '1e+5', '-1e-7', '0.0000001', '-0.0000001', '0.00000012', '1234567890123456', '12345678901234567', '5e-324'])(
+    '%s is left to printing its value (an exponent, more digits than a double keeps, below 1e-6)',
+    (token) => {
+      expect(onBytes(token)).toBeUndefined();
+    },
+  );
 
   it('ends a number where the element ends it, at the end of an object or an array', () => {
     expect(split('[{"n":[1E5,2]},{"m":-0}]')).toEqual([
