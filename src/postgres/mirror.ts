@@ -88,7 +88,7 @@ export class PostgresMirror {
         const [row] = await db<{ locked: boolean; pid: number }[]>`
           SELECT pg_try_advisory_lock(${String(lockKey(target))}::bigint) AS locked, pg_backend_pid() AS pid`;
         if (!row!.locked)
-          throw new SyncLockedError(`${describeTarget(target)} is being written by another swapx sync${await holder(db, target)}; this run stopped`);
+          throw new SyncLockedError(`${describeTarget(target)} is being written by another swapx sync${await lockHolder(db, target)}; this run stopped`);
         pid = row!.pid;
         // A batch (about 1.5 KB a row, up to some 100 MB) stays in memory as the temporary table it is loaded
         // into; set before the session's first temporary table, as Postgres requires.
@@ -151,7 +151,7 @@ export class PostgresMirror {
       const [again] = await sql<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${String(lockKey(this.target))}::bigint) AS locked`;
       if (!again!.locked) {
         throw new SyncLockedError(
-          `the connection to ${describeTarget(this.target)} was lost, and another swapx sync took its lock meanwhile${await holder(sql, this.target)}; this run stopped`,
+          `the connection to ${describeTarget(this.target)} was lost, and another swapx sync took its lock meanwhile${await lockHolder(sql, this.target)}; this run stopped`,
         );
       }
       this.pid = row!.pid;
@@ -214,13 +214,13 @@ export class PostgresMirror {
    */
   async commit(next: MirrorState, cursor: number): Promise<CommitCounts> {
     if (this.closed) throw new Error('commit after close');
-    let counts: CommitCounts = { newSwaps: 0, lateSwaps: 0, updatedSwaps: 0 };
+    let counts: CommitCounts;
     try {
       counts = await this.db.begin(async (tx) => {
         await this.checkLock(tx);
         let result: CommitCounts = { newSwaps: 0, lateSwaps: 0, updatedSwaps: 0 };
         if (this.pending.size > 0) {
-          if (this.newExtras.length > 0) await addExtraColumns(tx, this.name, this.newExtras);
+          await addExtraColumns(tx, this.name, this.newExtras);
           const columns = this.columns;
           await tx.unsafe(`CREATE TEMP TABLE swapx_batch (${columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')}) ON COMMIT DROP`);
           await copyRows(tx, this.pending);
@@ -248,23 +248,26 @@ export class PostgresMirror {
 
   /** Ends the session (and with it the lock). */
   async close(): Promise<void> {
-    if (this.closed) return;
     this.closed = true;
     await this.db.end({ timeout: 5 }).catch(() => {});
   }
 }
 
-/** Who holds the lock, as Postgres sees them: ` (backend 4711 from 10.0.0.5, since 2026-11-25T17:02:03Z)` or ''. */
-async function holder(db: Sql, target: PgTarget): Promise<string> {
+/**
+ * Who holds the lock, as Postgres sees them: ` (Postgres backend 4711 from 10.0.0.5, connected since 2026-11-25T17:02:03Z)`,
+ * or '' when no session holds it (it let go meanwhile) or Postgres cannot say.
+ */
+export async function lockHolder(db: Sql, target: PgTarget): Promise<string> {
   const key = lockKey(target);
   try {
-    const [row] = await db<{ pid: number; client: string | null; since: Date | null }[]>`
+    const [row] = await db<{ pid: number; client: string | null; since: Date }[]>`
       SELECT a.pid, host(a.client_addr) AS client, a.backend_start AS since
       FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
         AND l.classid = ${String(BigInt.asUintN(32, key >> 32n))}::bigint::oid AND l.objid = ${String(BigInt.asUintN(32, key))}::bigint::oid`;
     if (!row) return '';
-    return ` (Postgres backend ${row.pid}${row.client ? ` from ${row.client}` : ''}${row.since ? `, connected since ${row.since.toISOString().replace(/\.\d+Z$/, 'Z')}` : ''})`;
+    // No client address: a session over the Unix socket. A backend's start is always known; its second is enough.
+    return ` (Postgres backend ${row.pid}${row.client ? ` from ${row.client}` : ''}, connected since ${row.since.toISOString().slice(0, 19)}Z)`;
   } catch {
     return '';
   }

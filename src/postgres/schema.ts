@@ -196,6 +196,8 @@ export async function ensureTables(sql: Db, name: TableName, lockTimeout = DDL_L
 
 /** Adds jsonb columns for fields the API sent that swapx does not know (in the caller's transaction). */
 export async function addExtraColumns(sql: Sql, name: TableName, columns: readonly Column[]): Promise<void> {
+  // None to add: the transaction's lock timeout stays as it is (a merge waits for the table as any writer does).
+  if (columns.length === 0) return;
   await sql.unsafe(`SET LOCAL lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
   for (const column of columns) {
     await sql.unsafe(`ALTER TABLE ${qualified(name)} ADD COLUMN IF NOT EXISTS ${quoteIdent(column.name)} ${column.type}`);

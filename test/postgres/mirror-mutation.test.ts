@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { SyncLockedError } from '../../src/fs/lock.js';
 import type { Db } from '../../src/postgres/driver.js';
-import { PostgresMirror } from '../../src/postgres/mirror.js';
+import { lockHolder, PostgresMirror } from '../../src/postgres/mirror.js';
 import type { PgTarget } from '../../src/postgres/target.js';
 import type { MirrorState } from '../../src/sync/store.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
@@ -158,7 +158,7 @@ describe('discard', () => {
     await db.sql.unsafe(`CREATE SCHEMA ${schema}`);
     const t = target({ schema });
     const mirror = await open(t);
-    await mirror.commit(STATE, T);
+    expect(await mirror.commit(STATE, T)).toEqual({ newSwaps: 0, lateSwaps: 0, updatedSwaps: 0 });
     await mirror.discard();
     expect(await exists(`${schema}.${t.table}`)).toBe(false);
     expect(await exists(`${schema}.swapx_sync_state`)).toBe(false);
@@ -194,11 +194,37 @@ describe('discard', () => {
     expect(await exists(`${schema}.swapx_sync_state`)).toBe(false);
   });
 
+  it("leaves the state table it made while another mirror's row is in it, and an empty one it did not make", async () => {
+    const schema = `share_${++tables}`;
+    await db.sql.unsafe(`CREATE SCHEMA ${schema}`);
+    // The first mirror makes the state table; the second commits its row into it; the first gives up.
+    const first = await open(target({ schema }));
+    const second = await open(target({ schema }));
+    expect([first.ensured.createdState, second.ensured.createdState]).toEqual([true, false]);
+    await second.commit(STATE, T);
+    await first.commit(STATE, T);
+    await first.discard();
+    expect(await db.sql.unsafe(`SELECT mirror FROM ${schema}.swapx_sync_state`)).toEqual([{ mirror: second.target.table }]);
+    // The second gives up too: the state table, empty now, is not its own to drop.
+    await second.discard();
+    expect(await exists(`${schema}.swapx_sync_state`)).toBe(true);
+    expect(await db.sql.unsafe(`SELECT mirror FROM ${schema}.swapx_sync_state`)).toEqual([]);
+  });
+
   it('on a lost connection does nothing and says nothing', async () => {
     const mirror = await open(target());
     await mirror.commit(STATE, T);
     await closed(() => mirror.discard());
     expect(await exists(mirror.target.table)).toBe(true);
+  });
+});
+
+describe('lockHolder', () => {
+  it('is empty when no session holds the lock (it let go meanwhile), or when Postgres cannot be asked', async () => {
+    expect(await lockHolder(db.sql, target())).toBe('');
+    const ended = adminConnection(db.server, db.database);
+    await ended.end();
+    expect(await lockHolder(ended, target())).toBe('');
   });
 });
 
@@ -262,6 +288,21 @@ describe('commit', () => {
     expect(mirror.size).toBe(1);
     await db.sql.unsafe(`ALTER TABLE ${t.table} DROP CONSTRAINT no_b`);
     expect(await mirror.commit(STATE, T)).toEqual({ newSwaps: 1, lateSwaps: 0, updatedSwaps: 0 });
+  });
+
+  it('two versions of a swap in one batch: the later is written, in whichever order they came', async () => {
+    const t = target();
+    const mirror = await open(t);
+    mirror.add(swap('a', { updatedAt: '2026-11-01T00:05:00.0000002Z', bridge: 'later' }), T);
+    mirror.add(swap('a', { updatedAt: '2026-11-01T00:05:00.0000001Z', bridge: 'earlier' }), T);
+    mirror.add(swap('b', { updatedAt: '2026-11-01T00:05:00Z', bridge: 'earlier' }), T);
+    mirror.add(swap('b', { updatedAt: '2026-11-01T00:06:00Z', bridge: 'later' }), T);
+    expect(mirror.size).toBe(2);
+    await mirror.commit(STATE, T);
+    expect(await db.sql.unsafe(`SELECT id, bridge FROM ${t.table} ORDER BY id`)).toEqual([
+      { id: 'a', bridge: 'later' },
+      { id: 'b', bridge: 'later' },
+    ]);
   });
 
   it('after close: refused; close twice is nothing', async () => {

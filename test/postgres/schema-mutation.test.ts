@@ -259,10 +259,16 @@ describe('addExtraColumns', () => {
     const name = { schema: s, table: 'timeout' };
     await ensureTables(sql, name);
     const inside = await sql.begin(async (tx) => {
-      await addExtraColumns(tx, name, []);
+      await addExtraColumns(tx, name, [extraColumn('later')]);
       return (await tx`SHOW lock_timeout`)[0];
     });
     expect(inside).toEqual({ lock_timeout: '10s' });
+    // No column to add: nothing is set, and the merge after it waits for the table as any writer does.
+    const none = await sql.begin(async (tx) => {
+      await addExtraColumns(tx, name, []);
+      return (await tx`SHOW lock_timeout`)[0];
+    });
+    expect(none).toEqual({ lock_timeout: '0' });
   });
 });
 
