@@ -74,10 +74,10 @@ export function numberOnBytes(bytes: Buffer, start: number, end: number): boolea
   }
   if (digits > 15) return undefined;
   const first = bytes[start] === 0x2d ? start + 1 : start;
-  if (point < 0) return !(first > start && bytes[first] === 0x30);
+  if (point === -1) return !(first > start && bytes[first] === 0x30);
   if (bytes[end - 1] === 0x30) return false;
-  // Below 1e-6 (six zeros after the point) JavaScript writes an exponent: 1e-7.
-  if (bytes[first] === 0x30 && point === first + 1) {
+  // Below 1e-6 (six zeros after the point) JavaScript writes an exponent: 1e-7. (A leading 0 has the point next.)
+  if (bytes[first] === 0x30) {
     let zeros = 0;
     while (bytes[point + 1 + zeros] === 0x30) zeros++;
     if (zeros >= 6) return undefined;
