@@ -51,7 +51,9 @@ describe('the window reader', () => {
   });
 
   it('refuses a body that is not UTF-8, as a body that is not JSON', async () => {
-    const body = Buffer.concat([Buffer.from(`[${JSON.stringify(swap('a')).replace('"a"', '"')}`), Buffer.from([0xff]), Buffer.from('"}]')]);
+    // JSON but for one byte in a string, which decoding would turn into U+FFFD: a swap that reads well, and is not what was sent.
+    const [before, after] = `[${JSON.stringify(swap('a', { bridge: 'X|Y' }))}]`.split('|');
+    const body = Buffer.concat([Buffer.from(before!), Buffer.from([0xff]), Buffer.from(after!)]);
     mock.agent
       .get(BASE)
       .intercept({ path: (path) => path.startsWith('/v1/external/swaps?'), method: 'GET' })
