@@ -39,7 +39,7 @@ function canonicalValue(field: string, value: unknown): unknown {
     case 'tags':
       return (value as (Row | null)[]).map((tag) => ({ type: tag?.type ?? null, value: tag?.value ?? null }));
     case 'string':
-      return typeof value === 'string' ? value : String(value);
+      return String(value);
   }
 }
 
@@ -96,7 +96,8 @@ export function parquetCodec(fields: readonly string[]): PartitionCodec {
       });
       return rows.map((raw) => {
         const record: Row = {};
-        for (const field of fields) record[field] = decodedValue(field, raw[field]);
+        // hyparquet reads the canonical form back (list items and tag fields null where null): a missing column is null.
+        for (const field of fields) record[field] = raw[field] ?? null;
         return storedRow(record);
       });
     },
@@ -137,17 +138,9 @@ function metadataColumns(schema: readonly { name: string; num_children?: number 
     index += 1;
     for (let i = 0; i < (element.num_children ?? 0); i += 1) skip();
   };
-  for (let i = 0; i < (schema[0]?.num_children ?? 0); i += 1) {
+  for (let i = 0; i < (schema[0]!.num_children ?? 0); i += 1) {
     names.push(schema[index]!.name);
     skip();
   }
   return names;
-}
-
-/** A value as hyparquet reads it, in the canonical form (undefined → null, tags' fields in order). */
-function decodedValue(field: string, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  if (parquetKind(field) === 'tags') return (value as (Row | null)[]).map((tag) => ({ type: tag?.type ?? null, value: tag?.value ?? null }));
-  if (parquetKind(field) === 'strings') return (value as unknown[]).map((item) => (item === undefined ? null : item));
-  return value;
 }

@@ -88,12 +88,13 @@ describe('read back', () => {
     },
     { id: '', completedAt: '2026-11-20T10:01:00Z', updatedAt: '2026-11-20T10:01:00.5Z', sourceOtherProtocolAddresses: null, tags: null },
     { id: 'c', completedAt: '2026-11-20T10:02:00Z', updatedAt: '2026-11-20T10:02:00.0000015Z', sourceOtherProtocolAddresses: [], tags: [] },
+    { id: null, completedAt: '2026-11-20T10:03:00Z', updatedAt: '2026-11-20T10:03:00Z', sourceOtherProtocolAddresses: null, tags: null },
   ] as unknown as Swap[];
 
   it('rows as they were written; the index holds the rows with an id only', async () => {
     const rows = swaps.map((swap) => codec.row(swap));
     const bytes = codec.encode(rows);
-    expect(await codec.read(bytes)).toEqual(rows);
+    expect(await codec.read(bytes)).toStrictEqual(rows);
     expect(await codec.readIndex!(bytes)).toEqual({
       updated: new Map([
         ['a', Date.parse('2026-11-20T10:00:00Z')],
@@ -104,6 +105,10 @@ describe('read back', () => {
         ['c', 1000],
       ]),
     });
+  });
+
+  it('names its files .parquet', () => {
+    expect(codec.extension).toBe('.parquet');
   });
 
   it('an empty partition reads as no rows', async () => {
@@ -134,6 +139,6 @@ describe('read back', () => {
       fields,
       { codec: compression },
     );
-    expect(await codec.read(bytes)).toEqual(rows);
+    expect(await codec.read(bytes)).toStrictEqual(rows);
   });
 });
