@@ -33,6 +33,7 @@ describe('row', () => {
     expect(row.completedMs).toBeNaN();
     expect(row.updatedMs).toBeNaN();
     expect(codec('jsonl').row(swap(7)).key).toBe(`\u0000${codec('jsonl').row(swap(7)).payload}`);
+    expect(codec('jsonl').row(swap('b', null, 5)).completedMs).toBeNaN();
   });
 });
 
