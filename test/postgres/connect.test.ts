@@ -150,6 +150,21 @@ describe('opening the mirror', () => {
     expect(error.message).toBe('cannot reach Postgres at 127.0.0.1:1 (connection refused); run again when it is up');
   });
 
+  it('a database the user may not connect to (exit 3)', async () => {
+    const closed = `${db.database}_closed`;
+    await db.admin.unsafe(`CREATE DATABASE ${closed}`);
+    try {
+      await db.admin.unsafe(`REVOKE CONNECT ON DATABASE ${closed} FROM PUBLIC`);
+      const { error, code } = await openError(target({ database: closed }));
+      expect(code).toBe(3);
+      expect(error.message).toMatch(
+        new RegExp(`^Postgres at 127\\.0\\.0\\.1:${db.server.port}: user "swapx_test" may not connect \\(permission denied for database "?${closed}"?\\)$`),
+      );
+    } finally {
+      await db.admin.unsafe(`DROP DATABASE ${closed}`);
+    }
+  });
+
   it('a schema that does not exist (exit 2)', async () => {
     const { error, code } = await openError(target({ schema: 'nowhere' }));
     expect(code).toBe(2);
