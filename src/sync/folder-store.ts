@@ -136,7 +136,8 @@ export class FolderStore implements MirrorStore<SyncQuery> {
 
   async add(row: MirrorRow): Promise<void> {
     const stored = this.codec!.row(row.swap);
-    if (Number.isNaN(stored.completedMs)) stored.completedMs = row.completedMs;
+    // The time the engine placed the row at: its completedAt, or where a swap without a readable one was found.
+    stored.completedMs = row.completedMs;
     await this.pending!.add(utcDate(row.completedMs), stored);
   }
 
