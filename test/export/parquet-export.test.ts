@@ -1,0 +1,166 @@
+/**
+ * exportSwapsParquet against a client whose answers each test chooses: row groups cut where the rows since the last
+ * cut reach the size, the last one however small, each recorded in the state file before its bytes go out; the
+ * tallies, the events and the summary; a resume that cuts the state file back to its checkpoint.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Swap } from '../../src/api/types.js';
+import { exportSwapsParquet, type ParquetExportJob } from '../../src/export/parquet-export.js';
+import type { ExportEvent } from '../../src/export/exporter.js';
+import type { ExportSink, SinkState, Tally } from '../../src/export/sink.js';
+import type { Window } from '../../src/windows/plan.js';
+import { tempDir } from '../helpers/cli.js';
+import { parquetRowGroups, query } from '../helpers/duckdb.js';
+import { BASE, MIN, type Served, serve, swap } from './served-windows.js';
+
+const windows: Window[] = [0, 1, 2].map((index) => ({ index, from: BASE + index * 10 * MIN, to: BASE + (index + 1) * 10 * MIN }));
+
+/** A file sink in memory: the bytes appended, each append's tally and format state, and the footer. */
+class MemorySink implements ExportSink {
+  bytes: Buffer[] = [];
+  appends: { done: Tally; formatState: string | undefined }[] = [];
+  constructor(readonly state: SinkState = { windowsDone: 0, swaps: 0, dropped: 0, bytes: 0 }) {}
+  async append(text: string | Buffer, done: Tally, formatState?: string): Promise<void> {
+    this.bytes.push(Buffer.from(text));
+    this.appends.push({ done, formatState });
+  }
+  async complete(text: string | Buffer): Promise<void> {
+    this.bytes.push(Buffer.from(text));
+  }
+  async close(): Promise<void> {}
+  /** The file the pieces make, written to `dir`. */
+  file(dir: string): string {
+    const file = path.join(dir, 'out.parquet');
+    fs.writeFileSync(file, Buffer.concat(this.bytes));
+    return file;
+  }
+}
+
+function job(served: Served, sink: ExportSink, stateFile: string, extra: Partial<ParquetExportJob> = {}): ParquetExportJob {
+  return { client: served.client, filter: undefined, windows, concurrency: 1, fields: ['id'], sink, stateFile, rowGroupRows: 3, ...extra };
+}
+
+const byWindow = (table: Record<number, readonly Swap[]>) => (from: number) => table[(from - BASE) / (10 * MIN)] ?? [];
+
+describe('exportSwapsParquet', () => {
+  it('cuts a row group once the rows since the last cut reach its size, writes the rest as the last, and counts', async () => {
+    const dir = tempDir('swapx-parquet-export-');
+    const stateFile = path.join(dir, 'out.parquet.partial.rowgroups');
+    const rows = (window: number): Swap[] => {
+      const at = window * 10;
+      return [
+        swap(`k${window}`, at + 1, { balanceChanges: [] }),
+        // exactly on the window's end: the next window's, dropped here
+        swap(`e${window}`, at + 10),
+        // outside the window asked for
+        swap(`o${window}`, at + 30),
+        // one id twice with different content, the later update kept
+        swap(`c${window}`, at + 2, { updatedAt: '2026-11-02T01:00:00Z' }),
+        swap(`c${window}`, at + 2, { updatedAt: '2026-11-02T02:00:00Z', balanceChanges: [] }),
+      ];
+    };
+    const sink = new MemorySink();
+    const events: ExportEvent[] = [];
+    const stateLines: number[] = [];
+    const summary = await exportSwapsParquet(
+      job(serve(byWindow({ 0: rows(0), 1: rows(1), 2: rows(2) })), sink, stateFile, {
+        onEvent: (event) => {
+          events.push(event);
+          stateLines.push(fs.readFileSync(stateFile, 'utf8').split('\n').length - 1);
+        },
+      }),
+    );
+    // Two rows a window, three to a group: a group after window 2 (4 rows), the last after window 3 (2 rows).
+    expect(sink.appends).toEqual([
+      { done: { windowsDone: 2, swaps: 4, dropped: 2 }, formatState: '1' },
+      { done: { windowsDone: 3, swaps: 6, dropped: 3 }, formatState: '2' },
+    ]);
+    expect(events).toEqual([1, 2, 3].map((n) => ({ type: 'window', windowsTotal: 3, windowsDone: n, swaps: 2 * n, dropped: n })));
+    // Each group's metadata is in the state file before its bytes go out.
+    expect(stateLines).toEqual([0, 1, 1]);
+    expect(summary).toEqual({
+      windowsDone: 3,
+      swaps: 6,
+      dropped: 3,
+      windowsTotal: 3,
+      splits: 0,
+      swapsThisRun: 6,
+      outside: 3,
+      conflicts: 3,
+      withBalanceChanges: 6,
+    });
+    const file = sink.file(dir);
+    expect(await parquetRowGroups(file)).toBe(2);
+    expect(await query(`SELECT id FROM read_parquet('${file}')`)).toEqual(['k0', 'c0', 'k1', 'c1', 'k2', 'c2'].map((id) => ({ id })));
+    // Complete: the state file is gone.
+    expect(fs.existsSync(stateFile)).toBe(false);
+  });
+
+  it('with no swap at all: an empty file, no row group, no state file left', async () => {
+    const dir = tempDir('swapx-parquet-export-');
+    const stateFile = path.join(dir, 'state');
+    const sink = new MemorySink();
+    const summary = await exportSwapsParquet(
+      job(
+        serve(() => []),
+        sink,
+        stateFile,
+      ),
+    );
+    expect(sink.appends).toEqual([]);
+    expect(summary).toMatchObject({ windowsDone: 3, swaps: 0, swapsThisRun: 0 });
+    expect(await parquetRowGroups(sink.file(dir))).toBe(0);
+    expect(fs.existsSync(stateFile)).toBe(false);
+  });
+
+  it('a failure after a row group keeps its state; one before any removes the state file', async () => {
+    const dir = tempDir('swapx-parquet-export-');
+    const kept = path.join(dir, 'kept');
+    const failLast = serve((from) =>
+      from === windows[2]!.from ? new Error('no route to host') : [swap(`a${from}`, (from - BASE) / MIN + 1), swap(`b${from}`, (from - BASE) / MIN + 2)],
+    );
+    await expect(exportSwapsParquet(job(failLast, new MemorySink(), kept))).rejects.toThrow();
+    expect(fs.readFileSync(kept, 'utf8').split('\n')).toHaveLength(2);
+
+    const gone = path.join(dir, 'gone');
+    await expect(
+      exportSwapsParquet(
+        job(
+          serve(() => new Error('no route to host')),
+          new MemorySink(),
+          gone,
+        ),
+      ),
+    ).rejects.toThrow();
+    expect(fs.existsSync(gone)).toBe(false);
+  });
+
+  it('a resume cuts the state file back to the row groups its checkpoint counts, and goes on from there', async () => {
+    const dir = tempDir('swapx-parquet-export-');
+    const stateFile = path.join(dir, 'state');
+    const table = { 0: [swap('a', 1), swap('b', 2), swap('c', 3)], 1: [swap('d', 11)], 2: [swap('e', 21), swap('f', 22), swap('g', 23)] };
+    // A whole run, to take its first row group and its state as a checkpoint.
+    const whole = new MemorySink();
+    await exportSwapsParquet(job(serve(byWindow(table)), whole, path.join(dir, 'whole-state')));
+    const firstGroup = whole.bytes[0]!;
+    const first = new MemorySink();
+    const failing = serve((from) => (from === windows[1]!.from ? new Error('no route to host') : byWindow(table)(from)));
+    await expect(exportSwapsParquet(job(failing, first, stateFile))).rejects.toThrow();
+    expect(first.appends).toEqual([{ done: { windowsDone: 1, swaps: 3, dropped: 0 }, formatState: '1' }]);
+    const checkpoint = fs.readFileSync(stateFile, 'utf8');
+    // A run that died after the checkpoint left a line past it.
+    fs.appendFileSync(stateFile, '{"a row group past the checkpoint"}\n');
+
+    const resumed = new MemorySink({ windowsDone: 1, swaps: 3, dropped: 0, bytes: firstGroup.length, formatState: '1' });
+    resumed.bytes.push(firstGroup);
+    const stateAt: string[] = [];
+    const summary = await exportSwapsParquet(
+      job(serve(byWindow(table)), resumed, stateFile, { onEvent: () => void stateAt.push(fs.readFileSync(stateFile, 'utf8')) }),
+    );
+    expect(stateAt[0]).toBe(checkpoint);
+    expect(summary).toMatchObject({ windowsDone: 3, swaps: 7, swapsThisRun: 4 });
+    expect(Buffer.concat(resumed.bytes).equals(Buffer.concat(whole.bytes))).toBe(true);
+  });
+});
