@@ -140,27 +140,33 @@ describe('exportSwapsParquet', () => {
   it('a resume cuts the state file back to the row groups its checkpoint counts, and goes on from there', async () => {
     const dir = tempDir('swapx-parquet-export-');
     const stateFile = path.join(dir, 'state');
-    const table = { 0: [swap('a', 1), swap('b', 2), swap('c', 3)], 1: [swap('d', 11)], 2: [swap('e', 21), swap('f', 22), swap('g', 23)] };
-    // A whole run, to take its first row group and its state as a checkpoint.
+    // Four windows, a row group each: two before the failure, two after the resume.
+    const four: Window[] = [0, 1, 2, 3].map((index) => ({ index, from: BASE + index * 10 * MIN, to: BASE + (index + 1) * 10 * MIN }));
+    const table = { 0: [swap('a', 1), swap('b', 2)], 1: [swap('c', 11)], 2: [swap('d', 21), swap('e', 22)], 3: [swap('f', 31)] };
+    const states = (into: string[], file: string) => () => void into.push(fs.readFileSync(file, 'utf8'));
+    // A whole run, to take its first row groups and their state as a checkpoint.
     const whole = new MemorySink();
-    await exportSwapsParquet(job(serve(byWindow(table)), whole, path.join(dir, 'whole-state')));
-    const firstGroup = whole.bytes[0]!;
+    const wholeStates: string[] = [];
+    const wholeState = path.join(dir, 'whole-state');
+    await exportSwapsParquet(job(serve(byWindow(table)), whole, wholeState, { windows: four, rowGroupRows: 1, onEvent: states(wholeStates, wholeState) }));
     const first = new MemorySink();
-    const failing = serve((from) => (from === windows[1]!.from ? new Error('no route to host') : byWindow(table)(from)));
-    await expect(exportSwapsParquet(job(failing, first, stateFile))).rejects.toThrow();
-    expect(first.appends).toEqual([{ done: { windowsDone: 1, swaps: 3, dropped: 0 }, formatState: '1' }]);
-    const checkpoint = fs.readFileSync(stateFile, 'utf8');
+    const failing = serve((from) => (from === four[2]!.from ? new Error('no route to host') : byWindow(table)(from)));
+    await expect(exportSwapsParquet(job(failing, first, stateFile, { windows: four, rowGroupRows: 1 }))).rejects.toThrow();
+    expect(first.appends.map((a) => a.formatState)).toEqual(['1', '2']);
+    expect(fs.readFileSync(stateFile, 'utf8')).toBe(wholeStates[1]);
     // A run that died after the checkpoint left a line past it.
     fs.appendFileSync(stateFile, '{"a row group past the checkpoint"}\n');
 
-    const resumed = new MemorySink({ windowsDone: 1, swaps: 3, dropped: 0, bytes: firstGroup.length, formatState: '1' });
-    resumed.bytes.push(firstGroup);
-    const stateAt: string[] = [];
+    const checkpoint = Buffer.concat(first.bytes);
+    const resumed = new MemorySink({ windowsDone: 2, swaps: 3, dropped: 0, bytes: checkpoint.length, formatState: '2' });
+    resumed.bytes.push(checkpoint);
+    const resumedStates: string[] = [];
     const summary = await exportSwapsParquet(
-      job(serve(byWindow(table)), resumed, stateFile, { onEvent: () => void stateAt.push(fs.readFileSync(stateFile, 'utf8')) }),
+      job(serve(byWindow(table)), resumed, stateFile, { windows: four, rowGroupRows: 1, onEvent: states(resumedStates, stateFile) }),
     );
-    expect(stateAt[0]).toBe(checkpoint);
-    expect(summary).toMatchObject({ windowsDone: 3, swaps: 7, swapsThisRun: 4 });
+    // Each group's line goes where the last one ended: the state is the whole run's, line for line.
+    expect(resumedStates).toEqual(wholeStates.slice(2));
+    expect(summary).toMatchObject({ windowsDone: 4, swaps: 6, swapsThisRun: 3 });
     expect(Buffer.concat(resumed.bytes).equals(Buffer.concat(whole.bytes))).toBe(true);
   });
 });
