@@ -136,7 +136,7 @@ export class FolderStore implements MirrorStore<SyncQuery> {
 
   async add(row: MirrorRow): Promise<void> {
     const stored = this.codec!.row(row.swap);
-    // The time the engine placed the row at: its completedAt, or where a swap without a readable one was found.
+    // The completedAt the step placed the row by, parsed once there.
     stored.completedMs = row.completedMs;
     await this.pending!.add(utcDate(row.completedMs), stored);
   }
