@@ -44,12 +44,15 @@ describe('TextBuilder', () => {
   it('holds each value as its plain entry, a null as none', () => {
     const values = built(STRINGS);
     expect(read(values)).toEqual(STRINGS);
-    expect(values.length).toBe(STRINGS.length);
+    expect([values.length, values.ends.length, values.units.length]).toEqual([STRINGS.length, STRINGS.length, STRINGS.length]);
     expect(values.bytes.length).toBe(STRINGS.reduce((n, s) => n + (s === null ? 0 : 4 + Buffer.byteLength(s)), 0));
     expect([textStart(values, 0), bytesStart(values, 0), textStart(values, 1)]).toEqual([0, 4, 5]);
   });
 
   it('grows past its first room: many values, and a value longer than the first buffer', () => {
+    // Three bytes a character: the room asked for each value is exactly what it takes.
+    const ticks = Array.from({ length: 1000 }, () => '✓');
+    expect(read(built(ticks))).toEqual(ticks);
     const strings = Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? null : `value ${i} ${'é'.repeat(i % 5)}`));
     strings[150] = 'x'.repeat(5000);
     strings[151] = '✓'.repeat(3000);

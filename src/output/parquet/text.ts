@@ -46,7 +46,7 @@ export function writeLength(out: Uint8Array, at: number, length: number): void {
 }
 
 /** A field's value as text: null for a null or a missing field, a number or a boolean as JavaScript writes it. */
-export const asText = (value: unknown): string | null => (value === null || value === undefined ? null : typeof value === 'string' ? value : String(value));
+export const asText = (value: unknown): string | null => (value === null || value === undefined ? null : String(value));
 
 /** Strings appended one at a time. */
 export class TextBuilder {
@@ -57,10 +57,8 @@ export class TextBuilder {
   private count = 0;
 
   push(value: string | null): void {
-    if (this.count === this.ends.length) {
-      this.ends = grown(this.ends, this.count + 1);
-      this.units = grown(this.units, this.count + 1);
-    }
+    this.ends = grown(this.ends, this.count + 1);
+    this.units = grown(this.units, this.count + 1);
     if (value !== null) {
       // UTF-8 takes at most 3 bytes per UTF-16 unit.
       const need = this.used + 4 + 3 * value.length;
