@@ -82,7 +82,7 @@ export function writeRle(out: Bytes, values: Uint8Array | Int32Array, start: num
 /** `groups` groups of 8 values from `start`, bit-packed (values past `end` are 0). */
 function bitPacked(out: Bytes, values: Uint8Array | Int32Array, start: number, end: number, groups: number, bitWidth: number): void {
   out.varint((groups << 1) | 1);
-  if (bitWidth === 0) return;
+  // Eight values of bitWidth bits are bitWidth whole bytes: no bits are left over at the end (none at width 0).
   const mask = (1 << bitWidth) - 1;
   const { bytes } = out;
   let at = out.length;
@@ -99,7 +99,6 @@ function bitPacked(out: Bytes, values: Uint8Array | Int32Array, start: number, e
       bits -= 8;
     }
   }
-  if (bits > 0) bytes[at++] = buffer & 0xff;
   out.length = at;
 }
 
