@@ -12,7 +12,7 @@ import { grown, TextBuilder, type TextValues } from './text.js';
  * table's lookups are of such strings (measured: the lookups of a day took about half the time). Equal
  * strings always land on the same slot; which slot only changes how far a lookup probes.
  */
-function slotHash(value: string): number {
+export function slotHash(value: string): number {
   const n = value.length;
   let h = Math.imul(n, 0x9e3779b1);
   if (n > 0) {
@@ -127,7 +127,7 @@ export class CodedBuilder {
   constructor(private readonly table: StringTable) {}
 
   push(value: string | null): void {
-    if (this.count === this.ids.length) this.ids = grown(this.ids, this.count + 1);
+    this.ids = grown(this.ids, this.count + 1);
     this.ids[this.count++] = value === null ? -1 : this.table.code(value);
   }
 

@@ -1,0 +1,84 @@
+/**
+ * The repetitive string columns as codes (src/output/parquet/coded.ts): the slot hash reads a string's length and
+ * characters from end to end, a column's tables turn over past their limit, coded runs stay coded only while
+ * they share a table, and a builder codes values in any order.
+ */
+import { describe, expect, it } from 'vitest';
+import { CodedBuilder, concatCoded, slotHash, StringTable, StringTables } from '../../src/output/parquet/coded.js';
+import { textAt, type TextValues } from '../../src/output/parquet/text.js';
+
+/** How many distinct hashes the strings have. */
+const distinct = (strings: readonly string[]) => new Set(strings.map(slotHash)).size;
+
+describe('slotHash', () => {
+  // A 42-character address: its first and last characters and six spread between them are read.
+  const address = (at: number, c: string) => {
+    const base = `0x${'5'.repeat(40)}`;
+    return `${base.slice(0, at)}${c}${base.slice(at + 1)}`;
+  };
+  const HEX = [...'0123456789abcdef'];
+
+  it('tells strings apart by their last character, their first, and one sampled between', () => {
+    for (const at of [41, 0, 35, 5]) expect(distinct(HEX.map((c) => address(at, c))), `position ${at}`).toBe(16);
+  });
+
+  it('tells strings apart by their length, and short strings by their characters', () => {
+    expect(distinct(['', 'a', 'aa', 'aaa', 'aaaa'])).toBe(5);
+    expect(distinct([...'abcdefgh'])).toBe(8);
+    expect(distinct(['ab', 'ba', 'aa', 'bb'])).toBe(4);
+  });
+
+  it('is a function of the string: the same for another object of the same text', () => {
+    expect(slotHash(JSON.parse('"0xabc"') as string)).toBe(slotHash('0xabc'));
+    expect(Number.isInteger(slotHash(''))).toBe(true);
+  });
+});
+
+describe('StringTables', () => {
+  it('gives the same table until it holds more than its limit, then a new one', () => {
+    const tables = new StringTables(2);
+    const first = tables.table();
+    first.code('a');
+    first.code('b');
+    expect(tables.table()).toBe(first);
+    first.code('c');
+    const second = tables.table();
+    expect(second).not.toBe(first);
+    expect(second.size).toBe(0);
+    expect(tables.table()).toBe(second);
+  });
+});
+
+describe('CodedBuilder and concatCoded', () => {
+  const coded = (table: StringTable, values: (string | null)[], order?: number[]) => {
+    const builder = new CodedBuilder(table);
+    for (const v of values) builder.push(v);
+    return builder.build(order);
+  };
+
+  it('codes each value into its table, a null as -1, in the order given', () => {
+    const table = new StringTable();
+    const values = Array.from({ length: 100 }, (_, i) => (i % 10 === 0 ? null : `v${i % 7}`));
+    const built = coded(table, values);
+    expect(built.length).toBe(100);
+    expect([...built.ids].map((id) => (id < 0 ? null : table.strings[id]))).toEqual(values);
+    const ordered = coded(new StringTable(), ['a', null, 'b'], [2, 0, 1]);
+    expect([...ordered.ids].map((id) => (id < 0 ? null : ordered.table.strings[id]))).toEqual(['b', 'a', null]);
+    expect(ordered.ids).toHaveLength(3);
+  });
+
+  it('runs of one table stay codes; runs of two tables become bytes; one run is itself', () => {
+    const table = new StringTable();
+    const a = coded(table, ['x', null, 'y']);
+    const b = coded(table, ['y', 'z']);
+    const joined = concatCoded([a, b]);
+    expect('table' in joined && joined.table).toBe(table);
+    expect([...(joined as { ids: Int32Array }).ids]).toEqual([0, -1, 1, 1, 2]);
+    expect(concatCoded([a])).toBe(a);
+
+    const other = coded(new StringTable(), ['w', null]);
+    const mixed = concatCoded([a, other]) as TextValues;
+    expect('table' in mixed).toBe(false);
+    expect(Array.from({ length: mixed.length }, (_, i) => textAt(mixed, i))).toEqual(['x', null, 'y', 'w', null]);
+  });
+});
