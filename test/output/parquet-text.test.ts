@@ -62,6 +62,11 @@ describe('TextBuilder', () => {
   it('builds in a given order, and the order 0, 1, 2, … as it came', () => {
     expect(read(built(STRINGS, [6, 0, 3, 1, 4]))).toEqual([STRINGS[6], STRINGS[0], STRINGS[3], STRINGS[1], STRINGS[4]]);
     expect(read(built(STRINGS, [0, 1]))).toEqual([STRINGS[0], STRINGS[1]]);
+    // Every value once, in another order: reversed, and turned by one (no value where it came).
+    const reversed = STRINGS.map((_, i) => STRINGS.length - 1 - i);
+    expect(read(built(STRINGS, reversed))).toEqual([...STRINGS].reverse());
+    const turned = STRINGS.map((_, i) => (i + 1) % STRINGS.length);
+    expect(read(built(STRINGS, turned))).toEqual([...STRINGS.slice(1), STRINGS[0]]);
     const identity = built(
       STRINGS,
       STRINGS.map((_, i) => i),
