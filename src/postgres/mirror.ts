@@ -254,20 +254,23 @@ export class PostgresMirror {
 }
 
 /**
- * Who holds the lock, as Postgres sees them: ` (Postgres backend 4711 from 10.0.0.5, connected since 2026-11-25T17:02:03Z)`,
- * or '' when no session holds it (it let go meanwhile) or Postgres cannot say.
+ * Who holds the lock, as Postgres shows them to us: ` (Postgres backend 4711 from 10.0.0.5, connected since 2026-11-25T17:02:03Z)`,
+ * ` (Postgres backend 4711)` for another role's session, or '' when no session holds it (it let go meanwhile) or
+ * Postgres cannot say.
  */
 export async function lockHolder(db: Sql, target: PgTarget): Promise<string> {
   const key = lockKey(target);
   try {
-    const [row] = await db<{ pid: number; client: string | null; since: Date }[]>`
+    const [row] = await db<{ pid: number; client: string | null; since: Date | null }[]>`
       SELECT a.pid, host(a.client_addr) AS client, a.backend_start AS since
       FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
         AND l.classid = ${String(BigInt.asUintN(32, key >> 32n))}::bigint::oid AND l.objid = ${String(BigInt.asUintN(32, key))}::bigint::oid`;
     if (!row) return '';
-    // No client address: a session over the Unix socket. A backend's start is always known; its second is enough.
-    return ` (Postgres backend ${row.pid}${row.client ? ` from ${row.client}` : ''}, connected since ${row.since.toISOString().slice(0, 19)}Z)`;
+    // No address: a session over the Unix socket, or another role's (Postgres shows another role's address and
+    // start only to a role that may read all statistics).
+    const since = row.since ? `, connected since ${row.since.toISOString().slice(0, 19)}Z` : '';
+    return ` (Postgres backend ${row.pid}${row.client ? ` from ${row.client}` : ''}${since})`;
   } catch {
     return '';
   }

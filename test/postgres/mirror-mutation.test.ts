@@ -105,6 +105,23 @@ describe('the lock', () => {
     }
   });
 
+  it("held by another role's session: named by its backend alone (Postgres shows us no more of it)", async () => {
+    // Without pg_read_all_stats, pg_stat_activity hides another role's address and start time (null).
+    const t = target();
+    const digest = createHash('sha256').update(`swapx sync\u0000${db.database}\u0000public\u0000${t.table}`).digest();
+    const other = await db.admin.reserve();
+    try {
+      await other`SELECT pg_advisory_lock(${String(digest.readBigInt64BE(0))}::bigint)`;
+      const [{ pid }] = (await other`SELECT pg_backend_pid() AS pid`) as unknown as [{ pid: number }];
+      const error = (await PostgresMirror.open(t, OPEN).catch((e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(SyncLockedError);
+      expect(error.message).toMatch(new RegExp(`is being written by another swapx sync \\(Postgres backend ${pid}\\); this run stopped$`));
+      await other`SELECT pg_advisory_unlock_all()`;
+    } finally {
+      other.release();
+    }
+  });
+
   it('after its session was lost, checkLock takes the lock again on the new one and the mirror writes on', async () => {
     const t = target();
     const mirror = await open(t);
