@@ -4,8 +4,8 @@
  * they share a table, and a builder codes values in any order.
  */
 import { describe, expect, it } from 'vitest';
-import { CodedBuilder, concatCoded, slotHash, StringTable, StringTables } from '../../src/output/parquet/coded.js';
-import { textAt, type TextValues } from '../../src/output/parquet/text.js';
+import { CodedBuilder, concatCoded, slotHash, StringTable, StringTables, stringBuilder } from '../../src/output/parquet/coded.js';
+import { TextBuilder, textAt, type TextValues } from '../../src/output/parquet/text.js';
 
 /** How many distinct hashes the strings have. */
 const distinct = (strings: readonly string[]) => new Set(strings.map(slotHash)).size;
@@ -27,10 +27,46 @@ describe('slotHash', () => {
     expect(distinct([...'abcdefgh'])).toBe(8);
     expect(distinct(['ab', 'ba', 'aa', 'bb'])).toBe(4);
   });
+});
 
-  it('is a function of the string: the same for another object of the same text', () => {
-    expect(slotHash(JSON.parse('"0xabc"') as string)).toBe(slotHash('0xabc'));
-    expect(Number.isInteger(slotHash(''))).toBe(true);
+describe('StringTable', () => {
+  /** Each string coded once, then each again: the same number, and no string numbered twice. */
+  function expectNumberedOnce(table: StringTable, strings: readonly string[]): void {
+    const ids = strings.map((s) => table.code(s));
+    expect(ids).toEqual(strings.map((_, i) => i));
+    expect([...strings].reverse().map((s) => table.code(s))).toEqual([...ids].reverse());
+    expect(table.size).toBe(strings.length);
+    expect(table.strings).toEqual(strings);
+    expect(table.units).toEqual(strings.map((s) => s.length));
+    expect(table.utf8).toEqual(strings.map((s) => Buffer.from(s)));
+  }
+
+  it('numbers each distinct string once, in order of first appearance, through every growth of its slots', () => {
+    const strings = Array.from({ length: 5000 }, (_, i) => `0x${(i * 2_654_435_761).toString(16)}`);
+    expect(distinct(strings)).toBe(5000);
+    expectNumberedOnce(new StringTable(), strings);
+  });
+
+  it('finds both strings of one slot after each growth: the first, and one that lands on it in every table size', () => {
+    // A string whose slot is the first one's in every table up to 65,536 slots.
+    const first = 'ethereum';
+    const low = slotHash(first) & 0xffff;
+    let other = 0;
+    while ((slotHash(`chain ${other}`) & 0xffff) !== low) other++;
+    // Strings that differ in the characters sampled, so that the table keeps to its slots (no Map).
+    const more = Array.from({ length: 300 }, (_, i) => `0x${(((i + 1) * 2_654_435_761) >>> 0).toString(16).padStart(8, '0')}`);
+    expect(distinct(more)).toBe(300);
+    expectNumberedOnce(new StringTable(), [first, `chain ${other}`, ...more]);
+  });
+
+  it('strings alike in every character sampled (one slot for all) are still numbered once each', () => {
+    // 100 characters: the sampled ones (the last, then every 13th back) are 'x'; the others tell them apart.
+    const alike = Array.from({ length: 80 }, (_, k) =>
+      Array.from({ length: 100 }, (_, i) => ((99 - i) % 13 === 0 ? 'x' : String.fromCharCode(97 + ((k >> (i % 7)) & 1)))).join(''),
+    );
+    expect(distinct(alike)).toBe(1);
+    expect(new Set(alike).size).toBe(80);
+    expectNumberedOnce(new StringTable(), [...alike, 'other', `${alike[0]}!`]);
   });
 });
 
@@ -80,5 +116,16 @@ describe('CodedBuilder and concatCoded', () => {
     const mixed = concatCoded([a, other]) as TextValues;
     expect('table' in mixed).toBe(false);
     expect(Array.from({ length: mixed.length }, (_, i) => textAt(mixed, i))).toEqual(['x', null, 'y', 'w', null]);
+  });
+});
+
+describe('stringBuilder', () => {
+  it('strings as bytes without tables, as codes into the current table with them', () => {
+    expect(stringBuilder(undefined)).toBeInstanceOf(TextBuilder);
+    const tables = new StringTables();
+    const builder = stringBuilder(tables);
+    expect(builder).toBeInstanceOf(CodedBuilder);
+    builder.push('base');
+    expect(tables.table().strings).toEqual(['base']);
   });
 });
