@@ -57,6 +57,8 @@ describe('TextBuilder', () => {
     strings[150] = 'x'.repeat(5000);
     strings[151] = '✓'.repeat(3000);
     expect(read(built(strings))).toEqual(strings);
+    // A first value that needs more than twice the first room: the room grows to what it needs, not to twice.
+    expect(read(built(['€'.repeat(3000), 'a']))).toEqual(['€'.repeat(3000), 'a']);
   });
 
   it('builds in a given order, and the order 0, 1, 2, … as it came', () => {
