@@ -269,6 +269,26 @@ describe('fields the API adds', () => {
     expect(await db.sql.unsafe(`SELECT risk_score, later FROM ${t.table} WHERE id = 'c'`)).toEqual([{ risk_score: 5, later: 6 }]);
   });
 
+  it("a field whose jsonb column the table has is written with no ALTER: a reader's open transaction does not hold it up", async () => {
+    const t = target();
+    const first = await open(t);
+    await first.close();
+    await db.sql.unsafe(`ALTER TABLE ${t.table} ADD COLUMN theirs jsonb`);
+    const mirror = await open(t);
+    // An analyst's open transaction that has read the table: an ALTER TABLE would wait for it (and give up).
+    const reader = await db.sql.reserve();
+    try {
+      await reader.unsafe('BEGIN');
+      await reader.unsafe(`SELECT count(*) FROM ${t.table}`);
+      mirror.add(swap('a', { theirs: { a: 1 } }), T);
+      expect(await mirror.commit(STATE, T)).toEqual({ newSwaps: 1, lateSwaps: 0, updatedSwaps: 0 });
+      await reader.unsafe('ROLLBACK');
+    } finally {
+      reader.release();
+    }
+    expect(await db.sql.unsafe(`SELECT id, theirs FROM ${t.table}`)).toEqual([{ id: 'a', theirs: { a: 1 } }]);
+  });
+
   it('a row added before a field first came is written without it, in the same commit', async () => {
     const t = target();
     const mirror = await open(t);
