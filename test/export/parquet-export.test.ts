@@ -137,6 +137,23 @@ describe('exportSwapsParquet', () => {
     expect(fs.existsSync(gone)).toBe(false);
   });
 
+  it('a state file removed meanwhile (by hand) fails neither a complete export nor changes why one failed', async () => {
+    const dir = tempDir('swapx-parquet-export-');
+    const stateFile = path.join(dir, 'state');
+    const sink = new MemorySink();
+    const summary = await exportSwapsParquet(
+      job(serve(byWindow({ 0: [swap('a', 1)], 2: [swap('b', 21)] })), sink, stateFile, { onEvent: () => fs.rmSync(stateFile, { force: true }) }),
+    );
+    expect(summary).toMatchObject({ windowsDone: 3, swaps: 2 });
+    expect(await query(`SELECT id FROM read_parquet('${sink.file(dir)}')`)).toEqual([{ id: 'a' }, { id: 'b' }]);
+    const failing = serve(() => {
+      fs.rmSync(stateFile, { force: true });
+      return new Error('no route to host');
+    });
+    await expect(exportSwapsParquet(job(failing, new MemorySink(), stateFile))).rejects.toThrow(/no route to host/);
+    expect(fs.existsSync(stateFile)).toBe(false);
+  });
+
   it('a resume cuts the state file back to the row groups its checkpoint counts, and goes on from there', async () => {
     const dir = tempDir('swapx-parquet-export-');
     const stateFile = path.join(dir, 'state');
