@@ -8,7 +8,7 @@ setFlagsFromString('--liftoff-only');
 // An export churns through every window's text and objects; growing the heap in 10 % steps (not
 // V8's default, which lets it double) collects that garbage sooner: ~150 MB peak instead of ~200.
 setFlagsFromString('--heap-growing-percent=10');
-// Each swap is parsed, encoded and dropped (api/json-elements.ts): nearly everything dies young, and a young
+// Each swap is parsed, encoded and dropped (windows/json-elements.ts): nearly everything dies young, and a young
 // generation that stays at its first size (2 MB, not the 32 MB it grows to) holds 30 MB less at no measured
 // cost in CPU. Its maximum can only be set at start; its growth factor is read as it grows.
 setFlagsFromString('--semi-space-growth-factor=1');

@@ -8,7 +8,7 @@ import { bytesStart, type FastBuffer, type TextValues, textAt } from './text.js'
 
 /**
  * A flat column's values. Times are microseconds since the epoch and amounts numbers, NaN for a null
- * (JSON has no NaN); strings are UTF-8 bytes or codes into a table of distinct strings (text.ts).
+ * (JSON has no NaN); strings are UTF-8 bytes (text.ts) or codes into a table of distinct strings (coded.ts).
  */
 export type FlatValues = Float64Array | TextValues | CodedValues;
 type Strings = TextValues | CodedValues;
