@@ -31,7 +31,7 @@ if (zstd.zstdCompressSync && zstd.zstdDecompressSync && ZSTD_LEVEL !== undefined
   // The context is made at the first page, not when a resume check loads this module.
   let reused: Codec | undefined;
   compressors.ZSTD = (input) => {
-    reused ??= reusedZstd(options) ?? once;
+    reused ??= reusedZstd((zlib as unknown as { ZstdCompress?: ZstdEngineClass }).ZstdCompress, options) ?? once;
     return reused(input);
   };
   const decompress = zstd.zstdDecompressSync;
@@ -39,12 +39,14 @@ if (zstd.zstdCompressSync && zstd.zstdDecompressSync && ZSTD_LEVEL !== undefined
 }
 
 /** What zlib's ZstdCompress keeps inside: its native context, the state writeSync reports into, its output size. */
-interface ZstdEngine {
+export interface ZstdEngine {
   _handle?: { writeSync?: (flush: number, input: Uint8Array, inOff: number, inLen: number, out: Buffer, outOff: number, outLen: number) => void };
   _writeState?: Uint32Array;
   _chunkSize?: number;
   _finishFlushFlag?: number;
 }
+
+type ZstdEngineClass = new (options: object) => ZstdEngine;
 
 /**
  * zstdCompressSync with one native context for all pages, as zlib's own sync path drives it (all the input at
@@ -53,8 +55,7 @@ interface ZstdEngine {
  * (~1,000 a day). Reaches into zlib's internals, so it is used only where they are as expected. What it returns
  * is valid until its next call: the page writers (chunk.ts, hyparquet-writer's) append it at once.
  */
-function reusedZstd(options: object): Codec | undefined {
-  const Engine = (zlib as unknown as { ZstdCompress?: new (options: object) => ZstdEngine }).ZstdCompress;
+export function reusedZstd(Engine: ZstdEngineClass | undefined, options: object): Codec | undefined {
   if (!Engine) return undefined;
   const engine = new Engine(options);
   const { _handle: handle, _writeState: state, _chunkSize: chunk, _finishFlushFlag: end } = engine;
@@ -98,14 +99,12 @@ export { compressors as parquetCompressors, decompressors as parquetDecompressor
 
 /** The codec of a file from its saved row-group metadata (writer.ts groupState), or undefined if none says. */
 export function codecOfRowGroups(rowGroups: readonly string[]): ParquetCodec | undefined {
-  const first = rowGroups[0];
-  if (first === undefined) return undefined;
   try {
-    const group = JSON.parse(first) as { columns?: { meta_data?: { codec?: unknown } }[] };
-    const codec = group.columns?.[0]?.meta_data?.codec;
-    return typeof codec === 'string' ? (codec as ParquetCodec) : undefined;
+    const codec: unknown = JSON.parse(rowGroups[0] as string).columns[0].meta_data.codec;
+    if (typeof codec === 'string') return codec as ParquetCodec;
   } catch {
-    // Not JSON: the resume that parses it fails on it, as before.
-    return undefined;
+    // No row group, not JSON (JSON.parse(undefined) throws too), or not a row group's metadata: none says; the
+    // resume that reads it fails on it.
   }
+  return undefined;
 }
