@@ -154,7 +154,8 @@ export function digits(value: string, start: number, count: number): number {
   return n;
 }
 
-function daysIn(year: number, month: number): number {
+/** The days of a month (1-12) of the proleptic Gregorian calendar. */
+export function daysIn(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
 }

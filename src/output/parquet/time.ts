@@ -1,13 +1,10 @@
 /** API date-times as the microseconds a Parquet TIMESTAMP(MICROS) holds. */
-import { digits, parseApiTime } from '../../util/time.js';
+import { daysIn, digits, parseApiTime } from '../../util/time.js';
 
 const FRACTION_RE = /T\d\d:\d\d:\d\d\.(\d+)/;
 const POWERS = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000];
 
-/**
- * Days from 1970-01-01 to year-month-1, plus day - 1 (a day past the month's end runs on into the
- * next, as Date.parse does): the proleptic Gregorian calendar, H. Hinnant's days_from_civil.
- */
+/** Days from 1970-01-01 to year-month-day: the proleptic Gregorian calendar, H. Hinnant's days_from_civil. */
 function epochDay(year: number, month: number, day: number): number {
   const y = month <= 2 ? year - 1 : year;
   const era = Math.floor(y / 400);
@@ -19,16 +16,17 @@ function epochDay(year: number, month: number, day: number): number {
 /**
  * YYYY-MM-DDTHH:MM:SS[.f…]Z, the form the API sends, read digit by digit into out[at]: Date.parse and a regex
  * per time were most of the cost of a row. The result goes straight into the column (a number returned would
- * be boxed until the caller is optimised: 300,000 times a day). False for any other form, out[at] untouched.
+ * be boxed until the caller is optimised: 300,000 times a day). False for any other form or a day the month
+ * does not have (as parseApiTime refuses it), out[at] untouched.
  */
-function fastUtcMicrosInto(value: string, out: Float64Array, at: number): boolean {
+export function fastUtcMicrosInto(value: string, out: Float64Array, at: number): boolean {
   const n = value.length;
   if (n < 20 || value.charCodeAt(n - 1) !== 90 /* Z */ || value.charCodeAt(10) !== 84 /* T */) return false;
   if (value.charCodeAt(4) !== 45 || value.charCodeAt(7) !== 45 || value.charCodeAt(13) !== 58 || value.charCodeAt(16) !== 58) return false;
   const year = digits(value, 0, 4);
   const month = digits(value, 5, 2);
   const day = digits(value, 8, 2);
-  if (year < 0 || month < 1 || month > 12 || day < 1 || day > 31) return false;
+  if (year < 0 || month < 1 || month > 12 || day < 1 || day > daysIn(year, month)) return false;
   const hour = digits(value, 11, 2);
   const minute = digits(value, 14, 2);
   const second = digits(value, 17, 2);
