@@ -110,6 +110,32 @@ describe('dictionaryOf decides as hyparquet-writer’s useDictionary', () => {
     expect(asWriterDictionary(amounts, numbers(amounts))).toEqual(writerDictionary(amounts, 'DOUBLE'));
   });
 
+  it('a sample more than 90 % distinct rejects the dictionary, even where the whole column would pay for one', () => {
+    // 10,000 values: the 1,000 sampled all distinct, the rest one value (a dictionary of 1,001 would halve the bytes).
+    const n = 10_000;
+    const sampled = new Set(Array.from({ length: 1000 }, (_, i) => Math.floor((i * (n - 1)) / 999)));
+    let k = 0;
+    const ids = Array.from({ length: n }, (_, i) => (sampled.has(i) ? k++ : 9999));
+    const strings = ids.map((id) => `v${String(id).padStart(4, '0')}`);
+    expect(writerDictionary(strings, 'BYTE_ARRAY')).toEqual({});
+    for (const form of [text, coded]) expect(dictionaryOf(form(strings))).toBeUndefined();
+    const amounts = ids.map((id) => id + 0.5);
+    expect(writerDictionary(amounts, 'DOUBLE')).toEqual({});
+    expect(dictionaryOf(numbers(amounts))).toBeUndefined();
+  });
+
+  it('empty strings are values (not nulls) and nulls are not values, in the sample and in the column', () => {
+    const empty = Array.from({ length: 100 }, () => '');
+    for (const form of [text, coded]) expect(asWriterDictionary(empty, form(empty))).toEqual(writerDictionary(empty, 'BYTE_ARRAY'));
+    expect(writerDictionary(empty, 'BYTE_ARRAY').dictionary).toEqual(['']);
+    // 95 % nulls: the sample's few values are one, so a dictionary of one entry is kept.
+    const sparse = Array.from({ length: 2000 }, (_, i) => (i % 20 === 0 ? 7.25 : null));
+    expect(writerDictionary(sparse, 'DOUBLE').dictionary).toEqual([7.25]);
+    expect(asWriterDictionary(sparse, numbers(sparse))).toEqual(writerDictionary(sparse, 'DOUBLE'));
+    const sparseStrings = sparse.map((v) => (v === null ? null : 'base'));
+    for (const form of [text, coded]) expect(asWriterDictionary(sparseStrings, form(sparseStrings))).toEqual(writerDictionary(sparseStrings, 'BYTE_ARRAY'));
+  });
+
   it('a column of one short value and a few long ones: the sample weighs bytes, not values', () => {
     // 2 distinct of 1,000 values, but the long one holds most of the bytes: over 90 % distinct by size.
     const column = Array.from({ length: 1000 }, (_, i) => (i === 500 ? 'y'.repeat(100_000) : 'a'));
@@ -135,6 +161,9 @@ describe('statistics', () => {
     expect(Object.is(zeros.min_value, -0)).toBe(true);
     expect(Object.is(zeros.max_value, 0)).toBe(true);
     expect(statistics(numbers([2.5, null, -1.25, 7]), DOUBLE)).toEqual({ min_value: -1.25, max_value: 7, null_count: 1n, nan_count: 0n });
+    // The first value the min, then the max.
+    expect(statistics(numbers([1, 5, 3]), DOUBLE)).toEqual({ min_value: 1, max_value: 5, null_count: 0n, nan_count: 0n });
+    expect(statistics(numbers([9, 1, 5]), INT64)).toEqual({ min_value: 1n, max_value: 9n, null_count: 0n });
     const negative = statistics(numbers([-0, -2]), DOUBLE);
     expect([negative.min_value, Object.is(negative.max_value, 0)]).toEqual([-2, true]);
     expect(statistics(numbers([]), DOUBLE)).toEqual({ min_value: undefined, max_value: undefined, null_count: 0n, nan_count: 0n });
@@ -146,6 +175,8 @@ describe('statistics', () => {
     for (const form of [text, coded]) {
       expect(statistics(form(values), STRING)).toEqual({ min_value: '', max_value: '😀', null_count: 1n });
       expect(statistics(form(['b', 'a', 'c', 'a']), STRING)).toEqual({ min_value: 'a', max_value: 'c', null_count: 0n });
+      expect(statistics(form(['a', 'c', 'b']), STRING)).toEqual({ min_value: 'a', max_value: 'c', null_count: 0n });
+      expect(statistics(form(['c', 'a', 'b']), STRING)).toEqual({ min_value: 'a', max_value: 'c', null_count: 0n });
       expect(statistics(form(['😀', '\uFFFF']), STRING)).toEqual({ min_value: '\uFFFF', max_value: '😀', null_count: 0n });
       expect(statistics(form([null]), STRING)).toEqual({ min_value: undefined, max_value: undefined, null_count: 1n });
     }

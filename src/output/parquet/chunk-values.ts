@@ -65,8 +65,9 @@ export function statistics(values: FlatValues, element: SchemaElement, positions
         if (max < 0 || v > values[max]!) max = i;
       }
     }
-    const low = min < 0 ? undefined : values[min]!;
-    const high = max < 0 ? undefined : values[max]!;
+    // No value: min and max stay -1, and values[-1] is undefined.
+    const low = values[min];
+    const high = values[max];
     if (element.type === 'INT64') {
       return { min_value: low === undefined ? undefined : BigInt(low), max_value: high === undefined ? undefined : BigInt(high), null_count: BigInt(nulls) };
     }
@@ -120,7 +121,7 @@ function codedDictionary(values: CodedValues): Dictionary | undefined {
   const { ids, table } = values;
   const units = table.units;
   // -2: seen in the sample; then each table entry's dictionary entry, -1 for none yet.
-  const entry = new Int32Array(table.size).fill(-1);
+  const entry = new Int32Array(table.size);
   const sampleSize = Math.min(n, SAMPLE);
   let sampleDictionary = 0;
   let sampleTotal = 0;

@@ -60,9 +60,8 @@ export function plainPage(values: FlatValues, element: SchemaElement, start: num
 }
 
 /** The plain bytes of values [start, end): 8 per number, a 4-byte length and the bytes per string (a null none). */
-function plainSize(values: FlatValues, start: number, end: number): number {
+function plainSize(values: Float64Array | CodedValues, start: number, end: number): number {
   if (values instanceof Float64Array) return (end - start) * 8;
-  if (!isCoded(values)) return values.ends[end - 1]! - textStart(values, start);
   const { ids, table } = values;
   const { utf8 } = table;
   let bytes = 0;
