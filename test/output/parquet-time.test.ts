@@ -90,6 +90,8 @@ describe('just past a bound: not taken here, read as everywhere in swapx', () =>
     ['2026-11-01T00:00:00.1234567aZ', false],
     ['2026-11-01T00:00:00.1234567890Z', false],
     ['2026-11-01T00:00:00,5Z', false],
+    ['2026-11-01T00:00:00.Z', false],
+    ['2026/11-01T00:00:00Z', false],
     ['2026-11-01 00:00:00Z', false],
     ['2026/11/01T00:00:00Z', false],
     ['2026-11/01T00:00:00Z', false],
@@ -101,6 +103,8 @@ describe('just past a bound: not taken here, read as everywhere in swapx', () =>
     ['2026-11-01T00:00:00', true],
     ['2026-11-01T00:00:00.1234567', true],
     ['2026-11-01T02:00:00.5+02:00', true],
+    ['2026-11-01T02:00:00.12345+02:00', true],
+    ['2026-11-01T02:00:00.1234-02:00', true],
     ['2026-11-01t00:00:00Z', true],
     ['2026-11-01T00:00:00.25z', true],
   ] as const)('%j', (value, readable) => {

@@ -33,10 +33,12 @@ export function fastUtcMicrosInto(value: string, out: Float64Array, at: number):
   if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return false;
   let micros = 0;
   if (n > 20) {
-    if (value.charCodeAt(19) !== 46 /* . */ || n > 30) return false;
+    // A point and 1 to 9 digits (as parseApiTime takes them): up to the microsecond read, the rest only checked
+    // (digits of none are 0).
+    if (value.charCodeAt(19) !== 46 /* . */ || n < 22 || n > 30) return false;
     const end = Math.min(n - 1, 26);
     const fraction = digits(value, 20, end - 20);
-    if (fraction < 0 || (n - 1 > 26 && digits(value, 26, n - 27) < 0)) return false;
+    if (fraction < 0 || digits(value, 26, n - 27) < 0) return false;
     micros = fraction * POWERS[6 - (end - 20)]!;
   }
   out[at] = (epochDay(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second) * 1_000_000 + micros;
@@ -69,6 +71,7 @@ function otherTimeMicros(value: string): number {
   const ms = parseApiTime(value);
   if (Number.isNaN(ms)) throw new RangeError(`not a date-time: '${value}'`);
   const fraction = FRACTION_RE.exec(value)?.[1] ?? '';
-  const micros = fraction.length > 3 ? Number(fraction.slice(3, 6).padEnd(3, '0')) : 0;
+  // Digits 4 to 6 (none: 0).
+  const micros = Number(fraction.slice(3, 6).padEnd(3, '0'));
   return ms * 1000 + micros;
 }
