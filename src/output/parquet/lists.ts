@@ -131,9 +131,9 @@ export function concatLists(lists: readonly ListValues[]): ListValues {
   };
 }
 
+/** A column's runs, all of one form (the column's tables, or none, choose its builder). */
 export function concatStrings(parts: readonly Strings[]): Strings {
-  if (parts.length === 1) return parts[0]!;
-  if (parts.every((part) => 'table' in part)) return concatCoded(parts as CodedValues[]);
+  if ('table' in parts[0]!) return concatCoded(parts as CodedValues[]);
   return concatText(parts as TextValues[]);
 }
 
