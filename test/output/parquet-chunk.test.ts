@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByteWriter, type ColumnSource, ParquetWriter } from 'hyparquet-writer';
 import type { Swap } from '../../src/api/types.js';
+import { writeChunk } from '../../src/output/parquet/chunk.js';
 import {
   apiTimeMicros,
   ColumnCollector,
@@ -157,5 +158,48 @@ describe('column chunks written by swapx are the bytes hyparquet-writer writes',
     const windows = [];
     for (let start = 0; start < rows.length; start += 7) windows.push(toColumns(fields, rows.slice(start, start + 7)));
     expect(Buffer.concat([file.header(), file.rowGroupOf(windows), file.footer()]).equals(bytes)).toBe(true);
+  });
+
+  /** The rows as swapx writes them, against the reference, in one row group. */
+  const sameAsReference = (rows: Row[], fields: string[]) =>
+    expect(encodeParquet(rows, fields, { codec: 'UNCOMPRESSED', rowGroupRows: rows.length }).equals(reference(rows, fields, 'UNCOMPRESSED', rows.length))).toBe(
+      true,
+    );
+
+  it('pages of numbers and of dictionary indexes: past 1 MiB of doubles, past 4,096 values a page, nulls across the cuts', () => {
+    // 200,000 distinct amounts (no dictionary: two pages of 8-byte values), every fifth null; and 7 repeated ones (a dictionary).
+    const rows = Array.from({ length: 200_000 }, (_, i) => ({ depositAmount: i % 5 === 2 ? null : i + 0.5, withdrawnAmount: i % 11 === 3 ? null : i % 7 }));
+    sameAsReference(rows, ['depositAmount', 'withdrawnAmount']);
+  });
+
+  it('a dictionary column of long strings past 1 MiB of text: one page of indexes', () => {
+    const rows = Array.from({ length: 8000 }, (_, i) => ({ bridge: i % 9 === 4 ? null : `${i % 5}${'é'.repeat(150)}` }));
+    sameAsReference(rows, ['bridge']);
+  });
+
+  it('pages of text cut exactly where the values reach 1 MiB; a first value larger than a page', () => {
+    // 1,024-byte ids: the 1,024th value brings the page to exactly 1 MiB, where it is cut; nulls between.
+    const exact = Array.from({ length: 2500 }, (_, i) => ({ id: i % 13 === 6 ? null : `${String(i).padStart(6, '0')}${'a'.repeat(1018)}` }));
+    sameAsReference(exact, ['id']);
+    const huge = [{ id: 'h'.repeat(1_100_000) }, ...Array.from({ length: 50 }, (_, i) => ({ id: `0x${i}` }))];
+    sameAsReference(huge, ['id']);
+  });
+
+  it('a list column past 1 MiB: pages cut only at a row’s first slot, rows and nulls counted per page', () => {
+    // 100 addresses a row, 1 kB each: 1 MiB is reached inside a row, and the page ends where the next row starts,
+    // whose first address is null; a null list and an empty one between.
+    const rows = Array.from({ length: 30 }, (_, i) => ({
+      sourceOtherProtocolAddresses: i === 4 ? null : i === 5 ? [] : Array.from({ length: 100 }, (_, j) => (j === 0 ? null : `${i}.${j}${'c'.repeat(1000)}`)),
+    }));
+    sameAsReference(rows, ['sourceOtherProtocolAddresses']);
+  });
+
+  it('an INT64 column must be written PLAIN: a dictionary for it is refused by name', () => {
+    const column = { element: { name: 'completedAt', type: 'INT64' as const }, statistics: false, codec: 'UNCOMPRESSED' as const, compressors: {} as never };
+    const times = Float64Array.of(1, 1, 1, 1);
+    expect(() => writeChunk(new ByteWriter(), ['completedAt'], times, column)).toThrow(
+      new Error('completedAt (INT64) is written PLAIN, not with a dictionary'),
+    );
+    expect(writeChunk(new ByteWriter(), ['completedAt'], times, { ...column, encoding: 'PLAIN' }).meta_data?.encodings).toEqual(['PLAIN']);
   });
 });

@@ -5,14 +5,11 @@
  * that path was most of a Parquet export's extra CPU — bigints for every time, a copy of each column
  * per step (slice, unconvert, filter), a UTF-8 buffer per string, a dictionary tried and thrown away.
  * A list column's leaves (address lists, tags) come with their Dremel levels. Page headers, levels and
- * dictionary indexes are written here too (pages.ts), the values' plain bytes by plain.ts; a dictionary of another physical type than DOUBLE or
- * BYTE_ARRAY (none in an export) goes through hyparquet-writer's writeDictionaryPage, imported by path
- * inside the package, so package.json pins its exact version: a new one is taken on purpose, with the
- * byte-identity test (test/output/parquet-chunk.test.ts).
+ * dictionary indexes are written here too (pages.ts), the values' plain bytes by plain.ts. A dictionary is
+ * written for DOUBLE and BYTE_ARRAY columns only: an export's INT64 columns, its times, are PLAIN.
  */
 import type { ColumnChunk, SchemaElement } from 'hyparquet';
 import type { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import { writeDictionaryPage } from 'hyparquet-writer/src/dictionary.js';
 import { byteLength, dictionaryOf, type FlatValues, isCoded, isNull, statistics } from './chunk-values.js';
 import { Bytes, dataPageV2Header, dictionaryPageHeader, HEADER_BOUND, PLAIN, RLE_DICTIONARY, rleBound, writeRle } from './pages.js';
 import type { ParquetCodec } from './codec.js';
@@ -50,7 +47,8 @@ function pageBoundaries(values: FlatValues, dictionary: boolean, repetition?: Ui
       bytes = size(i);
     }
   }
-  if (start < values.length) pages.push([start, values.length]);
+  // The last page: at least its first value (a page is cut at a value, never past the last).
+  pages.push([start, values.length]);
   return pages;
 }
 
@@ -121,13 +119,8 @@ function indexPage(indexes: Int32Array, start: number, end: number): Uint8Array 
 }
 
 /** The dictionary page of these entries (positions in the column); returns its uncompressed size with its header. */
-function writeDictionary(writer: ByteWriter, name: string, values: FlatValues, entries: readonly number[], column: FlatColumn): number {
-  const { element, codec, compressors } = column;
-  if (element.type !== (values instanceof Float64Array ? 'DOUBLE' : 'BYTE_ARRAY')) {
-    const physical =
-      values instanceof Float64Array ? entries.map((i) => values[i]!) : entries.map((i) => Buffer.from(dictionaryValues(values, [i]).subarray(4)));
-    return writeDictionaryPage(writer, { columnName: name, element, codec, compressors } as never, physical);
-  }
+function writeDictionary(writer: ByteWriter, values: FlatValues, entries: readonly number[], column: FlatColumn): number {
+  const { codec, compressors } = column;
   const page = dictionaryValues(values, entries);
   const compress = compressors[codec];
   const compressed = compress ? compress(page) : page;
@@ -147,6 +140,10 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
   const type = element.type!;
   const offsetStart = writer.offset;
   let uncompressed = 0;
+  // Plain values of a DOUBLE are 8 bytes of a double: an INT64 column (a time) must say PLAIN.
+  if (column.encoding !== 'PLAIN' && type !== (values instanceof Float64Array ? 'DOUBLE' : 'BYTE_ARRAY')) {
+    throw new Error(`${path.join('.')} (${type}) is written PLAIN, not with a dictionary`);
+  }
   const dict = column.encoding === 'PLAIN' ? undefined : dictionaryOf(values);
   // With a dictionary, min and max are those of its (few) distinct values.
   const stats = column.statistics ? (dict ? statistics(values, element, dict.dictionary, dict.nulls) : statistics(values, element)) : undefined;
@@ -154,7 +151,7 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
   let dictionaryPageOffset: bigint | undefined;
   if (dict) {
     dictionaryPageOffset = BigInt(writer.offset);
-    uncompressed += writeDictionary(writer, path.join('.'), values, dict.dictionary, column);
+    uncompressed += writeDictionary(writer, values, dict.dictionary, column);
     encodings.push('PLAIN');
   }
   const encoding = dict ? 'RLE_DICTIONARY' : 'PLAIN';

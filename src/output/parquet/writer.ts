@@ -13,6 +13,8 @@
  */
 import type { ColumnChunk, SchemaTree } from 'hyparquet';
 import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer';
+// Imported by path inside the package, and the chunks are written to its bytes: package.json pins its exact
+// version, so that a new one is taken on purpose, with the byte-identity test (test/output/parquet-chunk.test.ts).
 import { schemaPathResolver } from 'hyparquet-writer/src/schema.js';
 import { VERSION } from '../../version.js';
 import { type FlatValues, writeChunk } from './chunk.js';
