@@ -46,7 +46,7 @@ function leafPaths(path: SchemaTree[]): SchemaTree[][] {
 
 // --- Row-group metadata as JSON: bigint, -0 and bytes survive the round trip, so a rebuilt footer is identical.
 
-function toPlain(value: unknown): unknown {
+export function toPlain(value: unknown): unknown {
   if (typeof value === 'bigint') return { $n: value.toString() };
   if (Object.is(value, -0)) return { $z: 1 };
   if (value instanceof Uint8Array) return { $b: Buffer.from(value).toString('base64') };
@@ -59,7 +59,7 @@ function toPlain(value: unknown): unknown {
   return value;
 }
 
-function fromPlain(value: unknown): unknown {
+export function fromPlain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(fromPlain);
   if (value !== null && typeof value === 'object') {
     const o = value as Record<string, unknown>;
@@ -167,7 +167,7 @@ export class ParquetFile {
       }
     });
     let totalByteSize = 0n;
-    for (const { meta_data } of columns) totalByteSize += meta_data?.total_uncompressed_size ?? 0n;
+    for (const { meta_data } of columns) totalByteSize += meta_data!.total_uncompressed_size;
     parquet.num_rows += BigInt(rows);
     parquet.row_groups.push({ columns, total_byte_size: totalByteSize, num_rows: BigInt(rows), total_compressed_size: BigInt(writer.offset - start) });
     return this.take();
