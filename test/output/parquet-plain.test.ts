@@ -146,6 +146,18 @@ describe('dictionaryValues', () => {
     for (const form of [text, coded]) same(dictionaryValues(form(hashes), positions), reference(hashes, 'BYTE_ARRAY'));
   });
 
+  it('a text dictionary larger than any page or dictionary before it: its room counts every entry', () => {
+    // 2.5 MB, past every room above but the coded dictionary's (which the next test passes).
+    const long = Array.from({ length: 1000 }, (_, i) => `${i} ${'t'.repeat(2500)}`);
+    same(
+      dictionaryValues(
+        text(long),
+        long.map((_, i) => i),
+      ),
+      reference(long, 'BYTE_ARRAY'),
+    );
+  });
+
   it('a coded dictionary larger than any page or dictionary before it: its room counts every entry', () => {
     // 3 MB, past the 2 MB page above (the scratch room only grows).
     const long = Array.from({ length: 1000 }, (_, i) => `${i} ${'y'.repeat(3000)}`);
