@@ -67,6 +67,20 @@ describe('ColumnCollector', () => {
     expect([...completedAt]).toEqual([Date.parse('2026-11-02T00:00:00Z') * 1000 + 500_000, Number.NaN, Number.NaN]);
     expect([...amount]).toEqual([1.5, Number.NaN, Number.NaN]);
     expect([addresses.rows, tags.rows, 'table' in addresses.leaves[0]!.values, 'table' in tags.leaves[1]!.values]).toEqual([3, 3, true, false]);
+    expect([strings(addresses.leaves[0]!.values), [...addresses.leaves[0]!.definition]]).toEqual([
+      ['x', null, null],
+      [3, 0, 0],
+    ]);
+    expect(tags.leaves.map((leaf) => [strings(leaf.values), [...leaf.definition]])).toEqual([
+      [
+        ['nft', null, null],
+        [4, 1, 0],
+      ],
+      [
+        ['v', null, null],
+        [4, 1, 0],
+      ],
+    ]);
   });
 
   it('an amount that is not a number is refused, naming the field and the value', () => {

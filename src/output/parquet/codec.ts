@@ -28,10 +28,11 @@ if (zstd.zstdCompressSync && zstd.zstdDecompressSync && ZSTD_LEVEL !== undefined
   const compress = zstd.zstdCompressSync;
   const options = { params: { [ZSTD_LEVEL]: 1 } };
   const once = (input: Uint8Array) => compress(input, options);
+  const Engine = (zlib as unknown as { ZstdCompress?: ZstdEngineClass }).ZstdCompress;
   // The context is made at the first page, not when a resume check loads this module.
   let reused: Codec | undefined;
   compressors.ZSTD = (input) => {
-    reused ??= reusedZstd((zlib as unknown as { ZstdCompress?: ZstdEngineClass }).ZstdCompress, options) ?? once;
+    reused ??= reusedZstd(Engine, options) ?? once;
     return reused(input);
   };
   const decompress = zstd.zstdDecompressSync;
