@@ -147,7 +147,7 @@ describe('dictionaryValues', () => {
   });
 
   it('a text dictionary larger than any page or dictionary before it: its room counts every entry', () => {
-    // 2.5 MB, past every room above but the coded dictionary's (which the next test passes).
+    // 2.5 MB, past every room above (the 2 MB page's); the room then grows to twice that, 4 MB.
     const long = Array.from({ length: 1000 }, (_, i) => `${i} ${'t'.repeat(2500)}`);
     same(
       dictionaryValues(
@@ -159,8 +159,8 @@ describe('dictionaryValues', () => {
   });
 
   it('a coded dictionary larger than any page or dictionary before it: its room counts every entry', () => {
-    // 3 MB, past the 2 MB page above (the scratch room only grows).
-    const long = Array.from({ length: 1000 }, (_, i) => `${i} ${'y'.repeat(3000)}`);
+    // 4.5 MB, past the 4 MB room the text dictionary above left (the scratch room only grows).
+    const long = Array.from({ length: 1000 }, (_, i) => `${i} ${'y'.repeat(4500)}`);
     same(
       dictionaryValues(
         coded(long),
