@@ -120,7 +120,7 @@ describe('the column and the single value', () => {
   it('timeMicrosInto writes each value into its cell, whichever way it is read', () => {
     const values = ['2026-11-02T10:11:12.123456Z', '2026-11-02T12:11:12.5+02:00', '1970-01-01T00:00:00Z'];
     const out = new Float64Array(3);
-    values.forEach((value, i) => timeMicrosInto(value, out, i));
+    for (const [i, value] of values.entries()) timeMicrosInto(value, out, i);
     expect([...out]).toEqual(values.map(expected));
   });
 
