@@ -189,6 +189,9 @@ describe('column chunks written by swapx are the bytes hyparquet-writer writes',
     sameAsReference(exact, ['id']);
     const huge = [{ id: 'h'.repeat(1_100_000) }, ...Array.from({ length: 50 }, (_, i) => ({ id: `0x${i}` }))];
     sameAsReference(huge, ['id']);
+    // A value of a page by itself, then a null: the next page starts at the null (as bytes and as codes).
+    sameAsReference([{ id: 'h'.repeat(1 << 20) }, { id: null }, { id: '0x1' }], ['id']);
+    sameAsReference([{ bridge: 'b'.repeat(1 << 20) }, { bridge: null }, { bridge: 'x' }], ['bridge']);
   });
 
   it('a list column past 1 MiB: pages cut only at a row’s first slot, rows and nulls counted per page', () => {
@@ -207,5 +210,7 @@ describe('column chunks written by swapx are the bytes hyparquet-writer writes',
       new Error('times.completedAt (INT64) is written PLAIN, not with a dictionary'),
     );
     expect(writeChunk(new ByteWriter(), ['completedAt'], times, { ...column, encoding: 'PLAIN' }).meta_data?.encodings).toEqual(['PLAIN']);
+    // Distinct times take no dictionary: written PLAIN without being told.
+    expect(writeChunk(new ByteWriter(), ['completedAt'], Float64Array.of(1, 2, 3, 4), column).meta_data?.encodings).toEqual(['PLAIN']);
   });
 });

@@ -47,8 +47,7 @@ function pageBoundaries(values: FlatValues, dictionary: boolean, repetition?: Ui
       bytes = size(i);
     }
   }
-  // The last page: at least its first value (a page is cut at a value, never past the last).
-  pages.push([start, values.length]);
+  if (start < values.length) pages.push([start, values.length]);
   return pages;
 }
 
@@ -140,11 +139,11 @@ export function writeChunk(writer: ByteWriter, path: readonly string[], values: 
   const type = element.type!;
   const offsetStart = writer.offset;
   let uncompressed = 0;
-  // Plain values of a DOUBLE are 8 bytes of a double: an INT64 column (a time) must say PLAIN.
-  if (column.encoding !== 'PLAIN' && type !== (values instanceof Float64Array ? 'DOUBLE' : 'BYTE_ARRAY')) {
+  const dict = column.encoding === 'PLAIN' ? undefined : dictionaryOf(values);
+  // A dictionary's entries are written as DOUBLE or BYTE_ARRAY: an INT64 column (a time) must say PLAIN.
+  if (dict && type !== (values instanceof Float64Array ? 'DOUBLE' : 'BYTE_ARRAY')) {
     throw new Error(`${path.join('.')} (${type}) is written PLAIN, not with a dictionary`);
   }
-  const dict = column.encoding === 'PLAIN' ? undefined : dictionaryOf(values);
   // With a dictionary, min and max are those of its (few) distinct values.
   const stats = column.statistics ? (dict ? statistics(values, element, dict.dictionary, dict.nulls) : statistics(values, element)) : undefined;
   const encodings: string[] = [];

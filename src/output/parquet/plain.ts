@@ -76,7 +76,7 @@ function plainSize(values: Float64Array | CodedValues, start: number, end: numbe
 export function dictionaryValues(values: Float64Array | CodedValues | TextValues, entries: readonly number[]): Buffer {
   if (values instanceof Float64Array) {
     const out = room(8 * entries.length);
-    const view = new DataView(out.buffer, out.byteOffset, out.length);
+    const view = new DataView(out.buffer, out.byteOffset, 8 * entries.length);
     for (let k = 0; k < entries.length; k++) view.setFloat64(8 * k, values[entries[k]!]!, true);
     return out.subarray(0, 8 * entries.length);
   }
