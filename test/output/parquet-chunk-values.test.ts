@@ -3,30 +3,10 @@
  * (numbers, strings as bytes, strings as codes): nulls, lengths, min/max statistics, and the dictionary rule,
  * which must decide as hyparquet-writer's useDictionary does for the same values, column after column.
  */
-import type { SchemaElement } from 'hyparquet';
 import { useDictionary } from 'hyparquet-writer/src/dictionary.js';
 import { describe, expect, it } from 'vitest';
 import { byteLength, dictionaryOf, type FlatValues, isCoded, isNull, statistics } from '../../src/output/parquet/chunk-values.js';
-import { CodedBuilder, type CodedValues, StringTable } from '../../src/output/parquet/coded.js';
-import { TextBuilder, type TextValues } from '../../src/output/parquet/text.js';
-
-const INT64: SchemaElement = { name: 'completedAt', type: 'INT64' };
-const DOUBLE: SchemaElement = { name: 'amountUsd', type: 'DOUBLE' };
-const STRING: SchemaElement = { name: 'sourceChain', type: 'BYTE_ARRAY' };
-
-const numbers = (values: readonly (number | null)[]) => Float64Array.from(values, (v) => (v === null ? Number.NaN : v));
-
-function text(values: readonly (string | null)[]): TextValues {
-  const builder = new TextBuilder();
-  for (const v of values) builder.push(v);
-  return builder.build();
-}
-
-function coded(values: readonly (string | null)[]): CodedValues {
-  const builder = new CodedBuilder(new StringTable());
-  for (const v of values) builder.push(v);
-  return builder.build();
-}
+import { coded, DOUBLE, INT64, numbers, STRING, text } from '../helpers/parquet-values.js';
 
 /** A small deterministic generator: the same columns every run. */
 function random(seed: number): () => number {

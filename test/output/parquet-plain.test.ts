@@ -3,17 +3,11 @@
  * form its values take (numbers, strings as bytes, strings as codes): the bytes hyparquet-writer's writePlain
  * writes for the same values, nulls left out, a slice of the column, and pages larger than the first scratch room.
  */
-import type { SchemaElement } from 'hyparquet';
 import { ByteWriter } from 'hyparquet-writer';
 import { writePlain } from 'hyparquet-writer/src/plain.js';
 import { describe, expect, it } from 'vitest';
-import { CodedBuilder, type CodedValues, StringTable } from '../../src/output/parquet/coded.js';
 import { dictionaryValues, plainPage } from '../../src/output/parquet/plain.js';
-import { TextBuilder, type TextValues } from '../../src/output/parquet/text.js';
-
-const INT64: SchemaElement = { name: 'completedAt', type: 'INT64' };
-const DOUBLE: SchemaElement = { name: 'amountUsd', type: 'DOUBLE' };
-const STRING: SchemaElement = { name: 'sourceChain', type: 'BYTE_ARRAY' };
+import { coded, DOUBLE, INT64, numbers, STRING, text } from '../helpers/parquet-values.js';
 
 /** hyparquet-writer's PLAIN bytes of the values that are not null. */
 function reference(values: readonly (number | bigint | string | null)[], type: 'INT64' | 'DOUBLE' | 'BYTE_ARRAY'): Buffer {
@@ -26,21 +20,6 @@ function reference(values: readonly (number | bigint | string | null)[], type: '
 /** Byte for byte (toEqual walks a large Buffer element by element; hex shows where a difference is). */
 function same(actual: Buffer, expected: Buffer): void {
   if (!actual.equals(expected)) expect(actual.toString('hex')).toBe(expected.toString('hex'));
-}
-
-/** Numbers as a column holds them: NaN for a null. */
-const numbers = (values: readonly (number | null)[]) => Float64Array.from(values, (v) => (v === null ? Number.NaN : v));
-
-function text(values: readonly (string | null)[]): TextValues {
-  const builder = new TextBuilder();
-  for (const v of values) builder.push(v);
-  return builder.build();
-}
-
-function coded(values: readonly (string | null)[]): CodedValues {
-  const builder = new CodedBuilder(new StringTable());
-  for (const v of values) builder.push(v);
-  return builder.build();
 }
 
 // Microseconds: 1970 itself, before it (a negative high word), around 2^32 and 2^53, and today's.

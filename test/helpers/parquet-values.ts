@@ -1,0 +1,27 @@
+/**
+ * A flat Parquet column's values in each form the writer holds them (src/output/parquet/chunk-values.ts), for
+ * the tests of the modules that read them: numbers (NaN for a null), strings as bytes, strings as codes.
+ */
+import { CodedBuilder, type CodedValues, StringTable } from '../../src/output/parquet/coded.js';
+import { TextBuilder, type TextValues } from '../../src/output/parquet/text.js';
+
+export const INT64 = { name: 'completedAt', type: 'INT64' } as const;
+export const DOUBLE = { name: 'amountUsd', type: 'DOUBLE' } as const;
+export const STRING = { name: 'sourceChain', type: 'BYTE_ARRAY' } as const;
+
+/** Numbers as a column holds them: NaN for a null. */
+export const numbers = (values: readonly (number | null)[]) => Float64Array.from(values, (v) => (v === null ? Number.NaN : v));
+
+/** Strings as bytes (text.ts). */
+export function text(values: readonly (string | null)[]): TextValues {
+  const builder = new TextBuilder();
+  for (const v of values) builder.push(v);
+  return builder.build();
+}
+
+/** Strings as codes into a table of their own (coded.ts). */
+export function coded(values: readonly (string | null)[]): CodedValues {
+  const builder = new CodedBuilder(new StringTable());
+  for (const v of values) builder.push(v);
+  return builder.build();
+}
