@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parquetCompressors } from '../../src/output/parquet/codec.js';
 import { encodeParquet, PARQUET_FIELDS, ParquetFile } from '../../src/output/parquet/writer.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { Rng } from '../../src/sandbox/random.js';
 import { parquetCodec } from '../../src/sync/parquet-codec.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { asRead, parquetCodecs, parquetRows } from '../helpers/duckdb.js';
@@ -59,11 +60,8 @@ describe('the Parquet codec', () => {
     const fresh = (input: Uint8Array) => zstd.zstdCompressSync(input, level);
     const text = Buffer.from(JSON.stringify(swaps));
     // Random bytes do not compress: 300 kB of them is a frame of several 16 kB writes, past the reused buffer's first size.
-    let seed = 7;
-    const noise = Buffer.alloc(300_000, 0).map(() => {
-      seed = (seed * 1_103_515_245 + 12_345) >>> 0;
-      return seed >>> 24;
-    });
+    const rng = Rng.of(7, 0, 0, 0);
+    const noise = Buffer.alloc(300_000, 0).map(() => rng.int(256));
     const pages = [text.subarray(0, 5000), noise, new Uint8Array(0), text, text.subarray(100, 120), noise.subarray(0, 70_000)];
     // Copied as they come: what compress returns is valid until its next call.
     const written = pages.map((page) => Buffer.from(compress(page)));

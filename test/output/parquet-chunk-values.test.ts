@@ -6,16 +6,8 @@
 import { useDictionary } from 'hyparquet-writer/src/dictionary.js';
 import { describe, expect, it } from 'vitest';
 import { byteLength, dictionaryOf, type FlatValues, isCoded, isNull, statistics } from '../../src/output/parquet/chunk-values.js';
+import { Rng } from '../../src/sandbox/random.js';
 import { coded, DOUBLE, INT64, numbers, STRING, text } from '../helpers/parquet-values.js';
-
-/** A small deterministic generator: the same columns every run. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
-    return state / 2 ** 32;
-  };
-}
 
 /** Our dictionary as hyparquet-writer's useDictionary returns one: the entries' values, each value's entry. */
 function asWriterDictionary(values: readonly unknown[], form: FlatValues) {
@@ -37,7 +29,9 @@ function writerDictionary(values: readonly unknown[], type: 'DOUBLE' | 'BYTE_ARR
  */
 function columns<T>(value: (id: number, next: () => number) => T): (T | null)[][] {
   const out: (T | null)[][] = [[], [null], [null, null, null]];
-  const next = random(7);
+  // The same columns every run.
+  const rng = Rng.of(7, 0, 0, 0);
+  const next = () => rng.float();
   for (const n of [1, 2, 9, 10, 11, 40, 999, 1000, 1001, 2500]) {
     for (const distinctShare of [0, 0.01, 0.2, 0.45, 0.5, 0.55, 0.85, 0.9, 0.95, 1]) {
       for (const nullShare of [0, 0.3]) {

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { apiTimeMicros, fastUtcMicrosInto, timeMicros, timeMicrosInto } from '../../src/output/parquet/time.js';
+import { Rng } from '../../src/sandbox/random.js';
 import { parseApiTime } from '../../src/util/time.js';
 
 /** What a time is, by the parser the rest of swapx uses, plus digits 4 to 6 of its fraction. */
@@ -49,11 +50,8 @@ describe('the API’s form, read digit by digit', () => {
   });
 
   it('agrees with parseApiTime on random times of three centuries, each fraction length', () => {
-    let seed = 11;
-    const next = () => {
-      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
-      return seed / 2 ** 32;
-    };
+    const rng = Rng.of(11, 0, 0, 0);
+    const next = () => rng.float();
     for (let i = 0; i < 2000; i++) {
       const ms = Math.floor(Date.UTC(1900, 0, 1) + next() * (Date.UTC(2200, 0, 1) - Date.UTC(1900, 0, 1)));
       const digits = Math.floor(next() * 8);
