@@ -3,7 +3,7 @@
  * the tests of the modules that read them: numbers (NaN for a null), strings as bytes, strings as codes.
  */
 import { CodedBuilder, type CodedValues, StringTable } from '../../src/output/parquet/coded.js';
-import { TextBuilder, type TextValues } from '../../src/output/parquet/text.js';
+import { TextBuilder, textAt, type TextValues } from '../../src/output/parquet/text.js';
 
 export const INT64 = { name: 'completedAt', type: 'INT64' } as const;
 export const DOUBLE = { name: 'amountUsd', type: 'DOUBLE' } as const;
@@ -19,9 +19,16 @@ export function text(values: readonly (string | null)[]): TextValues {
   return builder.build();
 }
 
-/** Strings as codes into a table of their own (coded.ts). */
-export function coded(values: readonly (string | null)[]): CodedValues {
-  const builder = new CodedBuilder(new StringTable());
+/** Strings as codes into `table`, by default one of their own (coded.ts). */
+export function coded(values: readonly (string | null)[], table = new StringTable()): CodedValues {
+  const builder = new CodedBuilder(table);
   for (const v of values) builder.push(v);
   return builder.build();
+}
+
+/** Strings read back from either form, null where there is none. */
+export function stringsOf(values: TextValues | CodedValues): (string | null)[] {
+  return Array.from({ length: values.length }, (_, i) =>
+    'table' in values ? (values.ids[i]! < 0 ? null : values.table.strings[values.ids[i]!]!) : textAt(values, i),
+  );
 }

@@ -9,12 +9,8 @@ import type { CodedValues } from '../../src/output/parquet/coded.js';
 import { type ColumnBatch, ColumnCollector, columnTables, concatColumn, toColumns } from '../../src/output/parquet/columns.js';
 import type { ListValues } from '../../src/output/parquet/lists.js';
 import { HASHES, PARQUET_FIELDS } from '../../src/output/parquet/schema.js';
-import { textAt, type TextValues } from '../../src/output/parquet/text.js';
-
-const strings = (values: TextValues | CodedValues) =>
-  Array.from({ length: values.length }, (_, i) =>
-    'table' in values ? (values.ids[i]! < 0 ? null : values.table.strings[values.ids[i]!]!) : textAt(values, i),
-  );
+import type { TextValues } from '../../src/output/parquet/text.js';
+import { stringsOf } from '../helpers/parquet-values.js';
 
 describe('columnTables', () => {
   it('a table for each repetitive string column and list leaf; none for hashes, times, amounts or tag values', () => {
@@ -60,18 +56,18 @@ describe('ColumnCollector', () => {
     expect(count).toBe(3);
     const [id, bridge, completedAt, amount, addresses, tags] = columns as [TextValues, CodedValues, Float64Array, Float64Array, ListValues, ListValues];
     expect(['table' in id, 'table' in bridge]).toEqual([false, true]);
-    expect([strings(id), strings(bridge)]).toEqual([
+    expect([stringsOf(id), stringsOf(bridge)]).toEqual([
       ['0xa', null, null],
       ['b1', null, null],
     ]);
     expect([...completedAt]).toEqual([Date.parse('2026-11-02T00:00:00Z') * 1000 + 500_000, Number.NaN, Number.NaN]);
     expect([...amount]).toEqual([1.5, Number.NaN, Number.NaN]);
     expect([addresses.rows, tags.rows, 'table' in addresses.leaves[0]!.values, 'table' in tags.leaves[1]!.values]).toEqual([3, 3, true, false]);
-    expect([strings(addresses.leaves[0]!.values), [...addresses.leaves[0]!.definition]]).toEqual([
+    expect([stringsOf(addresses.leaves[0]!.values), [...addresses.leaves[0]!.definition]]).toEqual([
       ['x', null, null],
       [3, 0, 0],
     ]);
-    expect(tags.leaves.map((leaf) => [strings(leaf.values), [...leaf.definition]])).toEqual([
+    expect(tags.leaves.map((leaf) => [stringsOf(leaf.values), [...leaf.definition]])).toEqual([
       [
         ['nft', null, null],
         [4, 1, 0],
@@ -105,8 +101,8 @@ describe('ColumnCollector', () => {
       order.map((i) => many[i]!),
     );
     expect(batch.rows).toBe(150);
-    expect(strings(batch.columns[0] as TextValues)).toEqual(strings(direct.columns[0] as TextValues));
-    expect(strings(batch.columns[1] as CodedValues)).toEqual(strings(direct.columns[1] as CodedValues));
+    expect(stringsOf(batch.columns[0] as TextValues)).toEqual(stringsOf(direct.columns[0] as TextValues));
+    expect(stringsOf(batch.columns[1] as CodedValues)).toEqual(stringsOf(direct.columns[1] as CodedValues));
     expect([...(batch.columns[2] as Float64Array)]).toEqual([...(direct.columns[2] as Float64Array)]);
     expect([...(batch.columns[3] as Float64Array)]).toEqual(order);
   });
@@ -118,8 +114,8 @@ describe('concatColumn', () => {
     const a = toColumns(fields, [{ id: '0xa', bridge: 'x', completedAt: '2026-11-02T00:00:00Z', tags: [] }]);
     const b = toColumns(fields, [{ id: '0xb', bridge: 'y', completedAt: null, tags: null }]);
     const both: ColumnBatch[] = [a, b];
-    expect(strings(concatColumn(both, 0) as TextValues)).toEqual(['0xa', '0xb']);
-    expect(strings(concatColumn(both, 1) as CodedValues)).toEqual(['x', 'y']);
+    expect(stringsOf(concatColumn(both, 0) as TextValues)).toEqual(['0xa', '0xb']);
+    expect(stringsOf(concatColumn(both, 1) as CodedValues)).toEqual(['x', 'y']);
     expect([...(concatColumn(both, 2) as Float64Array)]).toEqual([Date.parse('2026-11-02T00:00:00Z') * 1000, Number.NaN]);
     expect((concatColumn(both, 3) as ListValues).rows).toBe(2);
     for (let i = 0; i < fields.length; i++) expect(concatColumn([a], i)).toBe(a.columns[i]);

@@ -4,18 +4,11 @@
  * codes where the column has tables, and runs put one after another.
  */
 import { describe, expect, it } from 'vitest';
-import { CodedBuilder, type CodedValues, StringTable, StringTables } from '../../src/output/parquet/coded.js';
+import { StringTable, StringTables } from '../../src/output/parquet/coded.js';
 import { concatLists, concatStrings, ListBuilder, type ListValues } from '../../src/output/parquet/lists.js';
-import { TextBuilder, textAt, type TextValues } from '../../src/output/parquet/text.js';
+import { coded, stringsOf, text } from '../helpers/parquet-values.js';
 
-type Strings = TextValues | CodedValues;
 const NO_TABLES = new Map<string, StringTables>();
-
-function stringsOf(values: Strings): (string | null)[] {
-  return Array.from({ length: values.length }, (_, i) =>
-    'table' in values ? (values.ids[i]! < 0 ? null : values.table.strings[values.ids[i]!]!) : textAt(values, i),
-  );
-}
 
 /** A list column read back: rows, levels and each leaf's strings. */
 function read(list: ListValues) {
@@ -93,22 +86,12 @@ describe('concatLists and concatStrings', () => {
   });
 
   it('one run is itself; runs of codes stay codes (of one table) or become bytes (of two); runs of bytes are bytes', () => {
-    const text = (values: (string | null)[]) => {
-      const builder = new TextBuilder();
-      for (const v of values) builder.push(v);
-      return builder.build();
-    };
-    const coded = (table: StringTable, values: (string | null)[]) => {
-      const builder = new CodedBuilder(table);
-      for (const v of values) builder.push(v);
-      return builder.build();
-    };
     const table = new StringTable();
-    const x = coded(table, ['a', null]);
+    const x = coded(['a', null], table);
     expect(concatStrings([x])).toBe(x);
-    const same = concatStrings([x, coded(table, ['b'])]);
+    const same = concatStrings([x, coded(['b'], table)]);
     expect(['table' in same, stringsOf(same)]).toEqual([true, ['a', null, 'b']]);
-    const two = concatStrings([x, coded(new StringTable(), ['c'])]);
+    const two = concatStrings([x, coded(['c'], new StringTable())]);
     expect(['table' in two, stringsOf(two)]).toEqual([false, ['a', null, 'c']]);
     const bytes = concatStrings([text(['d', null]), text(['e'])]);
     expect(['table' in bytes, stringsOf(bytes)]).toEqual([false, ['d', null, 'e']]);
