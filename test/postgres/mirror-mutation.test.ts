@@ -11,7 +11,7 @@ import { lockHolder, PostgresMirror } from '../../src/postgres/mirror.js';
 import type { PgTarget } from '../../src/postgres/target.js';
 import type { MirrorState } from '../../src/sync/store.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
-import { pgTarget, usePostgres } from '../helpers/postgres.js';
+import { pgTarget, type TestDatabase, usePostgres } from '../helpers/postgres.js';
 import { adminConnection } from '../helpers/postgres-cluster.js';
 
 const db = usePostgres();
@@ -61,12 +61,28 @@ async function closed(fn: () => Promise<unknown>): Promise<void> {
 const endSessions = () =>
   db.admin`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'swapx sync' AND datname = current_database()`;
 
+/** A table's lock key as every swapx derives it: the first 8 bytes of sha256 of its database, schema and name. */
+const lockKeyOf = (t: PgTarget) => createHash('sha256').update(`swapx sync\u0000${db.database}\u0000public\u0000${t.table}`).digest().readBigInt64BE(0);
+
+/** What a mirror opening `t` meets while a session of `sessions` holds t's lock, and that session's backend. */
+async function openWhileHeld(sessions: TestDatabase['sql'], t: PgTarget): Promise<{ error: Error; pid: number }> {
+  const other = await sessions.reserve();
+  try {
+    await other`SELECT pg_advisory_lock(${String(lockKeyOf(t))}::bigint)`;
+    const [{ pid }] = (await other`SELECT pg_backend_pid() AS pid`) as unknown as [{ pid: number }];
+    const error = (await PostgresMirror.open(t, OPEN).catch((e: unknown) => e)) as Error;
+    await other`SELECT pg_advisory_unlock_all()`;
+    return { error, pid };
+  } finally {
+    other.release();
+  }
+}
+
 describe('the lock', () => {
   it("is the advisory lock keyed by the first 8 bytes of sha256 of the database, schema and table, on the mirror's session", async () => {
     const t = target();
     await open(t);
-    const digest = createHash('sha256').update(`swapx sync\u0000${db.database}\u0000public\u0000${t.table}`).digest();
-    const key = digest.readBigInt64BE(0);
+    const key = lockKeyOf(t);
     const [held] = await db.admin`
       SELECT count(*)::int AS n, bool_and(a.application_name = 'swapx sync') AS ours FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
       WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
@@ -89,37 +105,17 @@ describe('the lock', () => {
   });
 
   it('held under its key by any session (not a swapx): that session is named, with its address', async () => {
-    const t = target();
-    const digest = createHash('sha256').update(`swapx sync\u0000${db.database}\u0000public\u0000${t.table}`).digest();
-    const other = await db.sql.reserve();
-    try {
-      await other`SELECT pg_advisory_lock(${String(digest.readBigInt64BE(0))}::bigint)`;
-      const [{ pid }] = (await other`SELECT pg_backend_pid() AS pid`) as unknown as [{ pid: number }];
-      const error = (await PostgresMirror.open(t, OPEN).catch((e: unknown) => e)) as Error;
-      expect(error.message).toMatch(
-        new RegExp(`is being written by another swapx sync \\(Postgres backend ${pid} from 127\\.0\\.0\\.1, connected since .*Z\\); this run stopped$`),
-      );
-      await other`SELECT pg_advisory_unlock_all()`;
-    } finally {
-      other.release();
-    }
+    const { error, pid } = await openWhileHeld(db.sql, target());
+    expect(error.message).toMatch(
+      new RegExp(`is being written by another swapx sync \\(Postgres backend ${pid} from 127\\.0\\.0\\.1, connected since .*Z\\); this run stopped$`),
+    );
   });
 
   it("held by another role's session: named by its backend alone (Postgres shows us no more of it)", async () => {
     // Without pg_read_all_stats, pg_stat_activity hides another role's address and start time (null).
-    const t = target();
-    const digest = createHash('sha256').update(`swapx sync\u0000${db.database}\u0000public\u0000${t.table}`).digest();
-    const other = await db.admin.reserve();
-    try {
-      await other`SELECT pg_advisory_lock(${String(digest.readBigInt64BE(0))}::bigint)`;
-      const [{ pid }] = (await other`SELECT pg_backend_pid() AS pid`) as unknown as [{ pid: number }];
-      const error = (await PostgresMirror.open(t, OPEN).catch((e: unknown) => e)) as Error;
-      expect(error).toBeInstanceOf(SyncLockedError);
-      expect(error.message).toMatch(new RegExp(`is being written by another swapx sync \\(Postgres backend ${pid}\\); this run stopped$`));
-      await other`SELECT pg_advisory_unlock_all()`;
-    } finally {
-      other.release();
-    }
+    const { error, pid } = await openWhileHeld(db.admin, target());
+    expect(error).toBeInstanceOf(SyncLockedError);
+    expect(error.message).toMatch(new RegExp(`is being written by another swapx sync \\(Postgres backend ${pid}\\); this run stopped$`));
   });
 
   it('after its session was lost, checkLock takes the lock again on the new one and the mirror writes on', async () => {
