@@ -10,14 +10,14 @@ import { type CaseRow, formatNotes, formatTable } from '../../scripts/chaos/repo
 import { Chaos, type ExportQuery, type SyncQuery } from '../../scripts/chaos/chaos.js';
 
 const noMount = mountSupport();
-const chaos = new Chaos({ seed: 7, swapsPerHour: 300 });
+const chaos = new Chaos({ seed: 7, swapsPerHour: 100 });
 const rows: CaseRow[] = [];
 
 // 24 windows of 5 min, two at a time: with 25 ms of latency a run takes one to two seconds.
 const EXPORT: ExportQuery = { kind: 'export', ...chaos.range(1, 2), window: '5m', concurrency: 2 };
 // Across midnight, so the sync writes two parts and commits its state between them.
 const SYNC: SyncQuery = { kind: 'sync', ...chaos.range(21, 6), concurrency: 1 };
-// Parquet: 4 h of 5-min windows, about 1,100 swaps: killed before its one row group is written (the resume from
+// Parquet: 4 h of 5-min windows, about 340 swaps: killed before its one row group is written (the resume from
 // recorded row groups is test/e2e/parquet-export's, in process, and the full chaos run's).
 const PARQUET: ExportQuery = { kind: 'export', ...chaos.range(1, 4), window: '5m', concurrency: 2, ext: 'parquet' };
 const KILL_SEED = 20261121;

@@ -9,8 +9,9 @@ import { PostgresChaos } from '../../scripts/chaos/postgres.js';
 import { type CaseRow, formatNotes, formatTable } from '../../scripts/chaos/report.js';
 import { Chaos, type SyncQuery } from '../../scripts/chaos/chaos.js';
 
-const chaos = new Chaos({ seed: 7, swapsPerHour: 300 });
-// Across midnight, about 1,800 swaps: a commit lasts long enough for the kill to fall in its merge.
+const chaos = new Chaos({ seed: 7, swapsPerHour: 100 });
+// Across midnight, about 460 swaps (the kill falls in the merge because the harness holds a row it writes, not
+// because the merge is long: fewer swaps test the same and spawn runs that cost less).
 const SYNC: SyncQuery = { kind: 'sync', ...chaos.range(21, 6), concurrency: 2 };
 const CASE_MS = 120_000;
 const rows: CaseRow[] = [];
@@ -29,7 +30,7 @@ function expectClean(row: CaseRow): void {
   rows.push(row);
   expect(row.problems, `${row.case}: ${row.faults}`).toEqual([]);
   expect(row.differences, `${row.case}: ${row.faults}`).toBe(0);
-  expect(row.rows).toBeGreaterThan(1000);
+  expect(row.rows).toBeGreaterThan(400);
 }
 
 describe.concurrent('Postgres chaos, reduced: the table ends identical to the API and to a folder mirror', () => {
