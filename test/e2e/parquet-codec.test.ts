@@ -15,6 +15,7 @@ import { parquetCodec } from '../../src/sync/parquet-codec.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { asRead, parquetCodecs, parquetRows } from '../helpers/duckdb.js';
 import { runSwapx } from '../helpers/run.js';
+import { expectEqual } from '../helpers/equal.js';
 
 const HAS_ZSTD = typeof (zlib as { zstdCompressSync?: unknown }).zstdCompressSync === 'function';
 const range = ['--from', '2026-11-03T00:00:00Z', '--to', '2026-11-03T02:00:00Z'];
@@ -128,8 +129,8 @@ describe('a sync partition', () => {
     const codec = parquetCodec(PARQUET_FIELDS);
     const rows = swaps.slice(0, 300).map((swap) => codec.row(swap as never));
     const written = codec.encode(rows);
-    expect(await codec.read(written)).toEqual(rows);
-    expect(
+    expectEqual(await codec.read(written), rows);
+    expectEqual(
       await codec.read(
         encodeParquet(
           rows.map((row) => row.payload as Record<string, unknown>),
@@ -137,7 +138,8 @@ describe('a sync partition', () => {
           { codec: 'GZIP' },
         ),
       ),
-    ).toEqual(rows);
+      rows,
+    );
   });
 
   it.runIf(!HAS_ZSTD)('of ZSTD pages fails naming the codec and the Node it needs, where zlib has no zstd', async () => {

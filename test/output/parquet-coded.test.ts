@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { CodedBuilder, concatCoded, slotHash, StringTable, StringTables, stringBuilder } from '../../src/output/parquet/coded.js';
 import { TextBuilder, textAt, type TextValues } from '../../src/output/parquet/text.js';
+import { expectEqual } from '../helpers/equal.js';
 
 /** How many distinct hashes the strings have. */
 const distinct = (strings: readonly string[]) => new Set(strings.map(slotHash)).size;
@@ -37,8 +38,14 @@ describe('StringTable', () => {
     expect([...strings].reverse().map((s) => table.code(s))).toEqual([...ids].reverse());
     expect(table.size).toBe(strings.length);
     expect(table.strings).toEqual(strings);
-    expect(table.units).toEqual(strings.map((s) => s.length));
-    expect(table.utf8).toEqual(strings.map((s) => Buffer.from(s)));
+    expectEqual(
+      table.units,
+      strings.map((s) => s.length),
+    );
+    expectEqual(
+      table.utf8,
+      strings.map((s) => Buffer.from(s)),
+    );
   }
 
   it('numbers each distinct string once, in order of first appearance, through every growth of its slots', () => {

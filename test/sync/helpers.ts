@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { swapsInWindow, type DataOptions } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir, type CliResult } from '../helpers/cli.js';
+import { expectEqual } from '../helpers/equal.js';
 
 export interface PartFile {
   /** date=YYYY-MM-DD/part.jsonl … */
@@ -57,7 +58,7 @@ export function expectTidy(dir: string): void {
     }
     const keys = part.rows.map((row) => [Date.parse(String(row.completedAt)), String(row.id)] as const);
     const sortedKeys = [...keys].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-    expect(keys).toEqual(sortedKeys);
+    expectEqual(keys, sortedKeys);
   }
   const hidden = fs
     .readdirSync(dir, { recursive: true })

@@ -12,6 +12,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
 import { expectTidy, expectedRows, mirrorRows, readState, snapshotData, stepLines, syncEnv, until } from './helpers.js';
+import { expectEqual } from '../helpers/equal.js';
 
 const data = { seed: 31, swapsPerHour: 120 };
 const NOW = Date.parse('2026-11-12T00:00:00Z');
@@ -61,8 +62,8 @@ async function killAt(dir: string, moment: () => Promise<void>): Promise<void> {
 
 /** What every finished sync dir must hold: the expected swaps, the clean run's bytes, the final cursor, nothing else. */
 function expectFinished(dir: string): void {
-  expect(mirrorRows(dir)).toEqual(expected);
-  expect(snapshotData(dir)).toEqual(cleanFiles);
+  expectEqual(mirrorRows(dir), expected);
+  expectEqual(snapshotData(dir), cleanFiles);
   expect(readState(dir).cursor).toBe('2026-11-11T04:00:00Z');
   expectTidy(dir);
 }
