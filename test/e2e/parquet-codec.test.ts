@@ -92,7 +92,8 @@ describe('the Parquet codec', () => {
       const file = path.join(dir, 'zstd.parquet');
       const manifest = `${file}.partial.manifest.json`;
       const controller = new AbortController();
-      // Interrupt once a row group is checkpointed.
+      // Interrupt once a row group is checkpointed: 24 windows of 5 min at 60 ms each, so that about half the run
+      // is still ahead then (in four 30-min windows, a loaded machine saw the run end before the watch fired).
       const watch = setInterval(() => {
         try {
           if ((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { parquet?: string }).parquet !== undefined) controller.abort();
@@ -100,7 +101,10 @@ describe('the Parquet codec', () => {
           // not written yet
         }
       }, 5);
-      const cut = await swapx(['swaps', ...range, '--concurrency', '1', '-o', file, '-q'], { baseUrl: slow.url, signal: controller.signal });
+      const cut = await swapx(['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file, '-q'], {
+        baseUrl: slow.url,
+        signal: controller.signal,
+      });
       clearInterval(watch);
       expect(cut.code).toBe(130);
       // The partial as Node 22.15+ would have left it: its saved row groups name ZSTD.
@@ -112,7 +116,7 @@ describe('the Parquet codec', () => {
           .filter((name) => name.startsWith('zstd.parquet'))
           .map((name) => [name, fs.readFileSync(path.join(dir, name))]);
       const before = files();
-      expect(await swapx(['swaps', ...range, '-o', file, '--resume'], { baseUrl: slow.url })).toEqual({
+      expect(await swapx(['swaps', ...range, '--window', '5m', '-o', file, '--resume'], { baseUrl: slow.url })).toEqual({
         code: 2,
         stdout: '',
         stderr: `swapx: error: ${file}.partial is compressed with ZSTD, which Node.js ${process.version} cannot write: resume it with Node.js 22.15 or later, or add --force to start over\n`,
