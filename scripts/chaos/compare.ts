@@ -3,6 +3,7 @@
 // stderr says it retried.
 import fs from 'node:fs';
 import path from 'node:path';
+import { SWAP_FIELDS } from '../../src/api/types.js';
 import { asRead, query, sqlString, TIME_FIELDS } from '../../test/helpers/duckdb.js';
 
 /** The retries an export reports in its summary (the last `retries N` on stderr); 0 without one. */
@@ -61,6 +62,15 @@ export function idDifferences(actual: readonly string[], expected: readonly stri
 
 /** A synced row: its id and its JSON line. */
 export type SyncedRow = [id: string, line: string];
+
+/** A swap as compared: its fields by API name, times as epoch ms (the API writes them in several ways), as canonical JSON. */
+export function asSynced(record: Record<string, unknown>): SyncedRow {
+  const fields = SWAP_FIELDS.map((field) => {
+    const value = record[field] ?? null;
+    return [field, TIME_FIELDS.has(field) && value !== null ? Date.parse(String(value)) : value] as const;
+  });
+  return [String(record.id), JSON.stringify(Object.fromEntries(fields))];
+}
 
 /** Every row of a sync dir's partitions (date=*\/part*.jsonl) as [id, line], in file order, duplicates kept. */
 export function syncedRows(dir: string): SyncedRow[] {

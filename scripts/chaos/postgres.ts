@@ -13,26 +13,16 @@ import { PostgresMirror } from '../../src/postgres/mirror.js';
 import { parseTarget } from '../../src/postgres/target.js';
 import { type FaultKind, type RunningSandbox, type SandboxOptions, swapsInWindow } from '../../src/sandbox/index.js';
 import { adminConnection, type PostgresServer, startCluster } from '../../test/helpers/postgres-cluster.js';
-import { rowDifferences, type SyncedRow, syncedRows, syncRetries } from './compare.js';
-import { faultsText, randomMoments } from './faults.js';
+import { asSynced, rowDifferences, type SyncedRow, syncedRows, syncRetries } from './compare.js';
+import { faultsText } from './faults.js';
 import type { CaseRow } from './report.js';
 import type { Chaos, SyncQuery } from './chaos.js';
 import { errorLines, type Run, spawnSwapx } from './spawn.js';
 
 const DAY = 86_400_000;
-const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
 const ALL_KINDS: FaultKind[] = ['429', '500', '503', 'reset', 'truncated', 'slow'];
 /** The run's error lines, for the notes (or its first line). */
 const firstLine = (stderr: string) => errorLines(stderr).join(' / ') || stderr.trim().split('\n')[0] || '';
-
-/** A swap as compared: its fields by API name, times as epoch ms (the API writes them in several ways), as canonical JSON. */
-function asSynced(record: Record<string, unknown>): SyncedRow {
-  const fields = SWAP_FIELDS.map((field) => {
-    const value = record[field] ?? null;
-    return [field, TIME_FIELDS.has(field) && value !== null ? Date.parse(String(value)) : value] as const;
-  });
-  return [String(record.id), JSON.stringify(Object.fromEntries(fields))];
-}
 
 /** Where a kill falls: a moment after the sandbox's first answer, or a statement the server shows running. */
 type Moment = { afterMs: number } | { statement: 'COPY' | 'merge' };
@@ -93,26 +83,11 @@ export class PostgresChaos {
       .map((swap) => asSynced(JSON.parse(JSON.stringify(swap)) as Record<string, unknown>));
   }
 
-  /**
-   * A sandbox on `port` (0: any): a mirror's state records the API's address, so the sandbox of a later clock answers
-   * where the earlier one did. Tried again for a moment while the port is still being let go.
-   */
-  async #sandboxOn(port: number, options: SandboxOptions): Promise<RunningSandbox> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        return await this.chaos.sandbox({ ...options, port });
-      } catch (error) {
-        if (attempt >= 50 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-        await sleep(100);
-      }
-    }
-  }
-
   /** A clean folder mirror synced at each clock in turn (JSON Lines), its rows as compared. */
   async #folderRows(query: SyncQuery, clocks: readonly number[], dir: string): Promise<SyncedRow[]> {
     let port = 0;
     for (const now of clocks) {
-      const sandbox = await this.#sandboxOn(port, { now: () => now });
+      const sandbox = await this.chaos.restart(port, { now: () => now });
       port = sandbox.port;
       try {
         const run = await spawnSwapx(this.chaos.syncArgs(query, dir, ['-q']), this.chaos.env(sandbox)).done;
@@ -242,7 +217,7 @@ export class PostgresChaos {
       answered = resolve;
     });
     const { now, port, ...rest } = options;
-    const sandbox = await this.#sandboxOn(port ?? 0, { ...rest, now: () => now, onRequest: () => answered(performance.now()) });
+    const sandbox = await this.chaos.restart(port ?? 0, { ...rest, now: () => now, onRequest: () => answered(performance.now()) });
     return { sandbox, firstAnswer };
   }
 
@@ -308,21 +283,5 @@ export class PostgresChaos {
       }
       await this.#compare(row, table, query, [this.chaos.now, later], dir);
     });
-  }
-
-  /** The cases of a chaos run: `kills` random moments of the fetch, and the COPY, merge, fault and catch-up cases. */
-  cases(query: SyncQuery, seed: number, kills: number, spanMs: number): (() => Promise<CaseRow>)[] {
-    const moments = randomMoments(seed + 10, kills, 0, spanMs);
-    return [
-      () => this.faultRate('postgres sync, fault rate 0.3', query, 0.3),
-      ...moments.map((afterMs, i) => () => this.kill(`postgres sync, SIGKILL #${i + 1} at +${afterMs} ms`, query, { afterMs })),
-      () => this.kill('postgres sync, SIGKILL during its COPY', query, { statement: 'COPY' }),
-      () => this.kill('postgres sync, SIGKILL during its merge', query, { statement: 'merge' }),
-      () => this.catchUp('postgres updates, +4 d, fault rate 0.3', query, 4, { rate: 0.3 }),
-      () => this.catchUp('postgres updates, +4 d, SIGKILL during its merge', query, 4, { moment: { statement: 'merge' } }),
-      ...randomMoments(seed + 11, Math.max(1, Math.round(kills / 4)), 0, 4000).map(
-        (afterMs, i) => () => this.catchUp(`postgres updates, +4 d, SIGKILL #${i + 1} at +${afterMs} ms`, query, 4, { moment: { afterMs } }),
-      ),
-    ];
   }
 }

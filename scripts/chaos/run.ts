@@ -120,7 +120,7 @@ try {
   ];
   // The mirror in Postgres, on a cluster of its own: through faults, killed in its fetch, COPY and merge, caught up.
   pg = await PostgresChaos.start(chaos);
-  cases.push(...pg.cases(SYNC, seed, kills, syncSpan));
+  cases.push(...postgresCases(pg, SYNC, seed, kills, syncSpan));
   if (!noMount) {
     cases.push(
       () => chaos.fullDisk({ name: 'export, full disk', query: LONG, sizeShare: 0.4 }),
@@ -146,4 +146,20 @@ console.log(
 if (failed) {
   console.log(`scratch directory kept: ${chaos.root}`);
   process.exitCode = 1;
+}
+
+/** The Postgres cases: `kills` random moments of the fetch, and the COPY, merge, fault and catch-up cases. */
+function postgresCases(pg: PostgresChaos, query: SyncQuery, seed: number, kills: number, spanMs: number): (() => Promise<CaseRow>)[] {
+  const moments = randomMoments(seed + 10, kills, 0, spanMs);
+  return [
+    () => pg.faultRate('postgres sync, fault rate 0.3', query, 0.3),
+    ...moments.map((afterMs, i) => () => pg.kill(`postgres sync, SIGKILL #${i + 1} at +${afterMs} ms`, query, { afterMs })),
+    () => pg.kill('postgres sync, SIGKILL during its COPY', query, { statement: 'COPY' }),
+    () => pg.kill('postgres sync, SIGKILL during its merge', query, { statement: 'merge' }),
+    () => pg.catchUp('postgres updates, +4 d, fault rate 0.3', query, 4, { rate: 0.3 }),
+    () => pg.catchUp('postgres updates, +4 d, SIGKILL during its merge', query, 4, { moment: { statement: 'merge' } }),
+    ...randomMoments(seed + 11, Math.max(1, Math.round(kills / 4)), 0, 4000).map(
+      (afterMs, i) => () => pg.catchUp(`postgres updates, +4 d, SIGKILL #${i + 1} at +${afterMs} ms`, query, 4, { moment: { afterMs } }),
+    ),
+  ];
 }
