@@ -11,7 +11,7 @@ export default defineConfig({
     // Forks, not threads: some tests change the working directory, which a worker thread may not.
     // Four workers on two cores: many files mostly wait (latency, kill moments, timeouts), and the workers past
     // two fill those gaps. Measured side by side on a quiet 2-core machine: three took a tenth less than two, and
-    // four 49–51 s against three's 54–56 s (five: 48 s; the cores are then nearly always busy).
+    // four about 53 s against three's 57–59 s (five: 51 s; the cores are then nearly always busy).
     pool: 'forks',
     maxWorkers: 4,
     // One module graph per worker instead of one per file: importing the CLI and sandbox again for each of
