@@ -87,6 +87,10 @@ export class Chaos implements Harness {
     return { sandbox, firstAnswer };
   }
 
+  /**
+   * A sandbox on `port` (0: any): a mirror's state records the API's address, so the sandbox of a later clock must
+   * answer where the earlier one did. Tried again for a moment while the port is still being let go.
+   */
   async restart(port: number, options: SandboxOptions): Promise<RunningSandbox> {
     for (let attempt = 0; ; attempt += 1) {
       try {
