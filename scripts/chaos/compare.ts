@@ -3,8 +3,7 @@
 // stderr says it retried.
 import fs from 'node:fs';
 import path from 'node:path';
-import { SWAP_FIELDS } from '../../src/api/types.js';
-import { asRead, query, sqlString, TIME_FIELDS } from '../../test/helpers/duckdb.js';
+import { asRead, asReadColumns, query, sqlString } from '../../test/helpers/duckdb.js';
 
 /** The retries an export reports in its summary (the last `retries N` on stderr); 0 without one. */
 export function exportRetries(stderr: string): number {
@@ -63,13 +62,9 @@ export function idDifferences(actual: readonly string[], expected: readonly stri
 /** A synced row: its id and its JSON line. */
 export type SyncedRow = [id: string, line: string];
 
-/** A swap as compared: its fields by API name, times as epoch ms (the API writes them in several ways), as canonical JSON. */
-export function asSynced(record: Record<string, unknown>): SyncedRow {
-  const fields = SWAP_FIELDS.map((field) => {
-    const value = record[field] ?? null;
-    return [field, TIME_FIELDS.has(field) && value !== null ? Date.parse(String(value)) : value] as const;
-  });
-  return [String(record.id), JSON.stringify(Object.fromEntries(fields))];
+/** A swap in comparable form (test/helpers/comparable.ts) as a synced row: its id, and its JSON. */
+export function syncedRow(swap: Record<string, unknown>): SyncedRow {
+  return [String(swap.id), JSON.stringify(swap)];
 }
 
 /** Every row of a sync dir's partitions (date=*\/part*.jsonl) as [id, line], in file order, duplicates kept. */
@@ -133,9 +128,8 @@ export function asParquetRows(rows: readonly SyncedRow[], fields: readonly strin
 /** Every row of a Parquet sync dir (`dir/**\/*.parquet`, read with DuckDB) as [id, canonical JSON], in file order, duplicates kept. */
 export async function parquetSyncedRows(dir: string, fields: readonly string[]): Promise<SyncedRow[]> {
   if (!fs.readdirSync(dir, { recursive: true }).some((name) => String(name).endsWith('.parquet'))) return [];
-  const select = fields.map((f) => (TIME_FIELDS.has(f) ? `epoch_us("${f}")::VARCHAR AS "${f}"` : `"${f}"`));
   const rows = await query(
-    `SELECT ${select.join(', ')} FROM read_parquet(${sqlString(`${dir}/**/*.parquet`)}, filename = true, file_row_number = true) ORDER BY filename, file_row_number`,
+    `SELECT ${asReadColumns(fields)} FROM read_parquet(${sqlString(`${dir}/**/*.parquet`)}, filename = true, file_row_number = true) ORDER BY filename, file_row_number`,
   );
   return rows.map((row) => [String(row.id), canonicalJson(row)]);
 }

@@ -7,13 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
-import { SWAP_FIELDS } from '../../src/api/types.js';
-import { snakeCase } from '../../src/postgres/columns.js';
 import { PostgresMirror } from '../../src/postgres/mirror.js';
 import { parseTarget } from '../../src/postgres/target.js';
 import { type FaultKind, type RunningSandbox, type SandboxOptions, swapsInWindow } from '../../src/sandbox/index.js';
+import { comparableSwap, tableSwaps } from '../../test/helpers/comparable.js';
 import { adminConnection, type PostgresServer, startCluster } from '../../test/helpers/postgres-cluster.js';
-import { asSynced, rowDifferences, type SyncedRow, syncedRows, syncRetries } from './compare.js';
+import { rowDifferences, type SyncedRow, syncedRow, syncedRows, syncRetries } from './compare.js';
 import { faultsText } from './faults.js';
 import type { CaseRow } from './report.js';
 import type { Chaos, SyncQuery } from './chaos.js';
@@ -71,15 +70,14 @@ export class PostgresChaos {
   async #tableRows(table: string): Promise<SyncedRow[]> {
     const exists = await this.sql`SELECT to_regclass(${table}) IS NOT NULL AS ok`;
     if (!exists[0]!.ok) return [];
-    const rows = await this.sql.unsafe(`SELECT to_jsonb(t) AS row FROM ${table} t ORDER BY id`);
-    return rows.map(({ row }) => asSynced(Object.fromEntries(SWAP_FIELDS.map((f) => [f, (row as Record<string, unknown>)[snakeCase(f)]]))));
+    return (await tableSwaps(this.sql, table)).map(syncedRow);
   }
 
   /** What the API serves at `now` for the query's range. */
   #apiRows(query: SyncQuery, now: number): SyncedRow[] {
     return swapsInWindow({ from: query.from, to: query.to, filter: 'Completed', now }, this.chaos.data)
       .filter((swap) => Date.parse(swap.completedAt) < query.to)
-      .map((swap) => asSynced(JSON.parse(JSON.stringify(swap)) as Record<string, unknown>));
+      .map((swap) => syncedRow(comparableSwap(JSON.parse(JSON.stringify(swap)) as Record<string, unknown>)));
   }
 
   /** A clean folder mirror synced at each clock in turn (JSON Lines), its rows as compared. */
@@ -95,7 +93,7 @@ export class PostgresChaos {
         await this.chaos.stopSandbox(sandbox);
       }
     }
-    return syncedRows(dir).map(([, line]) => asSynced(JSON.parse(line) as Record<string, unknown>));
+    return syncedRows(dir).map(([, line]) => syncedRow(comparableSwap(JSON.parse(line) as Record<string, unknown>)));
   }
 
   async #case(name: string, body: (row: CaseRow, table: string, dir: string) => Promise<void>): Promise<CaseRow> {

@@ -121,6 +121,16 @@ export const SWAP_FIELDS = [
   'balanceChanges',
 ] as const satisfies readonly (keyof Swap)[];
 
+/** The swap fields that hold a date-time: every table and file type shows them as times. */
+export const SWAP_TIME_FIELDS: ReadonlySet<string> = new Set<(typeof SWAP_FIELDS)[number]>([
+  'timestamp',
+  'depositedAt',
+  'withdrawnAt',
+  'detectedAt',
+  'completedAt',
+  'updatedAt',
+]);
+
 /**
  * The fields of a swap in a list export (swaps, sync): all but balanceChanges, which only the
  * by-identifier operation returns, so in a list it would be a column that is always empty.

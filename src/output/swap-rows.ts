@@ -7,7 +7,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { DateRangeFilter, Swap } from '../api/types.js';
-import { DEFAULT_FILTER, FILTER_TIME_FIELD, LIST_SWAP_FIELDS, SWAP_FIELDS } from '../api/types.js';
+import { DEFAULT_FILTER, FILTER_TIME_FIELD, LIST_SWAP_FIELDS, SWAP_FIELDS, SWAP_TIME_FIELDS } from '../api/types.js';
 import { displayValue } from './display.js';
 import { linesEncoder, type Encoder } from './encode.js';
 import { stripControl } from './sanitize.js';
@@ -112,7 +112,6 @@ const FIELD_WIDTH: Record<string, number> = {
   sourceOtherProtocolAddresses: 44,
   destinationOtherProtocolAddresses: 44,
 };
-const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
 const AMOUNT_FIELDS = new Set(['depositAmount', 'withdrawnAmount']);
 const USD_FIELDS = new Set(['depositUsdAmount', 'withdrawnUsdAmount']);
 
@@ -134,7 +133,7 @@ function fieldColumns(fields: readonly string[]): SwapColumn[] {
   return fields.map((field, index) => {
     const record = (s: Swap) => (s as unknown as Record<string, unknown>)[field];
     const base = { header: field, priority: -index, required: true };
-    if (TIME_FIELDS.has(field))
+    if (SWAP_TIME_FIELDS.has(field))
       return {
         ...base,
         width: Math.max(HUMAN_TIME_WIDTH, field.length),

@@ -12,7 +12,7 @@
  * And each row's COPY text (format text: tab-separated, \N for NULL).
  */
 import { createHash } from 'node:crypto';
-import { SWAP_FIELDS } from '../api/types.js';
+import { SWAP_FIELDS, SWAP_TIME_FIELDS } from '../api/types.js';
 import { parseApiTime } from '../util/time.js';
 
 export type PgType = 'text' | 'timestamp with time zone' | 'double precision' | 'text[]' | 'jsonb' | 'bigint';
@@ -25,7 +25,6 @@ export interface Column {
   type: PgType;
 }
 
-const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
 const AMOUNT_FIELDS = new Set(['depositAmount', 'withdrawnAmount', 'depositUsdAmount', 'withdrawnUsdAmount']);
 const LIST_FIELDS = new Set(['sourceOtherProtocolAddresses', 'destinationOtherProtocolAddresses']);
 const JSON_FIELDS = new Set(['tags', 'balanceChanges']);
@@ -43,7 +42,7 @@ export function snakeCase(field: string): string {
 }
 
 function typeOf(field: string): PgType {
-  if (TIME_FIELDS.has(field)) return 'timestamp with time zone';
+  if (SWAP_TIME_FIELDS.has(field)) return 'timestamp with time zone';
   if (AMOUNT_FIELDS.has(field)) return 'double precision';
   if (LIST_FIELDS.has(field)) return 'text[]';
   if (JSON_FIELDS.has(field)) return 'jsonb';

@@ -1,5 +1,6 @@
 /** Reading what swapx wrote with a real Parquet reader (DuckDB), never with our own code. */
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { SWAP_TIME_FIELDS } from '../../src/api/types.js';
 
 let connection: Promise<DuckDBConnection> | undefined;
 
@@ -48,8 +49,10 @@ export async function parquetCodecs(file: string): Promise<string[]> {
 
 export { quote as sqlString };
 
-/** The swap fields Parquet stores as TIMESTAMP; read back as epoch microseconds (text). */
-export const TIME_FIELDS: ReadonlySet<string> = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
+/** A select list of these Parquet columns as asRead gives them: times (TIMESTAMP) as epoch microseconds, in text. */
+export function asReadColumns(fields: readonly string[]): string {
+  return fields.map((f) => (SWAP_TIME_FIELDS.has(f) ? `epoch_us("${f}")::VARCHAR AS "${f}"` : `"${f}"`)).join(', ');
+}
 
 /**
  * What DuckDB must return for a record as the API sent it (or as JSON Lines holds it): these fields,
@@ -59,7 +62,7 @@ export function asRead(record: Record<string, unknown>, fields: readonly string[
   const out: Record<string, unknown> = {};
   for (const field of fields) {
     const value = record[field] ?? null;
-    out[field] = value !== null && TIME_FIELDS.has(field) ? (BigInt(Date.parse(value as string)) * 1000n).toString() : value;
+    out[field] = value !== null && SWAP_TIME_FIELDS.has(field) ? (BigInt(Date.parse(value as string)) * 1000n).toString() : value;
   }
   return out;
 }

@@ -7,13 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type postgres from 'postgres';
-import { SWAP_FIELDS } from '../../src/api/types.js';
-import { snakeCase } from '../../src/postgres/columns.js';
 import { collect, spawnCli } from '../helpers/cli.js';
 import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
 import { usePostgres } from '../helpers/postgres.js';
 import { runSwapx } from '../helpers/run.js';
 import { expectedRows } from '../sync/helpers.js';
+import { comparableSwap, tableSwaps } from '../helpers/comparable.js';
 
 const db = usePostgres();
 const CLOCK = Date.parse('2026-11-10T06:10:00Z');
@@ -27,24 +26,9 @@ const dense = { seed: 77, swapsPerHour: 2000 };
 const sparse = { seed: 77, swapsPerHour: 200 };
 const apis = { dense: useClockedSandbox({ ...dense, clock: CLOCK }), sparse: useClockedSandbox({ ...sparse, clock: CLOCK }) };
 type Api = keyof typeof apis;
-const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
 
 const env = (api: Api) => ({ ...apis[api].env(), ...db.env });
 const args = (table: string, until: string) => ['sync', '--out', `${db.url}?table=${table}`, '--since', SINCE, '--until', until, '-q'];
-
-function comparable(row: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(
-    SWAP_FIELDS.map((field) => {
-      const value = row[field] ?? null;
-      return [field, TIME_FIELDS.has(field) && value !== null ? Date.parse(String(value)) : value];
-    }),
-  );
-}
-
-async function tableRows(table: string): Promise<Record<string, unknown>[]> {
-  const rows = await db.sql.unsafe(`SELECT to_jsonb(t) AS row FROM ${table} t ORDER BY id`);
-  return rows.map(({ row }) => comparable(Object.fromEntries(SWAP_FIELDS.map((f) => [f, (row as Record<string, unknown>)[snakeCase(f)]]))));
-}
 
 /** What the table and its cursors are: compared before a killed run and after it. */
 async function snapshot(table: string) {
@@ -71,8 +55,8 @@ async function waitFor<T>(check: () => Promise<T | undefined>, what: string, tim
 
 const expected: Partial<Record<Api, Record<string, unknown>[]>> = {};
 beforeAll(() => {
-  expected.dense = expectedRows(dense, SINCE, UNTIL, CLOCK).map(comparable);
-  expected.sparse = expectedRows(sparse, SINCE, UNTIL, CLOCK).map(comparable);
+  expected.dense = expectedRows(dense, SINCE, UNTIL, CLOCK).map(comparableSwap);
+  expected.sparse = expectedRows(sparse, SINCE, UNTIL, CLOCK).map(comparableSwap);
 });
 
 /** A table holding the first hour, synced in process. */
@@ -101,7 +85,7 @@ async function killAndRerun(api: Api, table: string, moment: () => Promise<void>
   expect(await snapshot(table)).toEqual(before);
   const rerun = await runSwapx(args(table, UNTIL), { env: env(api) });
   expect(rerun.code, rerun.stderr).toBe(0);
-  expect(await tableRows(table)).toEqual(expected[api]);
+  expect(await tableSwaps(db.sql, table)).toEqual(expected[api]);
   const [state] = await db.sql`SELECT completed_cursor FROM swapx_sync_state WHERE mirror = ${table}`;
   expect(state).toEqual({ completed_cursor: new Date(UNTIL) });
 }

@@ -6,21 +6,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { SWAP_FIELDS } from '../../src/api/types.js';
-import { snakeCase } from '../../src/postgres/columns.js';
 import { PostgresMirror } from '../../src/postgres/mirror.js';
 import { parseTarget } from '../../src/postgres/target.js';
 import { tempDir } from '../helpers/cli.js';
 import { CAUGHT_UP, useClockedSandbox } from '../helpers/clocked-sandbox.js';
-import { usePostgres, type TestDatabase } from '../helpers/postgres.js';
+import { usePostgres } from '../helpers/postgres.js';
 import { Capture, runSwapx } from '../helpers/run.js';
 import { expectedRows, mirrorRows, stepLines } from '../sync/helpers.js';
+import { comparableSwap, tableSwaps } from '../helpers/comparable.js';
 
 const db = usePostgres();
 const data = { seed: 43, swapsPerHour: 90 };
 const api = useClockedSandbox({ ...data, clock: CAUGHT_UP.clock1 });
 const range = ['--since', CAUGHT_UP.since, '--until', CAUGHT_UP.until];
-const TIME_FIELDS = new Set(['timestamp', 'depositedAt', 'withdrawnAt', 'detectedAt', 'completedAt', 'updatedAt']);
 
 /** The CLI in process against the sandbox, with the test role's password in PGPASSWORD. */
 const sync = (args: readonly string[], extra: Record<string, string> = {}) => runSwapx(['sync', ...args], { env: { ...api.env(), ...db.env, ...extra } });
@@ -28,23 +26,7 @@ const sync = (args: readonly string[], extra: Record<string, string> = {}) => ru
 let tables = 0;
 const url = (table = `m${++tables}`) => `${db.url}?table=${table}`;
 
-/** A swap's fields in comparable form: each time as epoch ms (the API writes them in several ways), the rest as JSON has them. */
-function comparable(row: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of SWAP_FIELDS) {
-    const value = row[field] ?? null;
-    out[field] = TIME_FIELDS.has(field) && value !== null ? Date.parse(String(value)) : value;
-  }
-  return out;
-}
-
-/** The table read back by Postgres as the API's objects: each column under its field's name, by id. */
-async function tableRows(database: TestDatabase, table: string): Promise<Record<string, unknown>[]> {
-  const rows = await database.sql.unsafe(`SELECT to_jsonb(t) AS row FROM ${table} t ORDER BY id`);
-  return rows.map(({ row }) => comparable(Object.fromEntries(SWAP_FIELDS.map((field) => [field, (row as Record<string, unknown>)[snakeCase(field)]]))));
-}
-
-const apiRows = (clock: number) => expectedRows(data, CAUGHT_UP.since, CAUGHT_UP.until, clock).map(comparable);
+const apiRows = (clock: number) => expectedRows(data, CAUGHT_UP.since, CAUGHT_UP.until, clock).map(comparableSwap);
 
 /** Tuple versions of every row: a run that rewrites no row leaves them all as they were. */
 const versions = async (table: string) => db.sql.unsafe(`SELECT id, xmin::text AS xmin FROM ${table} ORDER BY id`);
@@ -68,9 +50,9 @@ describe('a mirror in Postgres', () => {
       parts: [`public.${table}`],
       complete: true,
     });
-    expect(await tableRows(db, table)).toEqual(expected1);
+    expect(await tableSwaps(db.sql, table)).toEqual(expected1);
     expect((await sync(['--out', dir, ...range, '-q'])).code).toBe(0);
-    expect(await tableRows(db, table)).toEqual(mirrorRows(dir).map(comparable));
+    expect(await tableSwaps(db.sql, table)).toEqual(mirrorRows(dir).map(comparableSwap));
 
     // Again at the same clock: nothing new, not a row rewritten.
     const before = await versions(table);
@@ -87,9 +69,9 @@ describe('a mirror in Postgres', () => {
     const changed = expected2.filter((row, i) => row.updatedAt !== expected1[i]!.updatedAt).length;
     expect(changed).toBeGreaterThan(20);
     expect(stepLines(later)[0]).toMatchObject({ newSwaps: 0, lateSwaps: 0, updatedSwaps: changed });
-    expect(await tableRows(db, table)).toEqual(expected2);
+    expect(await tableSwaps(db.sql, table)).toEqual(expected2);
     expect((await sync(['--out', dir, ...range, '-q'])).code).toBe(0);
-    expect(await tableRows(db, table)).toEqual(mirrorRows(dir).map(comparable));
+    expect(await tableSwaps(db.sql, table)).toEqual(mirrorRows(dir).map(comparableSwap));
     // The cursors are in swapx's own table, beside the rows.
     const [state] = await db.sql`SELECT completed_cursor, query->>'baseUrl' AS base FROM swapx_sync_state WHERE mirror = ${table}`;
     expect(state).toEqual({ completed_cursor: new Date(CAUGHT_UP.until), base: api.sandbox.url });

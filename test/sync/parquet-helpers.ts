@@ -1,10 +1,9 @@
 /** Reading a Parquet sync directory back with DuckDB, a real reader. */
-import { query, TIME_FIELDS } from '../helpers/duckdb.js';
+import { asReadColumns, query } from '../helpers/duckdb.js';
 
 /** The mirror through the README's glob, times as epoch microseconds (text), ordered as the partitions are. */
 export async function readMirror(dir: string, fields: readonly string[]): Promise<Record<string, unknown>[]> {
-  const select = fields.map((f) => (TIME_FIELDS.has(f) ? `epoch_us("${f}")::VARCHAR AS "${f}"` : `"${f}"`));
   return query(
-    `SELECT ${select.join(', ')}, "date"::VARCHAR AS "date" FROM read_parquet('${dir}/**/*.parquet', hive_partitioning = true, filename = true, file_row_number = true) ORDER BY filename, file_row_number`,
+    `SELECT ${asReadColumns(fields)}, "date"::VARCHAR AS "date" FROM read_parquet('${dir}/**/*.parquet', hive_partitioning = true, filename = true, file_row_number = true) ORDER BY filename, file_row_number`,
   );
 }
