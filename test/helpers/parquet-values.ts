@@ -12,18 +12,18 @@ export const STRING = { name: 'sourceChain', type: 'BYTE_ARRAY' } as const;
 /** Numbers as a column holds them: NaN for a null. */
 export const numbers = (values: readonly (number | null)[]) => Float64Array.from(values, (v) => (v === null ? Number.NaN : v));
 
-/** Strings as bytes (text.ts). */
-export function text(values: readonly (string | null)[]): TextValues {
+/** Strings as bytes (text.ts), in the order given (each position's number in the push order), by default pushed. */
+export function text(values: readonly (string | null)[], order?: number[]): TextValues {
   const builder = new TextBuilder();
   for (const v of values) builder.push(v);
-  return builder.build();
+  return builder.build(order);
 }
 
-/** Strings as codes into `table`, by default one of their own (coded.ts). */
-export function coded(values: readonly (string | null)[], table = new StringTable()): CodedValues {
+/** Strings as codes into `table`, by default one of their own (coded.ts), in the order given as text's. */
+export function coded(values: readonly (string | null)[], table = new StringTable(), order?: number[]): CodedValues {
   const builder = new CodedBuilder(table);
   for (const v of values) builder.push(v);
-  return builder.build();
+  return builder.build(order);
 }
 
 /** Strings read back from either form, null where there is none. */

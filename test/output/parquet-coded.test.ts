@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CodedBuilder, concatCoded, slotHash, StringTable, StringTables, stringBuilder } from '../../src/output/parquet/coded.js';
 import { TextBuilder, textAt, type TextValues } from '../../src/output/parquet/text.js';
 import { expectEqual } from '../helpers/equal.js';
+import { coded } from '../helpers/parquet-values.js';
 
 /** How many distinct hashes the strings have. */
 const distinct = (strings: readonly string[]) => new Set(strings.map(slotHash)).size;
@@ -93,33 +94,27 @@ describe('StringTables', () => {
 });
 
 describe('CodedBuilder and concatCoded', () => {
-  const coded = (table: StringTable, values: (string | null)[], order?: number[]) => {
-    const builder = new CodedBuilder(table);
-    for (const v of values) builder.push(v);
-    return builder.build(order);
-  };
-
   it('codes each value into its table, a null as -1, in the order given', () => {
     const table = new StringTable();
     const values = Array.from({ length: 100 }, (_, i) => (i % 10 === 0 ? null : `v${i % 7}`));
-    const built = coded(table, values);
+    const built = coded(values, table);
     expect(built.length).toBe(100);
     expect([...built.ids].map((id) => (id < 0 ? null : table.strings[id]))).toEqual(values);
-    const ordered = coded(new StringTable(), ['a', null, 'b'], [2, 0, 1]);
+    const ordered = coded(['a', null, 'b'], new StringTable(), [2, 0, 1]);
     expect([...ordered.ids].map((id) => (id < 0 ? null : ordered.table.strings[id]))).toEqual(['b', 'a', null]);
     expect(ordered.ids).toHaveLength(3);
   });
 
   it('runs of one table stay codes; runs of two tables become bytes; one run is itself', () => {
     const table = new StringTable();
-    const a = coded(table, ['x', null, 'y']);
-    const b = coded(table, ['y', 'z']);
+    const a = coded(['x', null, 'y'], table);
+    const b = coded(['y', 'z'], table);
     const joined = concatCoded([a, b]);
     expect('table' in joined && joined.table).toBe(table);
     expect([...(joined as { ids: Int32Array }).ids]).toEqual([0, -1, 1, 1, 2]);
     expect(concatCoded([a])).toBe(a);
 
-    const other = coded(new StringTable(), ['w', null]);
+    const other = coded(['w', null]);
     const mixed = concatCoded([a, other]) as TextValues;
     expect('table' in mixed).toBe(false);
     expect(Array.from({ length: mixed.length }, (_, i) => textAt(mixed, i))).toEqual(['x', null, 'y', 'w', null]);

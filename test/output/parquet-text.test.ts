@@ -4,45 +4,29 @@
  * the helpers that append and grow.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  asText,
-  bytesStart,
-  concatText,
-  copyBytes,
-  grown,
-  TextBuilder,
-  type TextValues,
-  textAt,
-  textStart,
-  writeLength,
-} from '../../src/output/parquet/text.js';
+import { asText, bytesStart, concatText, copyBytes, grown, type TextValues, textAt, textStart, writeLength } from '../../src/output/parquet/text.js';
+import { text } from '../helpers/parquet-values.js';
 
 /** Each value read back, and each entry's length prefix checked against its bytes. */
 function read(values: TextValues): (string | null)[] {
   return Array.from({ length: values.length }, (_, i) => {
-    const text = textAt(values, i);
-    if (text !== null) {
-      expect(values.bytes.readUInt32LE(textStart(values, i))).toBe(Buffer.byteLength(text));
-      expect(values.units[i]).toBe(text.length);
+    const value = textAt(values, i);
+    if (value !== null) {
+      expect(values.bytes.readUInt32LE(textStart(values, i))).toBe(Buffer.byteLength(value));
+      expect(values.units[i]).toBe(value.length);
     } else {
       expect(values.units[i]).toBe(-1);
       expect(values.ends[i]).toBe(textStart(values, i));
     }
-    return text;
+    return value;
   });
-}
-
-function built(strings: readonly (string | null)[], order?: number[]): TextValues {
-  const builder = new TextBuilder();
-  for (const s of strings) builder.push(s);
-  return builder.build(order);
 }
 
 const STRINGS = ['a', null, '', 'é ✓', '😀x', null, 'long'.repeat(50)];
 
 describe('TextBuilder', () => {
   it('holds each value as its plain entry, a null as none', () => {
-    const values = built(STRINGS);
+    const values = text(STRINGS);
     expect(read(values)).toEqual(STRINGS);
     expect([values.length, values.ends.length, values.units.length]).toEqual([STRINGS.length, STRINGS.length, STRINGS.length]);
     expect(values.bytes.length).toBe(STRINGS.reduce((n, s) => n + (s === null ? 0 : 4 + Buffer.byteLength(s)), 0));
@@ -52,39 +36,39 @@ describe('TextBuilder', () => {
   it('grows past its first room: many values, and a value longer than the first buffer', () => {
     // Three bytes a character: the room asked for each value is exactly what it takes.
     const ticks = Array.from({ length: 1000 }, () => '✓');
-    expect(read(built(ticks))).toEqual(ticks);
+    expect(read(text(ticks))).toEqual(ticks);
     const strings = Array.from({ length: 300 }, (_, i) => (i % 7 === 0 ? null : `value ${i} ${'é'.repeat(i % 5)}`));
     strings[150] = 'x'.repeat(5000);
     strings[151] = '✓'.repeat(3000);
-    expect(read(built(strings))).toEqual(strings);
+    expect(read(text(strings))).toEqual(strings);
     // A first value that needs more than twice the first room: the room grows to what it needs, not to twice.
-    expect(read(built(['€'.repeat(3000), 'a']))).toEqual(['€'.repeat(3000), 'a']);
+    expect(read(text(['€'.repeat(3000), 'a']))).toEqual(['€'.repeat(3000), 'a']);
   });
 
   it('builds in a given order, and the order 0, 1, 2, … as it came', () => {
-    expect(read(built(STRINGS, [6, 0, 3, 1, 4]))).toEqual([STRINGS[6], STRINGS[0], STRINGS[3], STRINGS[1], STRINGS[4]]);
-    expect(read(built(STRINGS, [0, 1]))).toEqual([STRINGS[0], STRINGS[1]]);
+    expect(read(text(STRINGS, [6, 0, 3, 1, 4]))).toEqual([STRINGS[6], STRINGS[0], STRINGS[3], STRINGS[1], STRINGS[4]]);
+    expect(read(text(STRINGS, [0, 1]))).toEqual([STRINGS[0], STRINGS[1]]);
     // Every value once, in another order: reversed, and turned by one (no value where it came).
     const reversed = STRINGS.map((_, i) => STRINGS.length - 1 - i);
-    expect(read(built(STRINGS, reversed))).toEqual([...STRINGS].reverse());
+    expect(read(text(STRINGS, reversed))).toEqual([...STRINGS].reverse());
     const turned = STRINGS.map((_, i) => (i + 1) % STRINGS.length);
-    expect(read(built(STRINGS, turned))).toEqual([...STRINGS.slice(1), STRINGS[0]]);
-    const identity = built(
+    expect(read(text(STRINGS, turned))).toEqual([...STRINGS.slice(1), STRINGS[0]]);
+    const identity = text(
       STRINGS,
       STRINGS.map((_, i) => i),
     );
-    expect(identity).toEqual(built(STRINGS));
-    expect(read(built([], []))).toEqual([]);
+    expect(identity).toEqual(text(STRINGS));
+    expect(read(text([], []))).toEqual([]);
   });
 });
 
 describe('the helpers', () => {
   it('concatText: the runs one after another; one run is itself', () => {
-    const a = built(['a', null, 'bc']);
-    const b = built(['é', 'long'.repeat(80), null]);
+    const a = text(['a', null, 'bc']);
+    const b = text(['é', 'long'.repeat(80), null]);
     expect(read(concatText([a, b]))).toEqual(['a', null, 'bc', 'é', 'long'.repeat(80), null]);
     expect(concatText([a])).toBe(a);
-    expect(read(concatText([a, built([]), a]))).toEqual(['a', null, 'bc', 'a', null, 'bc']);
+    expect(read(concatText([a, text([]), a]))).toEqual(['a', null, 'bc', 'a', null, 'bc']);
   });
 
   it('writeLength: 4 bytes, little-endian', () => {
