@@ -6,6 +6,8 @@
  * stopped and removed after the run. The server refuses to run as root: as root,
  * every server command runs as the `postgres` user (runuser), which owns the folder.
  * A server that cannot start fails the run: a Postgres test is never skipped.
+ * It starts in the background: the run's files begin meanwhile, and a Postgres test waits for it
+ * (test/helpers/postgres.ts); a run with no Postgres test stops the start rather than wait for it.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,9 +33,13 @@ export interface PostgresServer {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    postgres: PostgresServer;
+    /** the file the run's server is announced in, once started (test/helpers/postgres.ts waits for it) */
+    postgresStatus: string;
   }
 }
+
+/** What the run's status file holds: the server, or why it did not start. */
+export type ClusterStatus = { server: PostgresServer } | { error: string };
 
 function binDir(): string {
   try {
@@ -53,10 +59,42 @@ function binDir(): string {
 
 const asRoot = process.getuid?.() === 0;
 
-/** Runs a server program as the postgres user when we are root. */
-function server(bin: string, args: string[]): void {
-  const [command, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
-  const result = spawnSync(command, argv, { encoding: 'utf8' });
+/**
+ * Runs a program to its end, in a process group of its own: an abort kills the group, so that what runuser started
+ * (initdb, pg_ctl) ends with it, not after. Rejects with its output when it fails.
+ */
+function run(command: string, args: string[], { signal, name = path.basename(command) }: { signal?: AbortSignal; name?: string } = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal?.throwIfAborted();
+    const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    const abort = () => process.kill(-child.pid!, 'SIGKILL');
+    signal?.addEventListener('abort', abort, { once: true });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      signal?.removeEventListener('abort', abort);
+      if (signal?.aborted) reject(signal.reason);
+      else if (code === 0) resolve();
+      else reject(new Error(`${name} failed (${code}): ${output}`));
+    });
+  });
+}
+
+/** A server program's command line, as the postgres user when we are root. */
+function asServer(bin: string, args: string[]): [string, string[]] {
+  return asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
+}
+
+/** Runs a server program; not blocking: the run's start goes on meanwhile. */
+function server(bin: string, args: string[], signal?: AbortSignal): Promise<void> {
+  return run(...asServer(bin, args), { signal, name: path.basename(bin) });
+}
+
+/** The same, blocking: for the stop at the end of the run. */
+function serverSync(bin: string, args: string[]): void {
+  const result = spawnSync(...asServer(bin, args), { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${path.basename(bin)} failed (${result.status}): ${result.stderr || result.stdout}`);
 }
 
@@ -89,10 +127,33 @@ function watchOwner(dir: string, stop: string[]): void {
   spawn('sh', ['-c', script, 'swapx-pg-watchdog', String(process.pid), dir, ...stop], { detached: true, stdio: 'ignore' }).unref();
 }
 
-/** Starts a new cluster; `stop` stops it and removes its folder. Throws when the server cannot start. */
-export async function startCluster(): Promise<{ server: PostgresServer; stop: () => void }> {
+/**
+ * Starts a new cluster; `stop` stops it and removes its folder. Throws when the server cannot start, or when
+ * `signal` aborts the start, having stopped what it started and removed the folder.
+ */
+export async function startCluster(signal?: AbortSignal): Promise<{ server: PostgresServer; stop: () => void }> {
   const bin = binDir();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapx-pg-'));
+  const stopArgs = ['-D', path.join(dir, 'data'), '-m', 'immediate', '-w', 'stop'];
+  const stop = () => {
+    try {
+      serverSync(path.join(bin, 'pg_ctl'), stopArgs);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  try {
+    return { server: await newCluster(bin, dir, signal), stop };
+  } catch (error) {
+    // pg_ctl may have started the server before it failed or was stopped: a stop that finds none fails, unseen.
+    spawnSync(...asServer(path.join(bin, 'pg_ctl'), stopArgs));
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** A new cluster in `dir`, started: initdb, a TLS certificate, the server on a free port, the test role. */
+async function newCluster(bin: string, dir: string, signal?: AbortSignal): Promise<PostgresServer> {
   if (asRoot) execFileSync('chown', ['postgres:postgres', dir]);
   fs.chmodSync(dir, 0o700);
   const data = path.join(dir, 'data');
@@ -100,47 +161,26 @@ export async function startCluster(): Promise<{ server: PostgresServer; stop: ()
   const pwfile = path.join(dir, 'pw');
   fs.writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
   if (asRoot) execFileSync('chown', ['postgres:postgres', pwfile]);
-  server(path.join(bin, 'initdb'), [
-    '-D',
-    data,
-    '-U',
-    'postgres',
-    '--auth-local=trust',
-    '--auth-host=scram-sha-256',
-    '--no-sync',
-    '-E',
-    'UTF8',
-    '--locale=C',
-    '--pwfile',
-    pwfile,
-  ]);
-  // TLS: a self-signed certificate for the names tests connect to.
+  // TLS: a self-signed certificate for the names tests connect to, made while initdb runs (initdb wants an empty
+  // folder: the key and certificate are copied into it after).
   const certFile = path.join(dir, 'server.crt');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=localhost',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-      '-keyout',
-      path.join(data, 'server.key'),
-      '-out',
-      path.join(data, 'server.crt'),
-    ],
-    { stdio: 'ignore' },
-  );
-  fs.copyFileSync(path.join(data, 'server.crt'), certFile);
+  const keyFile = path.join(dir, 'server.key');
+  const openssl = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=localhost'];
+  await Promise.all([
+    server(
+      path.join(bin, 'initdb'),
+      ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '--no-sync', '-E', 'UTF8', '--locale=C', '--pwfile', pwfile],
+      signal,
+    ),
+    run('openssl', [...openssl, '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', keyFile, '-out', certFile], { signal }),
+  ]);
   fs.chmodSync(certFile, 0o644);
-  if (asRoot) execFileSync('chown', ['postgres:postgres', path.join(data, 'server.key'), path.join(data, 'server.crt')]);
-  fs.chmodSync(path.join(data, 'server.key'), 0o600);
+  for (const file of [keyFile, certFile]) {
+    const copy = path.join(data, path.basename(file));
+    fs.copyFileSync(file, copy);
+    fs.chmodSync(copy, 0o600);
+    if (asRoot) execFileSync('chown', ['postgres:postgres', copy]);
+  }
 
   let port = 0;
   let started = false;
@@ -149,28 +189,32 @@ export async function startCluster(): Promise<{ server: PostgresServer; stop: ()
   for (let attempt = 0; attempt < 5 && !started; attempt++) {
     port = await freePort();
     try {
-      server(path.join(bin, 'pg_ctl'), [
-        '-D',
-        data,
-        '-l',
-        path.join(dir, 'log'),
-        '-w',
-        '-t',
-        '30',
-        'start',
-        '-o',
+      await server(
+        path.join(bin, 'pg_ctl'),
         [
-          `-p ${port}`,
-          '-c listen_addresses=127.0.0.1',
-          `-c unix_socket_directories=${dir}`,
-          '-c fsync=off',
-          '-c synchronous_commit=off',
-          '-c full_page_writes=off',
-          '-c ssl=on',
-          '-c max_connections=200',
-          '-c shared_buffers=64MB',
-        ].join(' '),
-      ]);
+          '-D',
+          data,
+          '-l',
+          path.join(dir, 'log'),
+          '-w',
+          '-t',
+          '30',
+          'start',
+          '-o',
+          [
+            `-p ${port}`,
+            '-c listen_addresses=127.0.0.1',
+            `-c unix_socket_directories=${dir}`,
+            '-c fsync=off',
+            '-c synchronous_commit=off',
+            '-c full_page_writes=off',
+            '-c ssl=on',
+            '-c max_connections=200',
+            '-c shared_buffers=64MB',
+          ].join(' '),
+        ],
+        signal,
+      );
       started = true;
     } catch (error) {
       lastError = error;
@@ -180,26 +224,53 @@ export async function startCluster(): Promise<{ server: PostgresServer; stop: ()
     const log = fs.existsSync(path.join(dir, 'log')) ? fs.readFileSync(path.join(dir, 'log'), 'utf8') : '';
     throw new Error(`the PostgreSQL test server did not start: ${String(lastError)}\n${log}`);
   }
-  const stopArgs = ['-D', data, '-m', 'immediate', '-w', 'stop'];
-  watchOwner(dir, asRoot ? ['runuser', '-u', 'postgres', '--', path.join(bin, 'pg_ctl'), ...stopArgs] : [path.join(bin, 'pg_ctl'), ...stopArgs]);
+  watchOwner(dir, asServer(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).flat());
   const user = 'swapx_test';
-  const psql = (sql: string) =>
-    execFileSync(path.join(bin, 'psql'), ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', 'postgres', '-v', 'ON_ERROR_STOP=1', '-qAtc', sql]);
-  psql(`CREATE ROLE ${user} LOGIN CREATEDB PASSWORD '${password}'`);
-  return {
-    server: { host: '127.0.0.1', port, socketDir: dir, user, password, certFile, binDir: bin },
-    stop: () => {
-      try {
-        server(path.join(bin, 'pg_ctl'), stopArgs);
-      } finally {
-        fs.rmSync(dir, { recursive: true, force: true });
-      }
-    },
-  };
+  await run(
+    path.join(bin, 'psql'),
+    [
+      '-h',
+      dir,
+      '-p',
+      String(port),
+      '-U',
+      'postgres',
+      '-d',
+      'postgres',
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-qAtc',
+      `CREATE ROLE ${user} LOGIN CREATEDB PASSWORD '${password}'`,
+    ],
+    { signal },
+  );
+  return { host: '127.0.0.1', port, socketDir: dir, user, password, certFile, binDir: bin };
 }
 
-export default async function setup(project: TestProject): Promise<() => void> {
-  const { server, stop } = await startCluster();
-  project.provide('postgres', server);
-  return stop;
+export default function setup(project: TestProject): () => Promise<void> {
+  const statusDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapx-pg-status-'));
+  const statusFile = path.join(statusDir, 'server.json');
+  project.provide('postgresStatus', statusFile);
+  // Written whole (a rename): a worker never reads half of it.
+  const announce = (status: ClusterStatus) => {
+    fs.writeFileSync(`${statusFile}.tmp`, JSON.stringify(status));
+    fs.renameSync(`${statusFile}.tmp`, statusFile);
+  };
+  // Stopped at the end if still starting: a run without a Postgres test does not wait for it.
+  const starting = new AbortController();
+  const started = startCluster(starting.signal).then(
+    (cluster) => {
+      announce({ server: cluster.server });
+      return cluster;
+    },
+    (error: unknown) => {
+      announce({ error: error instanceof Error ? error.message : String(error) });
+      return undefined;
+    },
+  );
+  return async () => {
+    starting.abort();
+    (await started)?.stop();
+    fs.rmSync(statusDir, { recursive: true, force: true });
+  };
 }

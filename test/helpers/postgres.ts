@@ -5,9 +5,11 @@
  */
 import { afterAll, beforeAll, inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import type { PgTarget } from '../../src/postgres/target.js';
-import { adminConnection, type PostgresServer } from './postgres-cluster.js';
+import { adminConnection, type ClusterStatus, type PostgresServer } from './postgres-cluster.js';
 
 export interface TestDatabase {
   readonly server: PostgresServer;
@@ -20,6 +22,32 @@ export interface TestDatabase {
   readonly sql: postgres.Sql;
   /** the superuser's connection to this database */
   readonly admin: postgres.Sql;
+}
+
+/**
+ * The run's server, once it has started: the globalSetup of test/helpers/postgres-cluster.ts starts it in the
+ * background, so that the workers start, and the files that need no database run, meanwhile. Throws why it did
+ * not start.
+ */
+export async function runServer(): Promise<PostgresServer> {
+  const file = inject('postgresStatus');
+  // Below the hook timeout (30 s), so that a server slow to start says so, not "hook timed out".
+  const deadline = Date.now() + 25_000;
+  for (;;) {
+    let text: string | undefined;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (text !== undefined) {
+      const status = JSON.parse(text) as ClusterStatus;
+      if ('error' in status) throw new Error(status.error);
+      return status.server;
+    }
+    if (Date.now() > deadline) throw new Error('the PostgreSQL test server did not start within 25 s');
+    await sleep(20);
+  }
 }
 
 const quiet = { onnotice: () => {}, max: 4, fetch_types: true, connection: { application_name: 'swapx tests' } };
@@ -58,7 +86,7 @@ export function usePostgres(): TestDatabase {
     return handle[key];
   };
   beforeAll(async () => {
-    const server = inject('postgres');
+    const server = await runServer();
     const database = `swapx_${randomBytes(6).toString('hex')}`;
     root = adminConnection(server);
     await root.unsafe(`CREATE DATABASE ${database} OWNER ${server.user}`);

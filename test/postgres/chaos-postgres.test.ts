@@ -4,10 +4,11 @@
  * table identical, row for row, to the API and to a folder mirror of the same clocks. A first sync killed during its
  * COPY is test/postgres/sync-kill's (which also checks the table and cursors right after the kill) and the full run's.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresChaos } from '../../scripts/chaos/postgres.js';
 import { type CaseRow, formatNotes, formatTable } from '../../scripts/chaos/report.js';
 import { Chaos, type SyncQuery } from '../../scripts/chaos/chaos.js';
+import { runServer } from '../helpers/postgres.js';
 
 const chaos = new Chaos({ seed: 7, swapsPerHour: 100 });
 // Across midnight, about 460 swaps (the kill falls in the merge because the harness holds a row it writes, not
@@ -18,7 +19,7 @@ const rows: CaseRow[] = [];
 let pg: PostgresChaos;
 
 beforeAll(async () => {
-  pg = await PostgresChaos.start(chaos, inject('postgres'));
+  pg = await PostgresChaos.start(chaos, await runServer());
 });
 afterAll(async () => {
   if (rows.length > 0) console.log(`${formatTable(rows)}\n${formatNotes(rows)}`);
