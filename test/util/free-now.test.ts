@@ -1,6 +1,7 @@
 import { markAsUntransferable } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { freeNow } from '../../src/util/free-now.js';
+import { expectEqual } from '../helpers/equal.js';
 
 describe('freeNow', () => {
   it('frees a buffer that is all of its memory: it and every view of it read as empty', () => {
@@ -27,6 +28,6 @@ describe('freeNow', () => {
     const bytes = make();
     const before = Buffer.from(bytes);
     expect(freeNow(bytes)).toBe(false);
-    expect(bytes).toEqual(before);
+    expectEqual(bytes, before);
   });
 });
