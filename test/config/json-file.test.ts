@@ -1,12 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JsonFile } from '../../src/config/json-file.js';
+import { tempDir as scratch } from '../helpers/cli.js';
 
-function tempDir(): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'swapx-json-file-'));
-}
+const tempDir = () => scratch('swapx-json-file-');
 
 describe('JsonFile', () => {
   it('reads a missing file as the defaults and writes nothing until set', () => {

@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+// Imported before the module reset below: the instance whose temp dirs test/helpers/cleanup.ts removes.
+import { tempDir } from '../helpers/cli.js';
 
 vi.mock('chalk', async (importOriginal) => {
   const real = await importOriginal<typeof import('chalk')>();
@@ -28,7 +30,6 @@ const { runExport } = await import('../../src/export/run-export.js');
 const { LIST_SWAP_FIELDS } = await import('../../src/api/types.js');
 const { planExport } = await import('../../src/windows/plan.js');
 const { BASE, MIN, serve, swap } = await import('./served-windows.js');
-const { tempDir } = await import('../helpers/cli.js');
 
 const HEADER =
   'withdrawnAt           bridge              route                                deposit            withdrawal          USD  USD check         id';
