@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CodedBuilder, concatCoded, slotHash, StringTable, StringTables, stringBuilder } from '../../src/output/parquet/coded.js';
 import { TextBuilder, textAt, type TextValues } from '../../src/output/parquet/text.js';
 import { expectEqual } from '../helpers/equal.js';
-import { coded } from '../helpers/parquet-values.js';
+import { coded, stringsOf } from '../helpers/parquet-values.js';
 
 /** How many distinct hashes the strings have. */
 const distinct = (strings: readonly string[]) => new Set(strings.map(slotHash)).size;
@@ -99,9 +99,9 @@ describe('CodedBuilder and concatCoded', () => {
     const values = Array.from({ length: 100 }, (_, i) => (i % 10 === 0 ? null : `v${i % 7}`));
     const built = coded(values, table);
     expect(built.length).toBe(100);
-    expect([...built.ids].map((id) => (id < 0 ? null : table.strings[id]))).toEqual(values);
+    expect([built.table === table, stringsOf(built)]).toEqual([true, values]);
     const ordered = coded(['a', null, 'b'], new StringTable(), [2, 0, 1]);
-    expect([...ordered.ids].map((id) => (id < 0 ? null : ordered.table.strings[id]))).toEqual(['b', 'a', null]);
+    expect(stringsOf(ordered)).toEqual(['b', 'a', null]);
     expect(ordered.ids).toHaveLength(3);
   });
 
