@@ -13,7 +13,8 @@ import { bindBridgesQuery, bindSwapsQuery, bindTokensQuery, readQuery } from './
 
 export interface Reply {
   status: number;
-  body: () => string;
+  /** The body, as text or as the UTF-8 bytes of it (a window's swaps: see SwapDataset.windowJson). */
+  body: () => string | Buffer;
   headers?: Record<string, string>;
   /** Only authenticated, valid requests may be replaced by an injected fault. */
   faultable: boolean;

@@ -64,6 +64,11 @@ interface Counters {
   faults: Record<FaultKind, number>;
 }
 
+/** A body's bytes: text encoded as UTF-8; bytes as they are. */
+function bytesOf(body: string | Buffer): Buffer {
+  return typeof body === 'string' ? Buffer.from(body) : body;
+}
+
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const now = options.now ?? Date.now;
   const dataset = datasetFor(options);
@@ -93,9 +98,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     options.onRequest(info);
   };
 
-  const send = (res: ServerResponse, status: number, type: string, body: string, extra: Record<string, string> = {}) => {
+  const send = (res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}) => {
     // Encode once: the length and the bytes come from the same buffer.
-    const bytes = Buffer.from(body);
+    const bytes = bytesOf(body);
     res.writeHead(status, { 'Content-Type': type, 'Content-Length': bytes.length, ...extra });
     res.end(bytes);
   };
@@ -135,7 +140,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         report(req, 0, fault);
         return;
       case 'truncated': {
-        const full = Buffer.from(reply.body());
+        const full = bytesOf(reply.body());
         res.writeHead(reply.status, { 'Content-Type': type, 'Content-Length': full.length });
         // Announce the full length, deliver half, then drop the connection.
         res.write(full.subarray(0, Math.floor(full.length / 2)), () => req.socket.destroy());
