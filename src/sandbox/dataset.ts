@@ -159,7 +159,6 @@ export class SwapDataset {
    */
   windowJson(from: number, to: number, filter: DateRangeFilter, now: number): Buffer {
     const parts: Buffer[] = [OPEN];
-    let length = 2;
     this.scan(from, to, filter, now, (sk, i) => {
       const key = (sk.minute * INDEX_SPAN + i) * 4 + versionAt(sk, i, now);
       let bytes = this.json.get(key);
@@ -167,15 +166,11 @@ export class SwapDataset {
         bytes = Buffer.from(JSON.stringify(this.build(sk, i, false, now)));
         this.json.set(key, bytes);
       }
-      if (parts.length > 1) {
-        parts.push(COMMA);
-        length += 1;
-      }
+      if (parts.length > 1) parts.push(COMMA);
       parts.push(bytes);
-      length += bytes.length;
     });
     parts.push(CLOSE);
-    return Buffer.concat(parts, length);
+    return Buffer.concat(parts);
   }
 
   /** The swap at (minute, index) with balanceChanges, if it exists and is visible at `now`. */
