@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
+import { collect } from './cli.js';
 
 export interface PostgresServer {
   host: string;
@@ -63,23 +64,18 @@ const asRoot = process.getuid?.() === 0;
  * Runs a program to its end, in a process group of its own: an abort kills the group, so that what runuser started
  * (initdb, pg_ctl) ends with it, not after. Rejects with its output when it fails.
  */
-function run(command: string, args: string[], { signal, name = path.basename(command) }: { signal?: AbortSignal; name?: string } = {}): Promise<void> {
-  return new Promise((resolve, reject) => {
+async function run(command: string, args: string[], { signal, name = path.basename(command) }: { signal?: AbortSignal; name?: string } = {}): Promise<void> {
+  signal?.throwIfAborted();
+  const child = spawn(command, args, { detached: true, stdio: 'pipe' });
+  const abort = () => process.kill(-child.pid!, 'SIGKILL');
+  signal?.addEventListener('abort', abort, { once: true });
+  try {
+    const { code, stdout, stderr } = await collect(child);
     signal?.throwIfAborted();
-    const child = spawn(command, args, { detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    const abort = () => process.kill(-child.pid!, 'SIGKILL');
-    signal?.addEventListener('abort', abort, { once: true });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      signal?.removeEventListener('abort', abort);
-      if (signal?.aborted) reject(signal.reason);
-      else if (code === 0) resolve();
-      else reject(new Error(`${name} failed (${code}): ${output}`));
-    });
-  });
+    if (code !== 0) throw new Error(`${name} failed (${code}): ${stderr || stdout}`);
+  } finally {
+    signal?.removeEventListener('abort', abort);
+  }
 }
 
 /** A server program's command line, as the postgres user when we are root. */
@@ -145,9 +141,11 @@ export async function startCluster(signal?: AbortSignal): Promise<{ server: Post
   try {
     return { server: await newCluster(bin, dir, signal), stop };
   } catch (error) {
-    // pg_ctl may have started the server before it failed or was stopped: a stop that finds none fails, unseen.
-    spawnSync(...asServer(path.join(bin, 'pg_ctl'), stopArgs));
-    fs.rmSync(dir, { recursive: true, force: true });
+    try {
+      stop();
+    } catch {
+      // pg_ctl may have started the server before the start failed or was stopped; a stop that finds none fails.
+    }
     throw error;
   }
 }
