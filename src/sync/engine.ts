@@ -253,6 +253,13 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
           `the API sent balanceChanges with ${result.withBalanceChanges} swap(s), which this ${formatOf(query)}mirror's fields leave out: sync into a new jsonl mirror to keep them, or look one swap up with 'swapx swap <id>'`,
         );
       }
+      if (result.unfitValues > 0) {
+        const named = result.unfit.map((value) => `swap ${value.id}: ${value.field} ${value.reason}`).join('; ');
+        const more = result.unfitValues - result.unfit.length;
+        note(
+          `${store.name} could not hold ${result.unfitValues} value(s) as they are; each row was written with what fits and the value kept as sent (${named}${more > 0 ? `; and ${more} more` : ''})`,
+        );
+      }
       onEvent({ type: 'step', result });
       return outcome;
     };

@@ -29,7 +29,7 @@ import { fetchWindow } from '../windows/fetch-window.js';
 import { planWindows, type Window } from '../windows/plan.js';
 import { runWindows, WindowFailedError } from '../windows/run-windows.js';
 import { parseApiTime } from '../util/time.js';
-import type { MirrorQuery, MirrorState, MirrorStore } from './store.js';
+import type { MirrorQuery, MirrorState, MirrorStore, UnfitValue } from './store.js';
 
 /** Rows held in memory before a commit merges them into their partitions (about 1.5 KB each). */
 export const BUFFER_ROWS = 64_000;
@@ -38,6 +38,8 @@ export const BUFFER_ROWS = 64_000;
  * nightly run (about 145 windows) rewrites each partition it touches once. Dense data commits sooner, by BUFFER_ROWS.
  */
 export const COMMIT_WINDOWS = 336;
+/** Unfit values a step's warning names one by one; the rest are counted. */
+export const UNFIT_NAMED = 10;
 
 export interface StepOptions<Q extends MirrorQuery = MirrorQuery> {
   store: MirrorStore<Q>;
@@ -86,6 +88,10 @@ export interface StepResult {
   conflicts: number;
   /** swaps that came with balanceChanges (the list may send them): a mirror whose fields leave them out must say so */
   withBalanceChanges: number;
+  /** values the store kept aside, as sent, because their typed place cannot hold them (store.ts) */
+  unfitValues: number;
+  /** the first UNFIT_NAMED of them, for the warning that names them */
+  unfit: UnfitValue[];
   /** windows consumed whole */
   windows: number;
   windowsPlanned: number;
@@ -164,6 +170,8 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     outsideWindow: 0,
     conflicts: 0,
     withBalanceChanges: 0,
+    unfitValues: 0,
+    unfit: [],
     windows: 0,
     windowsPlanned: plan.windows.length,
     requests: 0,
@@ -212,6 +220,10 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     result.newSwaps += committed.newSwaps;
     result.lateSwaps += committed.lateSwaps;
     result.updatedSwaps += committed.updatedSwaps;
+    for (const value of committed.unfit ?? []) {
+      result.unfitValues += 1;
+      if (result.unfit.length < UNFIT_NAMED) result.unfit.push(value);
+    }
     for (const file of committed.touched) if (!result.parts.includes(file)) result.parts.push(file);
     result.cursor = next.cursor;
     result.updatedCursor = next.updatedCursor;

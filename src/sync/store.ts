@@ -61,6 +61,20 @@ export interface Committed {
   updatedSwaps: number;
   /** what was rewritten, in the order written: partition files relative to the folder, or a table's name */
   touched: string[];
+  /**
+   * Values the destination cannot hold as they are in their typed place (a time out of a column type's range, a
+   * value too long for an index): each row was written with what fits, and the value kept as sent beside it. The
+   * engine warns naming each and counts them (`unfitValues`); the mirror moves on.
+   */
+  unfit?: UnfitValue[];
+}
+
+/** A value a destination kept aside: which swap, which field, and why. */
+export interface UnfitValue {
+  id: string;
+  field: string;
+  /** "is out of the range of timestamptz", "is 3,145,728 bytes, more than an index holds" */
+  reason: string;
 }
 
 export interface MirrorStore<Q extends MirrorQuery = MirrorQuery> {

@@ -9,7 +9,8 @@ function line(event: string, now: number, fields: Record<string, unknown>): stri
 
 /**
  * `{"event":"sync-step","time":"ISO","newSwaps":N,"lateSwaps":N,"updatedSwaps":N,"outsideWindow":N,"cursor":"ISO","updatedCursor":"ISO",
- * "windows":N,"requests":N,"retries":N,"elapsedMs":N,"parts":[...],"complete":true}`: the keys are a contract, always present, in this order.
+ * "windows":N,"requests":N,"retries":N,"elapsedMs":N,"parts":[...],"complete":true,"unfitValues":N}`: the keys are a contract, always
+ * present, in this order (a key added later goes last).
  */
 export function stepJson(result: StepResult, now: number): string {
   return line('sync-step', now, {
@@ -25,6 +26,7 @@ export function stepJson(result: StepResult, now: number): string {
     elapsedMs: result.elapsedMs,
     parts: result.parts,
     complete: result.complete,
+    unfitValues: result.unfitValues,
   });
 }
 
@@ -57,5 +59,6 @@ export function stepText(result: StepResult, into: 'partition' | 'table' = 'part
   const done = result.complete ? num(result.windows) : `${num(result.windows)}/${num(result.windowsPlanned)}`;
   const windows = `${done} ${result.complete && result.windows === 1 ? 'window' : 'windows'}`;
   const outside = result.outsideWindow > 0 ? `, ${num(result.outsideWindow)} returned outside their window` : '';
-  return `${swaps}; cursor ${formatUtc(result.cursor)}, updates from ${formatUtc(result.updatedCursor)}${rescan}; ${windows}, ${plural(result.requests, 'request', 'requests')}, ${num(result.retries)} retries${outside}, ${formatElapsed(result.elapsedMs)}`;
+  const unfit = result.unfitValues > 0 ? `, ${plural(result.unfitValues, 'value', 'values')} kept aside` : '';
+  return `${swaps}; cursor ${formatUtc(result.cursor)}, updates from ${formatUtc(result.updatedCursor)}${rescan}; ${windows}, ${plural(result.requests, 'request', 'requests')}, ${num(result.retries)} retries${outside}${unfit}, ${formatElapsed(result.elapsedMs)}`;
 }

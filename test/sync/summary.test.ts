@@ -21,14 +21,16 @@ const result = (change: Partial<StepResult> = {}): StepResult => ({
   complete: true,
   conflicts: 0,
   withBalanceChanges: 0,
+  unfitValues: 0,
+  unfit: [],
   ...change,
 });
 
 describe('stepJson', () => {
   it('writes every key, in the contract order', () => {
-    expect(stepJson(result({ outsideWindow: 7, complete: false }), T + 1500)).toBe(
+    expect(stepJson(result({ outsideWindow: 7, complete: false, unfitValues: 3 }), T + 1500)).toBe(
       '{"event":"sync-step","time":"2026-11-10T12:00:01.500Z","newSwaps":1234,"lateSwaps":2,"updatedSwaps":3,"outsideWindow":7,"cursor":"2026-11-10T12:00:00Z","updatedCursor":"2026-11-10T11:59:00Z",' +
-        '"windows":4,"requests":5,"retries":1,"elapsedMs":12345,"parts":["date=2026-11-10/part.jsonl","date=2026-11-09/part.jsonl"],"complete":false}',
+        '"windows":4,"requests":5,"retries":1,"elapsedMs":12345,"parts":["date=2026-11-10/part.jsonl","date=2026-11-09/part.jsonl"],"complete":false,"unfitValues":3}',
     );
   });
 });
@@ -71,6 +73,13 @@ describe('stepText', () => {
     // Counts that a difference would cancel: only their sum says whether anything was synced.
     expect(stepText(result({ newSwaps: 1, lateSwaps: 1, updatedSwaps: 0 }))).toMatch(/^Synced 1 new, 1 late and 0 updated swaps/);
     expect(stepText(result({ newSwaps: 0, lateSwaps: 1, updatedSwaps: 1 }))).toMatch(/^Synced 0 new, 1 late and 1 updated swaps/);
+  });
+
+  it('counts the values a store kept aside, one and many', () => {
+    expect(stepText(result({ unfitValues: 1, elapsedMs: 850 }))).toMatch(/, 1 retries, 1 value kept aside, 850ms$/);
+    expect(stepText(result({ unfitValues: 1200, outsideWindow: 2, elapsedMs: 850 }))).toMatch(
+      /, 1 retries, 2 returned outside their window, 1,200 values kept aside, 850ms$/,
+    );
   });
 
   it('an incomplete step tells the windows done from those planned', () => {
