@@ -9,6 +9,7 @@ import { EXIT, exitCodeFor, fsReason, messageFor } from './cli/exit-codes.js';
 import { wrapHelp } from './cli/help-wrap.js';
 import type { OutStream } from './output/stream.js';
 import { COMMANDS } from './commands/index.js';
+import { failureJson } from './sync/summary.js';
 
 /** Flags that would put a secret into argv (ps, shell history): refused with what to use instead. */
 const SECRET_FLAGS: Record<string, string> = {
@@ -17,6 +18,24 @@ const SECRET_FLAGS: Record<string, string> = {
   '--password': "use 'swapx auth login' (hidden prompt), '--api-key-stdin', or the SWAPX_API_KEY environment variable",
   '--secret': "use 'swapx auth login' (hidden prompt), '--api-key-stdin', or the SWAPX_API_KEY environment variable",
 };
+
+/** Global options that take a value as the next argument: skipped to find the command's name. */
+const VALUE_GLOBALS = new Set(['--profile', '--base-url', '--timeout', '--retries']);
+
+/**
+ * Whether this is `swapx sync … --summary-json`: its stderr is then a JSON Lines log from its first line, so an
+ * error found before the command runs (an unknown option, a refused flag) is a `sync-failed` line too.
+ */
+function summaryJsonRun(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  const args = end === -1 ? argv : argv.slice(0, end);
+  let command: string | undefined;
+  for (let i = 0; i < args.length && command === undefined; i++) {
+    if (VALUE_GLOBALS.has(args[i]!)) i += 1;
+    else if (!args[i]!.startsWith('-')) command = args[i];
+  }
+  return command === 'sync' && args.includes('--summary-json');
+}
 
 function refuseSecretFlags(argv: readonly string[]): void {
   for (const arg of argv) {
@@ -147,7 +166,7 @@ class OutputWatch {
   }
 }
 
-export function buildProgram(io: Io, onExit: (code: number) => void, outputFailed: () => boolean = () => false): Command {
+export function buildProgram(io: Io, onExit: (code: number) => void, outputFailed: () => boolean = () => false, jsonLog = false): Command {
   const program = new SwapxCommand('swapx', ({ error }) => helpWidth(error ? io.stderr : io.stdout))
     .description('Query and bulk-export cross-chain swaps from the XFlow swap export API')
     .version(VERSION, '-V, --version')
@@ -180,15 +199,15 @@ export function buildProgram(io: Io, onExit: (code: number) => void, outputFaile
       getOutHelpWidth: () => helpWidth(io.stdout),
       getErrHelpWidth: () => helpWidth(io.stderr),
       // One line: commander puts its suggestion on a second one.
-      outputError: (text, write) =>
-        write(
-          `${text
-            .replace(/^error: /, 'swapx: ')
-            // `swapx version` is what gh and docker take; swapx answers --version.
-            .replace(/^(swapx: unknown command 'version')\s*$/, '$1 (Did you mean --version?)')
-            .trim()
-            .replace(/\s*\n\s*/g, ' ')}\n`,
-        ),
+      outputError: (text, write) => {
+        const line = text
+          .replace(/^error: /, 'swapx: ')
+          // `swapx version` is what gh and docker take; swapx answers --version.
+          .replace(/^(swapx: unknown command 'version')\s*$/, '$1 (Did you mean --version?)')
+          .trim()
+          .replace(/\s*\n\s*/g, ' ');
+        write(jsonLog ? failureLine(io, EXIT.usage, new UsageError(line), line.replace(/^swapx: /, '')) : `${line}\n`);
+      },
     });
 
   const run = async (handler: Handler): Promise<void> => {
@@ -200,6 +219,10 @@ export function buildProgram(io: Io, onExit: (code: number) => void, outputFaile
       const code = exitCodeFor(error);
       // The run stopped because stdout failed: run() says so, once, instead of what that did to the work.
       if (outputFailed()) return onExit(code);
+      if (jsonLog) {
+        io.stderr.write(failureLine(io, code, error, messageFor(error)));
+        return onExit(code);
+      }
       const label = code === EXIT.interrupted ? '' : `${ctx ? ctx.err.red('error:') : 'error:'} `;
       io.stderr.write(
         `swapx: ${label}${messageFor(error)}${ctx && (error instanceof NotFoundError || (error as { cause?: unknown })?.cause instanceof NotFoundError) ? doubledPrefixHint(ctx) : ''}\n`,
@@ -242,11 +265,17 @@ export async function run(argv: readonly string[], io: Partial<Io> = {}): Promis
   }
 }
 
+/** `{"event":"sync-failed",…}` and its newline: an error of a `--summary-json` run, as its log has every line. */
+function failureLine(io: Io, code: number, error: unknown, message: string): string {
+  return `${failureJson(io.now(), code, error, message)}\n`;
+}
+
 async function runProgram(argv: readonly string[], io: Io, outputFailed: () => boolean): Promise<number> {
   let exitCode: number = EXIT.ok;
+  const jsonLog = summaryJsonRun(argv);
   try {
     refuseSecretFlags(argv);
-    const program = buildProgram(io, (code) => (exitCode = code), outputFailed);
+    const program = buildProgram(io, (code) => (exitCode = code), outputFailed, jsonLog);
     if (argv.length === 0) {
       program.outputHelp({ error: true });
       return EXIT.usage;
@@ -254,7 +283,7 @@ async function runProgram(argv: readonly string[], io: Io, outputFailed: () => b
     await program.parseAsync([...argv], { from: 'user' });
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-    io.stderr.write(`swapx: ${messageFor(error)}\n`);
+    io.stderr.write(jsonLog ? failureLine(io, exitCodeFor(error), error, messageFor(error)) : `swapx: ${messageFor(error)}\n`);
     return exitCodeFor(error);
   }
   return exitCode;

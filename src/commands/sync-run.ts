@@ -20,20 +20,8 @@ const errors: ErrorPolicy = {
   transient: (error) => exitCodeFor(error) === EXIT.failed,
 };
 
+/** With --summary-json, main writes a failure as a JSON line too: the log is JSON Lines throughout. */
 export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
-  const json = flags.summaryJson === true;
-  try {
-    return await syncRun(ctx, flags);
-  } catch (error) {
-    // With --summary-json the log is JSON Lines throughout: the failure is a line of it too.
-    if (!json) throw error;
-    const code = exitCodeFor(error);
-    ctx.io.stderr.write(`${failureJson(ctx.now(), code, error, messageFor(error))}\n`);
-    return code;
-  }
-}
-
-async function syncRun(ctx: Context, flags: SyncFlags): Promise<number> {
   const options = parseSyncFlags(flags, ctx.now());
   const concurrency = options.concurrency ?? ctx.settings().concurrency.value;
   let retries = 0;

@@ -62,6 +62,36 @@ describe.concurrent('sync --summary-json', () => {
     ]);
   });
 
+  it('an error found before the command runs is a line too: an unknown option, a missing value, a refused flag, a bad profile name', async () => {
+    const dir = path.join(tempDir('swapx-sj-'), 'out');
+    const cases: [string[], string, string][] = [
+      [['sync', '--out', dir, '--sinse', SINCE], 'UsageError', "unknown option '--sinse' (Did you mean --since?)"],
+      [['--retries', '2', 'sync', '--summary-json', '--out', dir, '--concurrency'], 'UsageError', "option '--concurrency <n>' argument missing"],
+      [['sync', '--out', dir, 'extra'], 'UsageError', "too many arguments for 'sync'. Expected 0 arguments but got 1."],
+      [
+        ['sync', '--out', dir, '--api-key', 'k'],
+        'UsageError',
+        "--api-key is not accepted: a secret on the command line leaks into ps and shell history; use 'swapx auth login' (hidden prompt), '--api-key-stdin', or the SWAPX_API_KEY environment variable",
+      ],
+      [
+        ['--profile', 'no way', 'sync', '--out', dir, '--since', SINCE],
+        'UsageError',
+        "--profile must be 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit, not 'no way'",
+      ],
+    ];
+    for (const [args, error, message] of cases) {
+      const from = Date.now();
+      const r = await runSwapx(args.includes('--summary-json') ? args : [...args, '--summary-json'], { env: syncEnv(api) });
+      expect(r.code).toBe(2);
+      expect(jsonLines(r.stderr, from, Date.now())).toEqual([{ event: 'sync-failed', time: expect.any(String), exitCode: 2, error, message }]);
+    }
+    // Another command's errors, and sync's without --summary-json, stay plain text.
+    expect((await runSwapx(['sync', '--out', dir, '--sinse', SINCE], { env: syncEnv(api) })).stderr).toBe(
+      "swapx: unknown option '--sinse' (Did you mean --since?)\n",
+    );
+    expect((await runSwapx(['swaps', '--sinse', '--summary-json'], { env: syncEnv(api) })).stderr).toMatch(/^swapx: unknown option '--sinse'/);
+  });
+
   it('refused credentials: exit 3 as a line', async () => {
     const dir = path.join(tempDir('swapx-sj-'), 'out');
     const env = sandboxEnv(api.url, path.join(tempDir('swapx-cfg-'), 'cfg'), { SWAPX_API_KEY: 'wrong' });
