@@ -56,15 +56,31 @@ export interface HeldLock {
   releaseSync(): void;
 }
 
-/** Whether a process with this pid exists on this host. */
+/** Whether a process with this pid runs on this host: one that exists and is not a zombie. */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !isZombie(pid);
+}
+
+/**
+ * Whether the process has ended but is not yet reaped: killed, it still has its pid until its parent waits for it,
+ * and PID 1 of many containers waits for nobody. Read from Linux's /proc (elsewhere: false, as before).
+ */
+export function isZombie(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = fsSync.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  // "pid (comm) S …": the state follows the command's name, which may itself hold ") ".
+  const state = stat.charAt(stat.lastIndexOf(')') + 2);
+  return state === 'Z' || state === 'X';
 }
 
 function parseLock(text: string): LockInfo | undefined {
