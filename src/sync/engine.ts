@@ -167,8 +167,14 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
     stopListener();
     throw error;
   });
-  /** a new mirror none of whose rows were committed: closing removes what its start created */
-  let discard = false;
+  /** this run made the mirror; should it fail before it committed anything past the start, closing removes what it made */
+  const isNew = !saved;
+  let rowsCommitted = false;
+  let succeeded = false;
+  /** Only a first run that committed nothing is cleaned away: what a failed one committed is kept, for the cron line. */
+  const committedNothing = () =>
+    !rowsCommitted &&
+    (current === undefined || (current.cursor === current.since && current.updatedCursor === current.since && current.rescannedTo === undefined));
   try {
     // Again under the lock: a sync that ended meanwhile may have moved the cursor.
     const { query, since, movedFrom } = prepare(options, store, saved, note);
@@ -187,7 +193,6 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
     if (!saved || movedFrom !== undefined) {
       // The start of a new mirror is recorded at once: a run killed before its first checkpoint is continued by the
       // cron line, which gives no --since. A move to a new base URL is recorded before any row of it.
-      discard = !saved;
       await store.commit(state, state.cursor).catch(wrapWrite);
       if (movedFrom !== undefined) onEvent({ type: 'moved', from: movedFrom, to: options.baseUrl });
     }
@@ -230,11 +235,13 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
         requests: deps.requests,
         retries: deps.retries,
         onProgress: (progress) => onEvent({ type: 'progress', ...progress }),
+        onCommitted: (committed) => {
+          if (committed.touched.length > 0) rowsCommitted = true;
+        },
       }).catch(wrapWrite);
       const { result } = outcome;
       // The step's requests include its clock read.
       result.requests = deps.requests() - requestsFrom;
-      if (result.windows > 0 || result.parts.length > 0) discard = false;
       if (result.outsideWindow > 0) {
         note(
           `the API returned ${result.outsideWindow} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`,
@@ -277,7 +284,7 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
         throw new AbortedError(`interrupted; synced up to ${formatUtc(result.cursor)}; run the same command again to continue`);
       }
       if (error) throw describeFailure(error, result.cursor, 'run again to continue', errors);
-      discard = false;
+      succeeded = true;
       return summary();
     }
 
@@ -295,11 +302,11 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
         onEvent({ type: 'retrying', error: failure });
       },
     });
-    discard = false;
+    succeeded = true;
     return summary();
   } finally {
     // The last words stay ready until the lock is released: a second signal may come while it is.
-    await store.close(discard);
+    await store.close(isNew && !succeeded && committedNothing());
     stopListener();
   }
 }

@@ -29,7 +29,7 @@ import { fetchWindow } from '../windows/fetch-window.js';
 import { planWindows, type Window } from '../windows/plan.js';
 import { runWindows, WindowFailedError } from '../windows/run-windows.js';
 import { parseApiTime } from '../util/time.js';
-import type { MirrorQuery, MirrorState, MirrorStore, UnfitValue } from './store.js';
+import type { Committed, MirrorQuery, MirrorState, MirrorStore, UnfitValue } from './store.js';
 
 /** Rows held in memory before a commit merges them into their partitions (about 1.5 KB each). */
 export const BUFFER_ROWS = 64_000;
@@ -68,6 +68,8 @@ export interface StepOptions<Q extends MirrorQuery = MirrorQuery> {
   retries: () => number;
   /** at the start and after each window consumed: how far the step is (progress on a terminal) */
   onProgress?: (progress: StepProgress) => void;
+  /** after each commit the store made durable */
+  onCommitted?: (committed: Committed) => void;
 }
 
 export interface StepProgress {
@@ -216,6 +218,7 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
       next.rescannedTo = rescannedTo;
     }
     const committed = await store.commit(next, oldCursor);
+    options.onCommitted?.(committed);
     committedAt = performance.now();
     result.newSwaps += committed.newSwaps;
     result.lateSwaps += committed.lateSwaps;

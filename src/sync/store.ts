@@ -109,8 +109,9 @@ export interface MirrorStore<Q extends MirrorQuery = MirrorQuery> {
    */
   commit(next: MirrorState<Q>, newFrom: number): Promise<Committed>;
   /**
-   * Releases the lock and what the store holds open. `discard`: the mirror is new and nothing past its start was
-   * committed (its first run failed): the store removes what it created, so a failed first run leaves nothing.
+   * Releases the lock and what the store holds open. `discard`: the mirror is new and its first run failed having
+   * committed nothing past its start: the store removes what it created, so such a run leaves nothing. (A first run
+   * that failed after committing rows or cursors is kept, for the cron line to continue.)
    */
   close(discard: boolean): Promise<void>;
   /**

@@ -411,6 +411,10 @@ describe('failures', () => {
     expect(error).toBeInstanceOf(WrappedError);
     expect((error as Error).message).toBe(`writing ${dir}: no space left on device; synced up to 2026-11-11T08:30:00Z; run the same command again to continue`);
     expect((error as Error).cause).toBe(full);
+    // A first run that failed after it committed keeps what it committed, for the cron line (no --since) to continue:
+    // it was discarded, its state file removed while its partition stayed, and the next run exited 2.
+    expect(readState(dir).cursor).toBe('2026-11-11T08:30:00Z');
+    expect(fs.readdirSync(dir).sort()).toEqual(['.swapx-sync.json', 'date=2026-11-11']);
 
     const other = newDir();
     const odd = new Error('odd');
