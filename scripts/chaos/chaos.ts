@@ -47,8 +47,10 @@ export class Chaos implements Harness {
   constructor(options: { seed?: number; swapsPerHour?: number; now?: number; root?: string; log?: (line: string) => void } = {}) {
     const today = Math.floor(Date.now() / DAY) * DAY;
     this.data = { seed: options.seed ?? 7, swapsPerHour: options.swapsPerHour ?? 600 };
-    // Today's midnight, and ranges in the three days before: every swap of them is complete and visible, and none is in the future.
-    this.now = options.now ?? today;
+    // A midnight a week ago, and ranges in the three days before: every swap of them is complete and visible, and none
+    // is in the future; a catch-up days later (up to a week) is still in the past of this machine's clock, which a
+    // sync believes the server's only a little ahead of.
+    this.now = options.now ?? today - 7 * DAY;
     this.root = options.root ?? fs.mkdtempSync(path.join(os.tmpdir(), 'swapx-chaos-'));
     this.#log = options.log ?? (() => {});
   }

@@ -10,8 +10,10 @@ import type { SwapxClient } from '../api/client.js';
 import { AbortedError, UsageError, WrappedError } from '../api/errors.js';
 import { WindowFailedError } from '../windows/run-windows.js';
 import { formatElapsed, formatUtc } from '../util/time.js';
+import { CheckpointSchedule } from './checkpoints.js';
 import { followLoop } from './follow.js';
 import { checkStart, defaultUntil, type SyncOptions } from './options.js';
+import { believe, CLOCK_SKEW_MS, pullBack } from './present.js';
 import { newState } from './state.js';
 import { runStep, type StepOutcome, type StepProgress, type StepResult } from './step.js';
 import type { MirrorQuery, MirrorState, MirrorStore } from './store.js';
@@ -45,6 +47,8 @@ export interface SyncDeps<Q extends MirrorQuery> {
   signal: AbortSignal;
   /** a second stop: the process ends right after this aborts, so its listener says the last words synchronously */
   stop?: AbortSignal;
+  /** a monotonic clock, ms, for when to commit; default performance.now (tests step it by hand) */
+  elapsed?: () => number;
   /** HTTP requests and retries so far, counted by the client */
   requests: () => number;
   retries: () => number;
@@ -151,7 +155,8 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
 
   // Credentials and the server are checked before anything is created: a run that fetches nothing leaves nothing behind.
   // The probe is a zero-width window at the sync's start: the same operation the windows use, tiny on any server.
-  let present = (await serverClock(client, early.since, errors)) ?? deps.now();
+  const clock = believe(await serverClock(client, early.since, errors), deps.now());
+  let present = clock.present;
   let presentAt = deps.now();
   let current: MirrorState<Q> | undefined;
   // A second signal ends the process at once: the lock is released and how far the mirror got is said, now; ready
@@ -180,6 +185,16 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
     const { query, since, movedFrom } = prepare(options, store, saved, note);
     const state: MirrorState<Q> = saved ? { ...saved, query } : newState(query, since);
     current = state;
+    if (clock.warning) note(clock.warning);
+    // Past every clock there is: a cursor past the server's alone may be right (an --until by our clock, ahead of it).
+    const pulled = pullBack(state, Math.max(present, deps.now()) + CLOCK_SKEW_MS, defaultUntil(present));
+    if (pulled) {
+      note(
+        `${store.name} holds times past the present (${pulled}), saved under a clock that was wrong: moved back to ${formatUtc(state.cursor)}; what lies after is fetched again`,
+      );
+    }
+    // One schedule for the run: it commits early (a deadline of a few seconds still moves the mirror), then less often.
+    const checkpoints = new CheckpointSchedule(options.checkpointMs, deps.elapsed);
     const wrapWrite = (error: unknown): never => {
       // Writing failed (a full disk, a read-only dir): what the store holds is consistent up to the cursor.
       const reason = errors.fsReason(error);
@@ -200,8 +215,8 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
     let steps = 0;
     let requestsFrom = 0;
     /** what this run has warned about already: a --follow run says each once, not at every step */
-    const warned = new Set<'conflicts' | 'balanceChanges'>();
-    const warnOnce = (kind: 'conflicts' | 'balanceChanges', count: number, message: string) => {
+    const warned = new Set<'conflicts' | 'balanceChanges' | 'clock'>(clock.warning ? ['clock'] : []);
+    const warnOnce = (kind: 'conflicts' | 'balanceChanges' | 'clock', count: number, message: string) => {
       if (count === 0 || warned.has(kind)) return;
       warned.add(kind);
       note(message);
@@ -212,7 +227,9 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
         requestsFrom = deps.requests();
         // Without an answer (an outage in --follow), the last clock read, moved on by ours, plans the step; its windows fail and are waited out.
         const read = await serverClock(client, state.cursor, errors);
-        present = read ?? present + (deps.now() - presentAt);
+        const believed = read === undefined ? undefined : believe(read, deps.now());
+        if (believed?.warning) warnOnce('clock', 1, believed.warning);
+        present = believed?.present ?? present + (deps.now() - presentAt);
         presentAt = deps.now();
       }
       steps += 1;
@@ -231,6 +248,7 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
         concurrency: options.concurrency,
         commitWindows: options.commitWindows,
         checkpointMs: options.checkpointMs,
+        checkpoints,
         signal: options.follow ? undefined : deps.signal,
         requests: deps.requests,
         retries: deps.retries,

@@ -1,26 +1,29 @@
 /**
- * One sync step, in two passes of windows consumed in order:
+ * One sync step, in three passes of windows, interleaved (one window of each
+ * in turn), so that a run killed again and again moves each of them:
  *
- *  1. Filter=Completed over [rescanFrom, cursor) — the vendor's re-scan for
- *     late arrivals — and over [cursor, min(until, updatedCursor)): swaps
- *     completed there whose updatedAt is already behind the updates cursor,
- *     which the Updated pass cannot return. On the first run (an empty
- *     mirror) this pass is the whole range and there is no Updated pass.
- *  2. Filter=Updated over [updatedCursor, present): every swap whose current
- *     version changed since the mirror's latest, and every new completion
- *     (updatedAt ≥ completedAt), so the new range is fetched once, by this
- *     pass, never by both. It reaches the server's clock, but the updates
- *     cursor stops at `end` (2 minutes before it): what changed since is
- *     fetched again by the next run, in case it was not all visible yet.
+ *  - the re-scan: Filter=Completed over [rescanFrom, cursor), the vendor's
+ *    re-scan for late arrivals;
+ *  - the completions: Filter=Completed over [cursor, until). It moves the
+ *    completions cursor. It does not rely on the Updated pass to bring the
+ *    swaps completed there (an API whose updatedAt may precede completedAt
+ *    would lose them); on the first run (an empty mirror) it is the only pass;
+ *  - the updates: Filter=Updated over [updatedCursor, present): every swap
+ *    whose current version changed since the mirror's latest. It reaches the
+ *    server's clock, but the updates cursor stops at `end` (2 minutes before
+ *    it): what changed since is fetched again by the next run, in case it was
+ *    not all visible yet.
  *
  * Each row goes to the store (store.ts) if completedAt lies in [since,
  * until); the store holds one row per swap, its latest version. Rows are
- * committed with the next state (every BUFFER_ROWS rows, every checkpoint
- * interval, at the end or on a failure): the completions cursor, and the
- * updates cursor — the
- * largest updatedAt held, never past the end of the Updated windows consumed
- * (a row fetched by the Completed pass may carry a later updatedAt, but the
- * rows held from earlier runs are only known current up to there).
+ * committed with the next state: after the first window, then at intervals
+ * that double up to the checkpoint interval (checkpoints.ts), every
+ * BUFFER_ROWS rows, at the end or on a failure. Each pass's cursor moves only
+ * past its windows consumed whole and in order: the completions cursor, the
+ * updates cursor (the largest updatedAt held, never past the end of the
+ * Updated windows consumed: a row fetched by another pass may carry a later
+ * updatedAt, but the rows held from earlier runs are only known current up to
+ * there), and how far a re-scan cut short got.
  */
 import type { SwapxClient } from '../api/client.js';
 import { AbortedError } from '../api/errors.js';
@@ -29,6 +32,7 @@ import { fetchWindow } from '../windows/fetch-window.js';
 import { planWindows, type Window } from '../windows/plan.js';
 import { runWindows, WindowFailedError } from '../windows/run-windows.js';
 import { parseApiTime } from '../util/time.js';
+import { CheckpointSchedule, type Checkpoints } from './checkpoints.js';
 import type { Committed, MirrorQuery, MirrorState, MirrorStore, UnfitValue } from './store.js';
 
 /** Rows held in memory before a commit merges them into their partitions (about 1.5 KB each). */
@@ -55,6 +59,8 @@ export interface StepOptions<Q extends MirrorQuery = MirrorQuery> {
   lagMs: number;
   /** windows between commits; default COMMIT_WINDOWS */
   commitWindows?: number;
+  /** when to commit as time passes: the run's schedule (a step of its own at `checkpointMs` when not given) */
+  checkpoints?: Checkpoints;
   /** time between commits (0: after every window) */
   checkpointMs: number;
   /** whether this step re-scans [rescanBase − lag, cursor) for late swaps */
@@ -116,8 +122,12 @@ export interface StepOutcome {
   error?: WindowFailedError | AbortedError;
 }
 
+/** The passes of a step (see above). */
+export type SyncPass = 'rescan' | 'completions' | 'updates';
+
 export interface SyncWindow extends Window {
   filter: 'Completed' | 'Updated';
+  pass: SyncPass;
 }
 
 export interface StepPlan {
@@ -136,6 +146,14 @@ function updatesTo(end: number, present: number): number {
   return present > end ? present + 1000 : end;
 }
 
+/** The windows of the passes, one of each in turn while each has windows left. */
+function interleave(passes: readonly (readonly SyncWindow[])[]): SyncWindow[] {
+  const out: SyncWindow[] = [];
+  const longest = Math.max(0, ...passes.map((pass) => pass.length));
+  for (let i = 0; i < longest; i++) for (const pass of passes) if (i < pass.length) out.push(pass[i]!);
+  return out;
+}
+
 /**
  * Plans the step's windows, indexed in order. A re-scan looks for swaps that became visible late, so it starts
  * `lag` before where the last one reached, and never before `lag` ahead of when that one ran (a swap completed
@@ -147,14 +165,13 @@ export function planStep(state: MirrorState<MirrorQuery>, until: number, end: nu
   const visibleThen = state.rescannedAt === undefined ? Number.NEGATIVE_INFINITY : state.rescannedAt - lagMs;
   const rescanStart = Math.max(state.since, state.rescanBase - lagMs, visibleThen, state.rescannedTo ?? Number.NEGATIVE_INFINITY);
   const rescanFrom = rescan && lagMs > 0 ? Math.min(state.cursor, rescanStart) : state.cursor;
-  const forwardTo = first ? until : Math.min(until, Math.max(state.cursor, state.updatedCursor));
-  const tag = (filter: SyncWindow['filter']) => (w: Window) => ({ ...w, filter });
-  const windows: SyncWindow[] = [
+  const tag = (filter: SyncWindow['filter'], pass: SyncPass) => (w: Window) => ({ ...w, filter, pass });
+  const windows = interleave([
     // Planned from the cursor, so the cursor is a window edge.
-    ...planWindows(rescanFrom, state.cursor, MAX_WINDOW_MS).map(tag('Completed')),
-    ...planWindows(state.cursor, forwardTo, MAX_WINDOW_MS).map(tag('Completed')),
-    ...(first ? [] : planWindows(state.updatedCursor, updatesTo(end, present), MAX_WINDOW_MS).map(tag('Updated'))),
-  ].map((w, index) => ({ ...w, index }));
+    planWindows(rescanFrom, state.cursor, MAX_WINDOW_MS).map(tag('Completed', 'rescan')),
+    planWindows(state.cursor, until, MAX_WINDOW_MS).map(tag('Completed', 'completions')),
+    first ? [] : planWindows(state.updatedCursor, updatesTo(end, present), MAX_WINDOW_MS).map(tag('Updated', 'updates')),
+  ]).map((w, index) => ({ ...w, index }));
   return { windows, rescanFrom: rescanFrom < state.cursor ? rescanFrom : undefined, first };
 }
 
@@ -185,9 +202,9 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     rescanFrom: plan.rescanFrom,
     complete: false,
   };
-  /** end of the last Completed window at or after the cursor consumed whole */
+  /** end of the last completions window consumed whole (each pass's windows are consumed in order) */
   let completedTo = oldCursor;
-  /** end of the last re-scan window (Completed, before the cursor) consumed whole */
+  /** end of the last re-scan window consumed whole: the re-scan is done when it reaches the cursor */
   const rescanStart = plan.rescanFrom ?? oldCursor;
   let rescannedTo = rescanStart;
   /** end of the last Updated window consumed whole; on the first run every row is fetched now, current up to `end` */
@@ -196,16 +213,14 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
   let maxUpdated = Number.NaN;
   /** a write failed: what is in memory is not what is durable, so nothing more is committed */
   let broken: unknown;
-  let committedAt = performance.now();
+  const checkpoints = options.checkpoints ?? new CheckpointSchedule(options.checkpointMs);
   let fetched = 0;
   const progress = () => options.onProgress?.({ windows: result.windows, windowsPlanned: result.windowsPlanned, swaps: fetched });
 
   const commit = async (complete: boolean) => {
-    // The Updated pass covers completions from the updates cursor on: they are held when it reached past them.
-    const reached = plan.first || updatedTo === undefined ? completedTo : Math.max(completedTo, Math.min(until, updatedTo));
     // The next state, taken on only once it is durable: a failed commit must leave `state` what the store holds,
     // which is what the error message says is synced.
-    const next: MirrorState<Q> = { ...state, cursor: Math.max(state.cursor, complete ? until : reached) };
+    const next: MirrorState<Q> = { ...state, cursor: Math.max(state.cursor, complete ? until : completedTo) };
     if (updatedTo !== undefined && !Number.isNaN(maxUpdated)) next.updatedCursor = Math.max(state.updatedCursor, Math.min(updatedTo, maxUpdated));
     if (options.rescan && rescannedTo >= oldCursor) {
       // Every swap completed before the new cursor, back to the re-scan's start, was fetched in this step.
@@ -219,7 +234,7 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     }
     const committed = await store.commit(next, oldCursor);
     options.onCommitted?.(committed);
-    committedAt = performance.now();
+    checkpoints.committed();
     result.newSwaps += committed.newSwaps;
     result.lateSwaps += committed.lateSwaps;
     result.updatedSwaps += committed.updatedSwaps;
@@ -248,17 +263,13 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     // Rows of another window are still the server's latest versions: merged by id, they cannot be written twice.
     for (const swap of outside) await place(swap);
     result.outsideWindow += outside.length;
-    if (window.filter === 'Completed' && window.to > oldCursor) completedTo = window.to;
-    if (window.filter === 'Completed' && window.to <= oldCursor) rescannedTo = window.to;
-    else rescannedTo = oldCursor;
-    if (window.filter === 'Updated') updatedTo = Math.min(window.to, end);
+    if (window.pass === 'completions') completedTo = window.to;
+    else if (window.pass === 'rescan') rescannedTo = window.to;
+    else updatedTo = Math.min(window.to, end);
     result.windows += 1;
     fetched += swaps.length + outside.length;
     progress();
-    const due =
-      store.buffered >= BUFFER_ROWS ||
-      result.windows % (options.commitWindows ?? COMMIT_WINDOWS) === 0 ||
-      performance.now() - committedAt >= options.checkpointMs;
+    const due = store.buffered >= BUFFER_ROWS || result.windows % (options.commitWindows ?? COMMIT_WINDOWS) === 0 || checkpoints.due();
     if (due) await commit(false);
   };
   const finish = () => {

@@ -19,7 +19,7 @@ import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import { tempDir } from '../helpers/cli.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
 import { useRouteServer } from '../helpers/route-server.js';
-import { readState } from './helpers.js';
+import { mirrorRows, readState } from './helpers.js';
 
 const H = 3_600_000;
 const MIN = 60_000;
@@ -175,6 +175,70 @@ describe('the present', () => {
     api.swaps[0] = swap('s1', '2026-11-11T08:10:00Z', '2026-11-11T11:00:00Z');
     const summary = await runSync(options(), deps(dir), () => {});
     expect(summary).toEqual({ cursor: UNTIL, updatedCursor: Date.parse('2026-11-11T11:00:00Z'), steps: 1 });
+  });
+});
+
+describe('a clock that is wrong', () => {
+  it('a server clock more than 5 minutes ahead of ours is believed only that far, and said once a run', async () => {
+    const dir = newDir();
+    api.clock = LOCAL + 24 * H;
+    const events: SyncEvent[] = [];
+    const summary = await runSync(options({ until: undefined, since: SERVER - H }), deps(dir), (event) => events.push(event));
+    // It was: the cursor at the server's clock, a day ahead, past swaps not completed yet.
+    expect(summary.cursor).toBe(LOCAL + 3 * MIN);
+    expect(notes(events)).toEqual([
+      "the API's clock (2026-11-13T01:00:00Z) is 24h00m ahead of this machine's: the sync takes this machine's clock plus 5m00s as the present (check both clocks, and any proxy's Date header)",
+    ]);
+    // --follow: each step reads the clock again, and the note is not said again.
+    const stop = new AbortController();
+    const followed: SyncEvent[] = [];
+    await runSync(options({ follow: true, until: undefined, since: SERVER - H }), deps(dir, { signal: stop.signal }), (event) => {
+      followed.push(event);
+      if (steps(followed).length === 2) stop.abort();
+    });
+    expect(notes(followed)).toHaveLength(1);
+    expect(steps(followed).map((step) => step.cursor)).toEqual([LOCAL + 3 * MIN, LOCAL + 3 * MIN]);
+  });
+
+  it('a clock 5 minutes ahead, or any behind ours, is believed', async () => {
+    api.clock = LOCAL + 5 * MIN;
+    const ahead = await runSync(options({ until: undefined, since: SERVER - H }), deps(newDir()), () => {});
+    expect(ahead.cursor).toBe(LOCAL + 3 * MIN);
+    api.clock = SERVER;
+    const events: SyncEvent[] = [];
+    const behind = await runSync(options({ until: undefined, since: SERVER - H }), deps(newDir()), (event) => events.push(event));
+    expect([behind.cursor, notes(events)]).toEqual([SERVER - 2 * MIN, []]);
+  });
+
+  it('a state saved under a clock in 2099 is pulled back to the present, and the re-scan it turned off runs again', async () => {
+    const dir = newDir();
+    const store = new FolderStore({ dir, now: () => LOCAL, fsReason });
+    await store.open(() => {});
+    const query = store.resolveQuery(`${server.base}/a`, undefined);
+    const y2099 = Date.parse('2099-01-01T00:00:00Z');
+    await store.commit({ query, since: SINCE, cursor: y2099, updatedCursor: y2099, rescanBase: y2099, rescannedAt: y2099 }, SINCE);
+    await store.close(false);
+    const events: SyncEvent[] = [];
+    const summary = await runSync(options({ until: undefined, lagMs: 24 * H }), deps(dir), (event) => events.push(event));
+    expect(notes(events)).toEqual([
+      `${dir} holds times past the present (cursor 2099-01-01T00:00:00Z, updates cursor 2099-01-01T00:00:00Z, re-scan time 2099-01-01T00:00:00Z), saved under a clock that was wrong: moved back to 2026-11-11T23:58:00Z; what lies after is fetched again`,
+    ]);
+    expect(summary.cursor).toBe(SERVER - 2 * MIN);
+    expect(steps(events)[0]?.rescanFrom).toBe(SINCE);
+    expect(readState(dir)).toMatchObject({ cursor: '2026-11-11T23:58:00Z', rescannedAt: '2026-11-12T00:00:00Z' });
+    expect(mirrorRows(dir).map((row) => row.id)).toEqual(['s1', 's2']);
+  });
+});
+
+describe('an updatedAt before the completedAt', () => {
+  it('is held with --lag 0: the completions from the cursor are fetched, not left to the Updated pass', async () => {
+    const dir = newDir();
+    await runSync(options(), deps(dir), () => {});
+    expect(readState(dir).updatedCursor).toBe('2026-11-11T09:40:00Z');
+    // Completed after the cursor, last updated before the updates cursor: the Updated pass, from there, cannot see it.
+    api.swaps.push(swap('s3', '2026-11-11T10:20:00Z', '2026-11-11T09:00:00Z'));
+    await runSync(options({ until: undefined, lagMs: 0 }), deps(dir), () => {});
+    expect(mirrorRows(dir).map((row) => row.id)).toEqual(['s1', 's2', 's3']);
   });
 });
 

@@ -65,12 +65,14 @@ describe('late arrivals', () => {
     expectTidy(dir);
   });
 
-  it('--lag 0 turns the re-scan off: only the Updated pass runs, from the updates cursor to the server clock', async () => {
+  it('--lag 0 turns the re-scan off: the completions from the cursor to --until, and the Updated pass from the updates cursor to the server clock', async () => {
     const { dir, env } = await syncedBeforeTheLate();
     const from = Date.parse(readState(dir).updatedCursor);
+    const cursor = Date.parse(readState(dir).cursor);
     const r = await runInProcess(['sync', '--out', dir, '--lag', '0', '--until', '2026-11-10T02:00:00Z', '--summary-json'], env);
     const [step] = stepLines(r);
-    expect(step).toMatchObject({ windows: Math.ceil((api.clock - from) / (30 * 60_000)) });
+    const windows = (from: number, to: number) => Math.ceil((to - from) / (30 * 60_000));
+    expect(step).toMatchObject({ windows: windows(cursor, Date.parse('2026-11-10T02:00:00Z')) + windows(from, api.clock) });
     // The updates cursor stays 2 minutes behind the server clock: what changed since is fetched again next time.
     expect(Date.parse(step!.updatedCursor)).toBeLessThanOrEqual(api.clock - 2 * 60_000);
   });

@@ -119,7 +119,7 @@ describe('planStep', () => {
     ]);
   });
 
-  it('later: the re-scan [cursor − lag, cursor), Completed up to the updates cursor, then Updated from it to the end; no range fetched twice', () => {
+  it('later: the re-scan [cursor − lag, cursor), the completions [cursor, until), the updates [updates cursor, end), interleaved', () => {
     const state = newState(query, T - 72 * H);
     state.cursor = T + 17 * 60_000;
     state.rescanBase = state.cursor;
@@ -131,8 +131,9 @@ describe('planStep', () => {
     const updated = windows.filter((w) => w.filter === 'Updated');
     expect(completed[0]!.from).toBe(state.cursor - 2 * H);
     expect(completed.some((w) => w.to === state.cursor)).toBe(true);
-    expect(completed.at(-1)!.to).toBe(T + H);
+    expect(completed.at(-1)!.to).toBe(T + 2 * H);
     expect(updated[0]!.from).toBe(T + H);
+    expect(windows.slice(0, 3).map((w) => w.pass)).toEqual(['rescan', 'completions', 'updates']);
     expect(updated.at(-1)!.to).toBe(T + 3 * H);
     for (const w of windows) expect(w.to - w.from).toBeLessThanOrEqual(W);
   });

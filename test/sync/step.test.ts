@@ -9,6 +9,7 @@ import { AbortedError } from '../../src/api/errors.js';
 import { WindowFailedError } from '../../src/windows/run-windows.js';
 import type { Committed, MirrorQuery, MirrorRow, MirrorState, MirrorStore } from '../../src/sync/store.js';
 import { BUFFER_ROWS, COMMIT_WINDOWS, planStep, runStep, type StepOptions, type StepProgress } from '../../src/sync/step.js';
+import type { Checkpoints } from '../../src/sync/checkpoints.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
 import { useRouteServer } from '../helpers/route-server.js';
 
@@ -88,9 +89,13 @@ function stateOf(overrides: Partial<MirrorState> = {}): MirrorState {
   return { query, since: T, cursor: T, updatedCursor: T, rescanBase: T, rescannedAt: undefined, ...overrides };
 }
 
+/** A schedule that never asks for a commit: the tests of what else commits (checkpoints.test.ts has the schedule's). */
+const NEVER: Checkpoints = { due: () => false, committed: () => {} };
+
 function options(store: RecordingStore, state: MirrorState, overrides: Partial<StepOptions> = {}): StepOptions {
   let requests = 7;
   return {
+    checkpoints: NEVER,
     store: store as unknown as MirrorStore,
     client: createClient({ baseUrl: `${server.base}/s`, retries: 0 }),
     state,
@@ -134,6 +139,8 @@ describe('runStep: the first run', () => {
       outsideWindow: 0,
       conflicts: 0,
       withBalanceChanges: 0,
+      unfitValues: 0,
+      unfit: [],
       windows: 2,
       windowsPlanned: 2,
       requests: 2,
@@ -177,9 +184,10 @@ describe('runStep: a later run', () => {
     const store = new RecordingStore();
     const state = stateOf({ since: T - 2 * H, cursor: T, updatedCursor: T, rescanBase: T, rescannedAt: T - 10 * H });
     const { result } = await runStep(options(store, state, { lagMs: H, until: T + 30 * M, end: T + 30 * M, present: T + 32 * M }));
-    expect(asked.sort()).toEqual(['Completed -30..0', 'Completed -60..-30', 'Updated 0..30', 'Updated 30..32.016666666666666']);
+    expect(asked.sort()).toEqual(['Completed -30..0', 'Completed -60..-30', 'Completed 0..30', 'Updated 0..30', 'Updated 30..32.016666666666666']);
     expect(store.commits).toHaveLength(1);
-    expect(store.commits[0]!.rows.sort()).toEqual(['new@10', 'old@-30']);
+    // The completions pass and the Updated pass both bring `new`: the store keeps one row (the contract's collapse).
+    expect(store.commits[0]!.rows.sort()).toEqual(['new@10', 'new@10', 'old@-30']);
     expect(store.commits[0]!.next).toEqual({
       ...state,
       cursor: T + 30 * M,
@@ -187,7 +195,7 @@ describe('runStep: a later run', () => {
       rescanBase: T + 30 * M,
       rescannedAt: T + 32 * M,
     });
-    expect([result.rescanFrom, result.windowsPlanned, result.windows, result.complete]).toEqual([T - H, 4, 4, true]);
+    expect([result.rescanFrom, result.windowsPlanned, result.windows, result.complete]).toEqual([T - H, 5, 5, true]);
   });
 
   it('without a re-scan keeps the re-scan fields, and the updates cursor stops at the end', async () => {
@@ -197,7 +205,7 @@ describe('runStep: a later run', () => {
     state.rescannedTo = undefined;
     delete state.rescannedTo;
     await runStep(options(store, state, { rescan: false, until: T + 30 * M, end: T + 30 * M, present: T + 32 * M }));
-    expect(asked.sort()).toEqual(['Updated 0..30', 'Updated 30..32.016666666666666']);
+    expect(asked.sort()).toEqual(['Completed 0..30', 'Updated 0..30', 'Updated 30..32.016666666666666']);
     expect(store.commits[0]!.next).toEqual({ ...state, cursor: T + 30 * M, updatedCursor: T + 30 * M });
   });
 
@@ -208,7 +216,9 @@ describe('runStep: a later run', () => {
       { id: 'c', completedAt: T + 70 * M, updatedAt: T + 70 * M },
     ];
     const every = new RecordingStore();
-    await runStep(options(every, stateOf(), { checkpointMs: 0, until: T + 90 * M, end: T + 90 * M, present: T + 90 * M, concurrency: 1 }));
+    await runStep(
+      options(every, stateOf(), { checkpoints: undefined, checkpointMs: 0, until: T + 90 * M, end: T + 90 * M, present: T + 90 * M, concurrency: 1 }),
+    );
     expect(every.commits.map((c) => [c.next.cursor - T, c.rows])).toEqual([
       [30 * M, ['a@10']],
       [60 * M, ['b@40']],
@@ -269,7 +279,9 @@ describe('runStep: what it counts and when it commits', () => {
     const store = new RecordingStore();
     const progress: number[] = [];
     const before = performance.now();
-    const { result } = await runStep(options(store, stateOf(), { checkpointMs: 0, concurrency: 1, onProgress: (p) => progress.push(p.swaps) }));
+    const { result } = await runStep(
+      options(store, stateOf(), { checkpoints: undefined, checkpointMs: 0, concurrency: 1, onProgress: (p) => progress.push(p.swaps) }),
+    );
     const took = performance.now() - before;
     expect(progress).toEqual([0, 2, 4]);
     expect([result.conflicts, result.withBalanceChanges, result.outsideWindow]).toEqual([1, 1, 2]);
@@ -315,7 +327,7 @@ describe('runStep: what it counts and when it commits', () => {
     expect(result.complete).toBe(false);
   });
 
-  it('a later run cut short in the Updated pass moves the cursor to where that pass reached', async () => {
+  it('a later run cut short moves each cursor to where its pass reached', async () => {
     served = [{ id: 'u', completedAt: T + 10 * M, updatedAt: T + 20 * M }];
     failing = new Set([T + 30 * M]);
     const store = new RecordingStore();
@@ -329,7 +341,7 @@ describe('runStep: what it counts and when it commits', () => {
     const store = new RecordingStore();
     const state = stateOf({ since: T - 2 * H, rescannedAt: T - 10 * H, rescannedTo: T - 30 * M });
     await runStep(options(store, state, { lagMs: H, until: T + 30 * M, end: T + 30 * M, present: T + 30 * M }));
-    expect(asked.sort()).toEqual(['Completed -30..0', 'Updated 0..30']);
+    expect(asked.sort()).toEqual(['Completed -30..0', 'Completed 0..30', 'Updated 0..30']);
     expect(store.commits.at(-1)!.next).toEqual({ ...stateOf({ since: T - 2 * H }), cursor: T + 30 * M, rescanBase: T + 30 * M, rescannedAt: T + 30 * M });
     expect('rescannedTo' in state).toBe(false);
   });
@@ -353,10 +365,29 @@ describe('planStep: when it is a first run, and how far back a re-scan reaches',
     // A run that held no row with an updatedAt left the updates cursor at since: the next one still has its Updated pass.
     const noUpdates = stateOf({ cursor: T + 2 * H, rescanBase: T + 2 * H });
     expect(planStep(noUpdates, T + 3 * H, T + 3 * H, 0, false).first).toBe(false);
-    expect(windowsOf(noUpdates, 0, false)).toEqual(['Updated 0', 'Updated 0.5', 'Updated 1', 'Updated 1.5', 'Updated 2', 'Updated 2.5']);
+    // The passes take turns: one window of each while each has windows left.
+    expect(windowsOf(noUpdates, 0, false)).toEqual([
+      'Completed 2',
+      'Updated 0',
+      'Completed 2.5',
+      'Updated 0.5',
+      'Updated 1',
+      'Updated 1.5',
+      'Updated 2',
+      'Updated 2.5',
+    ]);
     const updatedOnly = stateOf({ updatedCursor: T + 2 * H });
     expect(planStep(updatedOnly, T + 3 * H, T + 3 * H, 0, false).first).toBe(false);
-    expect(windowsOf(updatedOnly, 0, false)).toEqual(['Completed 0', 'Completed 0.5', 'Completed 1', 'Completed 1.5', 'Updated 2', 'Updated 2.5']);
+    expect(windowsOf(updatedOnly, 0, false)).toEqual([
+      'Completed 0',
+      'Updated 2',
+      'Completed 0.5',
+      'Updated 2.5',
+      'Completed 1',
+      'Completed 1.5',
+      'Completed 2',
+      'Completed 2.5',
+    ]);
   });
 
   it('reaches back no further than lag before the last re-scan ran', () => {
@@ -386,7 +417,7 @@ describe('runStep: the cursors at their edges', () => {
   it('a first run without a re-scan leaves the re-scan fields as they were', async () => {
     served = [{ id: 'a', completedAt: T + 10 * M, updatedAt: T + 10 * M }];
     const store = new RecordingStore();
-    await runStep(options(store, stateOf(), { rescan: false, checkpointMs: 0, concurrency: 1 }));
+    await runStep(options(store, stateOf(), { checkpoints: undefined, rescan: false, checkpointMs: 0, concurrency: 1 }));
     expect(store.commits.map((c) => c.next)).toEqual([
       stateOf({ cursor: T + 30 * M, updatedCursor: T + 10 * M }),
       stateOf({ cursor: T + H, updatedCursor: T + 10 * M }),
@@ -404,13 +435,13 @@ describe('runStep: the cursors at their edges', () => {
     expect(store.commits.map((c) => [c.rows, c.next.cursor - T, c.next.updatedCursor - T])).toEqual([[['r@-50'], 0, 0]]);
   });
 
-  it('an Updated pass cut short past until moves the cursor to until, no further', async () => {
+  it('an Updated pass cut short past until: the cursor is where the completions pass reached, until, no further', async () => {
     failing = new Set([T + 30 * M]);
     const store = new RecordingStore();
     const state = stateOf({ since: T - H, rescanBase: T, rescannedAt: T });
     const { error } = await runStep(options(store, state, { rescan: false, concurrency: 1, until: T + 10 * M }));
     expect(error).toBeInstanceOf(WindowFailedError);
-    expect(asked).toEqual(['Updated 0..30', 'Updated 30..60']);
+    expect(asked).toEqual(['Completed 0..10', 'Updated 0..30', 'Updated 30..60']);
     expect(store.commits.map((c) => c.next.cursor - T)).toEqual([10 * M]);
   });
 

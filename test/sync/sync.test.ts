@@ -56,6 +56,7 @@ describe('two runs in a row', () => {
       'elapsedMs',
       'parts',
       'complete',
+      'unfitValues',
     ]);
     // The first run holds nothing yet: the Completed pass alone, 12 windows, one request each, and the clock read.
     expect(step).toMatchObject({
