@@ -1,11 +1,13 @@
 /**
  * The mirror as a folder: daily partitions (partitions.ts), one file each, in
  * a format of the user's choice (codec.ts), and the state file beside them
- * (state.ts), under a lock file (fs/lock.ts). A commit rewrites each touched
- * partition atomically, THEN writes the state: a crash between leaves the
- * state behind the data, and the next run merges the same versions again, a
- * no-op. Which version is newer is decided by each partition's index
- * (pending.ts).
+ * (state.ts), under a lock file (fs/lock.ts), in a local directory
+ * (local-storage.ts). A commit rewrites each touched partition whole, THEN
+ * writes the state: a crash between leaves the state behind the data, and
+ * the next run merges the same versions again, a no-op. Which version is
+ * newer is decided by what the partitions hold (pending.ts); which partition
+ * holds a swap, by their indexes (id-index.ts), so that a swap whose day
+ * changed is moved (moves.ts), never held twice.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -15,6 +17,9 @@ import { acquireLock, type HeldLock } from '../fs/lock.js';
 import { makeDir } from '../fs/make-dir.js';
 import { formatUtc } from '../util/time.js';
 import { partitionCodec } from './codec.js';
+import { IdIndex } from './id-index.js';
+import { LocalStorage } from './local-storage.js';
+import { finishMoves, readMoves, repairRepeated } from './moves.js';
 import { utcDate } from './partitions.js';
 import { PendingPartitions } from './pending.js';
 import { recover } from './recovery.js';
@@ -32,6 +37,8 @@ export interface FolderOptions {
   now: () => number;
   /** "read-only file system" for a file-system error, else undefined: the shell's words for them */
   fsReason: (error: unknown) => string | undefined;
+  /** the directory's storage (tests give one that fails on cue); default a LocalStorage of `dir` */
+  storage?: LocalStorage;
 }
 
 /**
@@ -64,10 +71,13 @@ export class FolderStore implements MirrorStore<SyncQuery> {
   /** the first directory this run created, if it created one */
   private created: string | undefined;
   private codec: PartitionCodec | undefined;
+  private ids: IdIndex | undefined;
   private pending: PendingPartitions | undefined;
+  private readonly storage: LocalStorage;
 
   constructor(private readonly options: FolderOptions) {
     this.name = options.dir;
+    this.storage = options.storage ?? new LocalStorage(options.dir);
   }
 
   resolveQuery(baseUrl: string, saved: SyncQuery | undefined): SyncQuery {
@@ -105,7 +115,16 @@ export class FolderStore implements MirrorStore<SyncQuery> {
     const saved = await readState(dir);
     // The saved query's codec; a new mirror's is that of the flags (the base URL plays no part in it).
     this.useQuery(saved?.query ?? this.resolveQuery('', undefined));
-    const recovered = await recover(dir, this.codec!);
+    const recovered = await recover(this.storage, this.codec!);
+    // Moves a killed run left half done, then the index of every partition (made once for a mirror of an older
+    // swapx, which may hold a swap in two partitions: repaired).
+    const moves = await readMoves(this.storage);
+    if (moves) await finishMoves(this.storage, this.codec!, this.ids!, moves);
+    if ((await this.ids!.load()).length > 0) {
+      const repaired = await repairRepeated(this.storage, this.codec!, this.ids!);
+      if (repaired > 0)
+        note(`${dir} held ${repaired} swap(s) in more than one partition (their completedAt changed day): each is now held once, its latest version`);
+    }
     if (!saved) return undefined;
     if (saved.upgradedFrom === 1) {
       note(
@@ -123,7 +142,8 @@ export class FolderStore implements MirrorStore<SyncQuery> {
   private useQuery(query: SyncQuery): void {
     if (this.codec) return;
     this.codec = partitionCodec({ ...query, allFields: SWAP_FIELDS });
-    this.pending = new PendingPartitions(this.options.dir, this.codec);
+    this.ids = new IdIndex(this.storage, this.codec);
+    this.pending = new PendingPartitions(this.storage, this.codec, this.ids);
   }
 
   async checkLock(): Promise<void> {

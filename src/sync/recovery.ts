@@ -16,19 +16,11 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { WrappedError } from '../api/errors.js';
-import type { PartitionCodec, StoredRow } from './stored-row.js';
 import { LOCK_FILE, isAlive } from '../fs/lock.js';
-import {
-  mergeRow,
-  OLD_PART_RE,
-  PARTITION_FILE_RE,
-  PARTITION_RE,
-  partitionFile,
-  readPartitionFile,
-  syncDirectory,
-  TEMP_PART_RE,
-  writePartitionFile,
-} from './partitions.js';
+import { INDEX_DIR } from './id-index.js';
+import type { LocalStorage } from './local-storage.js';
+import { mergeRow, OLD_PART_RE, PARTITION_FILE_RE, PARTITION_RE, partitionFile, readPartition, writePartition } from './partitions.js';
+import type { PartitionCodec, StoredRow } from './stored-row.js';
 import { STATE_FILE } from './state.js';
 
 export interface Recovered {
@@ -36,15 +28,6 @@ export interface Recovered {
   removed: number;
   /** partitions folded into one file */
   folded: string[];
-}
-
-async function listDir(dir: string): Promise<string[]> {
-  try {
-    return await fs.readdir(dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
-  }
 }
 
 const STATE_TEMP_RE = new RegExp(`^\\.${STATE_FILE.replace(/\./g, '\\.')}\\.\\d+-[0-9a-f]+\\.tmp$`);
@@ -61,44 +44,44 @@ function isLeftover(name: string): boolean {
   return Number.isSafeInteger(pid) && !isAlive(pid);
 }
 
-export async function recover(dir: string, codec: PartitionCodec): Promise<Recovered> {
+export async function recover(storage: LocalStorage, codec: PartitionCodec): Promise<Recovered> {
   const result: Recovered = { removed: 0, folded: [] };
-  for (const name of (await listDir(dir)).sort()) {
+  const dir = storage.name;
+  for (const name of await storage.list('')) {
     if (isLeftover(name)) {
       // Only the lock holder removes these: each is there until it does.
       await fs.rm(path.join(dir, name));
       result.removed += 1;
       continue;
     }
+    if (name === INDEX_DIR) {
+      result.removed += await storage.tidy(name);
+      continue;
+    }
     const date = PARTITION_RE.exec(name)?.[1];
     if (date === undefined) continue;
-    const files: string[] = [];
-    for (const file of (await listDir(path.join(dir, name))).sort()) {
-      if (TEMP_PART_RE.test(file)) {
-        // Only this process writes in a locked dir: every temporary part is a dead run's.
-        await fs.rm(path.join(dir, name, file));
-        result.removed += 1;
-      } else if (OLD_PART_RE.test(file) || PARTITION_FILE_RE.test(file)) files.push(file);
-    }
+    // Only this process writes in a locked dir: every temporary file in a partition is a dead run's.
+    result.removed += await storage.tidy(name);
+    const files = (await storage.list(name)).filter((file) => OLD_PART_RE.test(file) || PARTITION_FILE_RE.test(file));
     const target = partitionFile(date, codec);
     const old = files.filter((file) => `${name}/${file}` !== target);
     if (old.length === 0) continue;
     // The one file first (if a dead fold wrote it: a missing one reads as no rows), then the parts in the order they were written.
     const rows = new Map<string, StoredRow>();
     for (const file of [path.posix.basename(target), ...old]) {
-      const full = path.join(dir, name, file);
       let read: StoredRow[];
       try {
-        read = await readPartitionFile(full, codec);
+        read = await readPartition(storage, `${name}/${file}`, codec);
       } catch (error) {
         const why = error instanceof Error ? error.message : String(error);
-        throw new WrappedError(`cannot read ${full} to fold it into ${target} (${why}); move it out of ${dir} and run again`, { cause: error });
+        throw new WrappedError(`cannot read ${storage.describe(`${name}/${file}`)} to fold it into ${target} (${why}); move it out of ${dir} and run again`, {
+          cause: error,
+        });
       }
       for (const row of read) mergeRow(rows, row);
     }
-    await writePartitionFile(path.join(dir, target), [...rows.values()], codec);
-    for (const file of old) await fs.rm(path.join(dir, name, file));
-    await syncDirectory(path.join(dir, name));
+    await writePartition(storage, target, [...rows.values()], codec);
+    for (const file of old) await storage.remove(`${name}/${file}`);
     result.folded.push(target);
   }
   return result;

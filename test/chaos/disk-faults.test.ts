@@ -12,7 +12,8 @@ import type { ExportQuery } from '../../src/export/manifest.js';
 import { PartialFile } from '../../src/export/partial-file.js';
 import { createEncoder } from '../../src/output/encode.js';
 import { textCodec } from '../../src/sync/codec.js';
-import { writePartitionFile } from '../../src/sync/partitions.js';
+import { LocalStorage } from '../../src/sync/local-storage.js';
+import { writePartition } from '../../src/sync/partitions.js';
 import { mountSupport } from '../../scripts/chaos/faults.js';
 import { Chaos } from '../../scripts/chaos/chaos.js';
 import { BIN, tempDir } from '../helpers/cli.js';
@@ -72,13 +73,13 @@ describe('short writes are taken for whole ones', () => {
     expect(fs.readFileSync(target, 'utf8')).toBe('{"id":"a"}\n{"id":"b"}\n');
   });
 
-  it('sync: writePartitionFile writes the rest of a partition after a short write (no swap lost, no line cut)', async () => {
+  it('sync: writePartition writes the rest of a partition after a short write (no swap lost, no line cut)', async () => {
     shortFirstWrite(/\.part\..*\.tmp$/);
     const dir = tempDir('swapx-short-');
     const codec = textCodec('jsonl', false, createEncoder('jsonl', { fields: ['id', 'completedAt'], allFields: ['id', 'completedAt'] }));
     const row = (id: string) => codec.row({ id, completedAt: '2026-11-01T00:00:00Z' } as never);
     const file = path.join(dir, 'date=2026-11-01', 'part.jsonl');
-    await writePartitionFile(file, [row('c'), row('a'), row('b')], codec);
+    await writePartition(new LocalStorage(dir), 'date=2026-11-01/part.jsonl', [row('c'), row('a'), row('b')], codec);
     const at = '"completedAt":"2026-11-01T00:00:00Z"';
     expect(fs.readFileSync(file, 'utf8')).toBe(`{"id":"a",${at}}\n{"id":"b",${at}}\n{"id":"c",${at}}\n`);
   });

@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
@@ -19,8 +18,8 @@ const UNTIL = '2026-11-11T04:00:00Z';
 
 let slow: RunningSandbox;
 beforeAll(async () => {
-  // 20 windows one at a time at 150 ms each: three seconds before the run's only checkpoint, at its end.
-  slow = await startSandbox({ port: 0, ...data, latencyMs: 150, now: () => NOW });
+  // Windows answered after 300 ms: the run's first checkpoint, after its first window, is that far off.
+  slow = await startSandbox({ port: 0, ...data, latencyMs: 300, now: () => NOW });
 });
 afterAll(() => slow.close());
 
@@ -30,8 +29,8 @@ describe('a first run killed before its first checkpoint', () => {
     const dir = path.join(tempDir('swapx-first-killed-'), 'out');
     const child = spawnCli(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--concurrency', '1', '-q'], { env });
     const done = collect(child);
-    await until(() => fs.existsSync(path.join(dir, '.swapx-sync.lock')));
-    await sleep(300);
+    // Killed as soon as its start is recorded: its first window is still on its way.
+    await until(() => fs.existsSync(path.join(dir, '.swapx-sync.json')));
     child.kill('SIGKILL');
     await done;
     expect(fs.readdirSync(dir).filter((name) => name.startsWith('date='))).toEqual([]);

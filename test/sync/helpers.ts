@@ -8,6 +8,7 @@ import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { swapsInWindow, type DataOptions } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir, type CliResult } from '../helpers/cli.js';
 import { expectEqual } from '../helpers/equal.js';
+import { syncLeftovers } from '../../scripts/chaos/compare.js';
 
 export interface PartFile {
   /** date=YYYY-MM-DD/part.jsonl … */
@@ -65,11 +66,7 @@ export function expectTidy(dir: string): void {
     const sortedKeys = [...keys].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
     expectEqual(keys, sortedKeys);
   }
-  const hidden = fs
-    .readdirSync(dir, { recursive: true })
-    .map(String)
-    .filter((name) => path.basename(name).startsWith('.') && name !== '.swapx-sync.json');
-  expect(hidden).toEqual([]);
+  expect(syncLeftovers(dir)).toEqual([]);
 }
 
 /** The ids a clean sync of [from, to) holds when the sandbox clock reads `now`, sorted. */

@@ -123,6 +123,9 @@ describe('sync --format parquet', () => {
     expect(sorted(ids)).toEqual(expectedIds(data, SINCE, UNTIL, CLOCK2));
     // No temporary file or lock left behind.
     expect(fs.readdirSync(killed, { recursive: true }).map(String).sort()).toEqual([
+      '.swapx-ids',
+      '.swapx-ids/2026-11-10.ids',
+      '.swapx-ids/2026-11-11.ids',
       '.swapx-sync.json',
       'date=2026-11-10',
       'date=2026-11-10/part.parquet',

@@ -11,10 +11,19 @@ import { SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { createEncoder } from '../../src/output/encode.js';
 import { textCodec } from '../../src/sync/codec.js';
 import { readCsvRecords } from '../../src/sync/csv-records.js';
+import { IdIndex } from '../../src/sync/id-index.js';
+import { LocalStorage } from '../../src/sync/local-storage.js';
 import { PendingPartitions } from '../../src/sync/pending.js';
 import { recover } from '../../src/sync/recovery.js';
 import type { SyncFormat } from '../../src/sync/state.js';
+import type { PartitionCodec } from '../../src/sync/stored-row.js';
 import { tempDir } from '../helpers/cli.js';
+
+/** The pending rows of a mirror in `dir`, with the index of its partitions. */
+function pendingIn(dir: string, codec: PartitionCodec): PendingPartitions {
+  const storage = new LocalStorage(dir);
+  return new PendingPartitions(storage, codec, new IdIndex(storage, codec));
+}
 
 const swap = (id: string, completedAt: string, updatedAt: string, status = 'OK') =>
   ({ id, completedAt, updatedAt, usdMismatchStatus: status, sourceOtherProtocolAddresses: ['a,"b"', 'c\nd'] }) as unknown as Swap;
@@ -60,7 +69,7 @@ describe('PendingPartitions', () => {
   it.each(cases)('%s gzip=%s: one file per date, latest version per id, sorted; unchanged partitions are not rewritten', async (format, gzip) => {
     const dir = tempDir('swapx-parts-');
     const codec = textCodec(format, gzip, createEncoder(format, { fields, allFields: SWAP_FIELDS }));
-    const pending = new PendingPartitions(dir, codec);
+    const pending = pendingIn(dir, codec);
     const add = (s: Swap) => pending.add(s.completedAt!.slice(0, 10), codec.row(s));
     await add(swap('b', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z'));
     await add(swap('a', '2026-11-20T10:00:00Z', '2026-11-20T10:05:00Z'));
@@ -123,7 +132,7 @@ describe('recover', () => {
     fs.writeFileSync(path.join(partition, 'part-20261121T100000Z-bbbbbb.jsonl'), line(swap('a', '2026-11-20T10:00:00Z', '2026-11-21T10:00:00Z', 'NotFound')));
     fs.writeFileSync(path.join(partition, '.part-20261121T110000Z-cccccc.jsonl.123-abcd.tmp'), 'half');
     fs.writeFileSync(path.join(partition, '.part.jsonl.123-abcd.tmp'), 'half');
-    const result = await recover(dir, codec);
+    const result = await recover(new LocalStorage(dir), codec);
     expect(result).toEqual({ removed: 2, folded: ['date=2026-11-20/part.jsonl'] });
     expect(fs.readdirSync(partition)).toEqual(['part.jsonl']);
     const rows = decode(path.join(partition, 'part.jsonl'))
@@ -135,6 +144,6 @@ describe('recover', () => {
       ['a', 'NotFound'],
     ]);
     // Nothing left to fold: a second pass changes nothing.
-    expect(await recover(dir, codec)).toMatchObject({ removed: 0, folded: [] });
+    expect(await recover(new LocalStorage(dir), codec)).toMatchObject({ removed: 0, folded: [] });
   });
 });

@@ -10,8 +10,16 @@ import type { Swap } from '../../src/api/types.js';
 import { createEncoder } from '../../src/output/encode.js';
 import { textCodec } from '../../src/sync/codec.js';
 import type { PartitionCodec } from '../../src/sync/stored-row.js';
+import { IdIndex } from '../../src/sync/id-index.js';
+import { LocalStorage } from '../../src/sync/local-storage.js';
 import { PendingPartitions } from '../../src/sync/pending.js';
 import { tempDir } from '../helpers/cli.js';
+
+/** The pending rows of a mirror in `dir`, with the index of its partitions. */
+function pendingIn(dir: string, codec: PartitionCodec): PendingPartitions {
+  const storage = new LocalStorage(dir);
+  return new PendingPartitions(storage, codec, new IdIndex(storage, codec));
+}
 
 const fields = ['id', 'completedAt', 'updatedAt', 'amount'];
 const jsonl = () => textCodec('jsonl', false, createEncoder('jsonl', { fields, allFields: fields }));
@@ -45,7 +53,7 @@ function lines(dir: string, date = DAY, codec: PartitionCodec = jsonl()): Record
 /** A directory whose partition of DAY holds `swaps`, written through a flush. */
 async function holding(codec: PartitionCodec, ...swaps: Swap[]): Promise<string> {
   const dir = tempDir('swapx-pending-');
-  const pending = new PendingPartitions(dir, codec);
+  const pending = pendingIn(dir, codec);
   for (const s of swaps) await pending.add(DAY, codec.row(s));
   await pending.flush(0);
   return dir;
@@ -63,7 +71,7 @@ describe('PendingPartitions.add: which versions are kept', () => {
   ])('text index: a version %s is kept: %i row', async (_name, updatedAt, kept) => {
     const codec = jsonl();
     const dir = await holding(codec, held);
-    const pending = new PendingPartitions(dir, codec);
+    const pending = pendingIn(dir, codec);
     await pending.add(DAY, codec.row(swap('a', '2026-11-10T10:00:00Z', updatedAt, 2)));
     expect(pending.size).toBe(kept);
     const result = await pending.flush(0);
@@ -74,7 +82,7 @@ describe('PendingPartitions.add: which versions are kept', () => {
   it('a swap the partition does not hold is kept', async () => {
     const codec = jsonl();
     const dir = await holding(codec, held);
-    const pending = new PendingPartitions(dir, codec);
+    const pending = pendingIn(dir, codec);
     await pending.add(DAY, codec.row(swap('b', '2026-11-10T09:00:00Z', '2026-11-10T09:00:00Z')));
     expect(pending.size).toBe(1);
     expect(await pending.flush(0)).toEqual({
@@ -95,7 +103,7 @@ describe('PendingPartitions.add: which versions are kept', () => {
     const codec = indexedCodec();
     const dir = await holding(codec, held);
     codec.indexReads = 0;
-    const pending = new PendingPartitions(dir, codec);
+    const pending = pendingIn(dir, codec);
     await pending.add(DAY, codec.row(swap('a', '2026-11-10T10:00:00Z', updatedAt, 2)));
     expect(codec.indexReads).toBe(1);
     expect(pending.size).toBe(kept);
@@ -104,7 +112,7 @@ describe('PendingPartitions.add: which versions are kept', () => {
   it('two versions in one run are one row, the later one', async () => {
     const codec = jsonl();
     const dir = tempDir('swapx-pending-');
-    const pending = new PendingPartitions(dir, codec);
+    const pending = pendingIn(dir, codec);
     await pending.add(DAY, codec.row(swap('a', '2026-11-10T10:00:00Z', '2026-11-10T12:00:00.1230002Z', 2)));
     await pending.add(DAY, codec.row(swap('a', '2026-11-10T10:00:00Z', '2026-11-10T12:00:00.1230001Z', 1)));
     await pending.add(DAY, codec.row(swap('b', '2026-11-10T11:00:00Z', '2026-11-10T11:00:00Z')));
@@ -120,7 +128,7 @@ describe('PendingPartitions.add: which versions are kept', () => {
   it('after a flush, the index knows what was written: the same version again is not kept, a later one is', async () => {
     for (const codec of [jsonl(), indexedCodec()]) {
       const dir = tempDir('swapx-pending-');
-      const pending = new PendingPartitions(dir, codec);
+      const pending = pendingIn(dir, codec);
       await pending.add(DAY, codec.row(held));
       await pending.flush(0);
       await pending.add(DAY, codec.row(held));
@@ -134,11 +142,11 @@ describe('PendingPartitions.add: which versions are kept', () => {
     const codec = indexedCodec();
     const dates = Array.from({ length: 9 }, (_, i) => `2026-11-${String(i + 1).padStart(2, '0')}`);
     const dir = tempDir('swapx-pending-');
-    const pending = new PendingPartitions(dir, codec);
+    const pending = pendingIn(dir, codec);
     for (const date of dates.slice(0, 8)) await pending.add(date, codec.row(swap(`x${date}`, `${date}T01:00:00Z`, `${date}T01:00:00Z`)));
     expect(codec.indexReads).toBe(0); // no file yet: nothing read
     // Another writer puts a newer version of swap `a` into the first date's partition: the kept index does not know it.
-    const other = new PendingPartitions(dir, codec);
+    const other = pendingIn(dir, codec);
     await other.add(dates[0]!, codec.row(swap('a', `${dates[0]}T02:00:00Z`, `${dates[0]}T05:00:00Z`, 9)));
     await other.flush(0);
     const older = codec.row(swap('a', `${dates[0]}T02:00:00Z`, `${dates[0]}T04:00:00Z`, 1));
@@ -146,7 +154,7 @@ describe('PendingPartitions.add: which versions are kept', () => {
     expect(pending.size).toBe(9); // kept index: the older version looks new
     // A ninth date drops the first date's index; it is read again, and the older version is no longer kept.
     await pending.add(dates[8]!, codec.row(swap('y', `${dates[8]}T01:00:00Z`, `${dates[8]}T01:00:00Z`)));
-    const fresh = new PendingPartitions(dir, codec);
+    const fresh = pendingIn(dir, codec);
     await fresh.add(dates[0]!, older);
     expect(fresh.size).toBe(0);
     const reads = codec.indexReads;
@@ -159,7 +167,7 @@ describe('PendingPartitions.add: which versions are kept', () => {
     const codec = indexedCodec();
     const dates = Array.from({ length: 9 }, (_, i) => `2026-10-${String(i + 1).padStart(2, '0')}`);
     const dir = tempDir('swapx-pending-');
-    const pending = new PendingPartitions(dir, codec);
+    const pending = pendingIn(dir, codec);
     for (const date of dates) await pending.add(date, codec.row(swap(`x${date}`, `${date}T01:00:00Z`, `${date}T01:00:00Z`)));
     await pending.flush(0);
     const reads = codec.indexReads;
@@ -174,7 +182,7 @@ describe('PendingPartitions.flush', () => {
   it('a swap completed exactly at the cursor is new, one a millisecond before it late; an update is neither', async () => {
     const codec = jsonl();
     const dir = await holding(codec, swap('u', '2026-11-10T01:00:00Z', '2026-11-10T01:00:00Z'));
-    const pending = new PendingPartitions(dir, codec);
+    const pending = pendingIn(dir, codec);
     const cursor = Date.parse('2026-11-10T10:00:00Z');
     await pending.add(DAY, codec.row(swap('at', '2026-11-10T10:00:00Z', '2026-11-10T10:00:00Z')));
     await pending.add(DAY, codec.row(swap('before', '2026-11-10T09:59:59.999Z', '2026-11-10T10:00:00Z')));
@@ -184,7 +192,7 @@ describe('PendingPartitions.flush', () => {
 
   it('reports the largest updatedAt flushed, whatever the order of rows and dates, and ignores unreadable ones', async () => {
     const codec = jsonl();
-    const pending = new PendingPartitions(tempDir('swapx-pending-'), codec);
+    const pending = pendingIn(tempDir('swapx-pending-'), codec);
     await pending.add('2026-11-12', codec.row(swap('c', '2026-11-12T01:00:00Z', '2026-11-12T03:00:00Z')));
     await pending.add('2026-11-11', codec.row(swap('a', '2026-11-11T01:00:00Z', '2026-11-13T05:00:00Z')));
     await pending.add('2026-11-11', codec.row(swap('b', '2026-11-11T02:00:00Z', 'not a time')));
@@ -196,7 +204,7 @@ describe('PendingPartitions.flush', () => {
 
   it('reports NaN as the largest updatedAt when no row has a readable one, and nothing at all for no rows', async () => {
     const codec = jsonl();
-    const pending = new PendingPartitions(tempDir('swapx-pending-'), codec);
+    const pending = pendingIn(tempDir('swapx-pending-'), codec);
     expect(await pending.flush(0)).toEqual({ newSwaps: 0, lateSwaps: 0, updatedSwaps: 0, files: [], maxUpdatedMs: Number.NaN });
     await pending.add(DAY, codec.row(swap('a', '2026-11-10T01:00:00Z', '')));
     const result = await pending.flush(0);
@@ -208,9 +216,9 @@ describe('PendingPartitions.flush', () => {
     const codec = jsonl();
     const dir = tempDir('swapx-pending-');
     const row = codec.row(swap('a', '2026-11-10T01:00:00Z', '2026-11-10T01:00:00Z'));
-    const first = new PendingPartitions(dir, codec);
+    const first = pendingIn(dir, codec);
     await first.add(DAY, row); // the index read is empty: the row is kept
-    const second = new PendingPartitions(dir, codec);
+    const second = pendingIn(dir, codec);
     await second.add(DAY, row);
     await second.flush(0);
     const file = path.join(dir, `date=${DAY}`, 'part.jsonl');

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { createEncoder } from '../../src/output/encode.js';
 import { textCodec } from '../../src/sync/codec.js';
+import { LocalStorage } from '../../src/sync/local-storage.js';
 import { recover } from '../../src/sync/recovery.js';
 import { tempDir } from '../helpers/cli.js';
 import { deadPid } from './helpers.js';
@@ -34,13 +35,13 @@ const rowsOf = (file: string) =>
 
 describe('recover', () => {
   it('a dir that does not exist: nothing to do', async () => {
-    expect(await recover(path.join(tempDir('swapx-recover-'), 'none'), jsonl)).toEqual({ removed: 0, folded: [] });
+    expect(await recover(new LocalStorage(path.join(tempDir('swapx-recover-'), 'none')), jsonl)).toEqual({ removed: 0, folded: [] });
   });
 
   it('a dir that cannot be listed fails', async () => {
     const file = path.join(tempDir('swapx-recover-'), 'file');
     fs.writeFileSync(file, 'x');
-    await expect(recover(file, jsonl)).rejects.toMatchObject({ code: 'ENOTDIR' });
+    await expect(recover(new LocalStorage(file), jsonl)).rejects.toMatchObject({ code: 'ENOTDIR' });
   });
 
   it("removes the state's temporary files (named as tempPathFor names them) and those of lock attempts whose process is gone; nothing else", async () => {
@@ -68,7 +69,7 @@ describe('recover', () => {
       'notes.txt',
     ];
     for (const name of [...leftovers, ...kept]) write(path.join(dir, name), 'x');
-    expect(await recover(dir, jsonl)).toEqual({ removed: 3, folded: [] });
+    expect(await recover(new LocalStorage(dir), jsonl)).toEqual({ removed: 3, folded: [] });
     expect(fs.readdirSync(dir).sort()).toEqual([...kept].sort());
   });
 
@@ -78,7 +79,7 @@ describe('recover', () => {
     write(path.join(dir, 'date=2026-11-20', 'part-0001.jsonl'), line(swap('a', '2026-11-20T01:00:00Z', '2026-11-20T03:00:00Z')));
     write(path.join(dir, 'date=2026-11-22', 'part.jsonl'), line(swap('c', '2026-11-22T01:00:00Z', '2026-11-23T00:00:00Z')));
     for (const other of ['date=2026-11-2', 'xdate=2026-11-20', 'date=2026-11-20x']) write(path.join(dir, other, 'part-0001.jsonl'), 'not read');
-    const result = await recover(dir, jsonl);
+    const result = await recover(new LocalStorage(dir), jsonl);
     expect(result).toEqual({ removed: 0, folded: ['date=2026-11-20/part.jsonl', 'date=2026-11-21/part.jsonl'] });
     expect(fs.readdirSync(path.join(dir, 'date=2026-11-20'))).toEqual(['part.jsonl']);
     expect(rowsOf(path.join(dir, 'date=2026-11-21', 'part.jsonl'))).toEqual([['b', '2026-11-21T02:00:00Z', 'OK']]);
@@ -101,7 +102,7 @@ describe('recover', () => {
     write(path.join(p, '.part.jsonl.1-a.tmp'), 'half');
     write(path.join(p, '.part-0003.jsonl.1-a.tmp'), 'half');
     write(path.join(p, 'x.part.jsonl.1-a.tmp'), 'kept');
-    const result = await recover(dir, jsonl);
+    const result = await recover(new LocalStorage(dir), jsonl);
     expect(result).toEqual({ removed: 2, folded: ['date=2026-11-20/part.jsonl'] });
     expect(fs.readdirSync(p).sort()).toEqual(['README', 'part.jsonl', 'x.part.jsonl.1-a.tmp']);
     expect(rowsOf(path.join(p, 'part.jsonl'))).toEqual([
@@ -115,7 +116,7 @@ describe('recover', () => {
     const dir = tempDir('swapx-recover-');
     const p = path.join(dir, 'date=2026-11-20');
     write(path.join(p, 'part-0001.csv'), 'id,completedAt,updatedAt,usdMismatchStatus\na,2026-11-20T01:00:00Z,2026-11-20T01:00:00Z,OK\n');
-    expect(await recover(dir, csv)).toMatchObject({ folded: ['date=2026-11-20/part.csv'] });
+    expect(await recover(new LocalStorage(dir), csv)).toMatchObject({ folded: ['date=2026-11-20/part.csv'] });
     expect(fs.readFileSync(path.join(p, 'part.csv'), 'utf8')).toBe(
       'id,completedAt,updatedAt,usdMismatchStatus\na,2026-11-20T01:00:00Z,2026-11-20T01:00:00Z,OK\n',
     );
@@ -126,7 +127,7 @@ describe('recover', () => {
     const p = path.join(dir, 'date=2026-11-20');
     write(path.join(p, 'part-0001.jsonl'), '{"id": "a", cut');
     const full = path.join(p, 'part-0001.jsonl');
-    const error = (await recover(dir, jsonl).catch((e: unknown) => e)) as Error;
+    const error = (await recover(new LocalStorage(dir), jsonl).catch((e: unknown) => e)) as Error;
     expect(error.message).toMatch(
       new RegExp(
         `^cannot read ${full.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} to fold it into date=2026-11-20/part\\.jsonl \\(the partition .* cannot be read \\(.+\\); it was left as it is: restore it, or remove it and sync its date again\\); move it out of ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} and run again$`,
@@ -152,7 +153,7 @@ describe('recover, whatever order the folders are listed in', () => {
       write(path.join(p, 'part-0001.jsonl'), line(swap('a', `${date}T01:00:00Z`, at, 'first')));
       write(path.join(p, 'part-0002.jsonl'), line(swap('a', `${date}T01:00:00Z`, at, 'second')));
     }
-    expect(await recover(dir, jsonl)).toEqual({ removed: 0, folded: ['date=2026-11-20/part.jsonl', 'date=2026-11-21/part.jsonl'] });
+    expect(await recover(new LocalStorage(dir), jsonl)).toEqual({ removed: 0, folded: ['date=2026-11-20/part.jsonl', 'date=2026-11-21/part.jsonl'] });
     expect(rowsOf(path.join(dir, 'date=2026-11-21', 'part.jsonl'))).toEqual([['a', at, 'second']]);
   });
 });
