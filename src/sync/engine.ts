@@ -7,15 +7,17 @@
  * what to do next; what happens along the way goes to `onEvent`.
  */
 import type { SwapxClient } from '../api/client.js';
-import { AbortedError, UsageError, WrappedError } from '../api/errors.js';
+import { AbortedError, WrappedError } from '../api/errors.js';
 import { WindowFailedError } from '../windows/run-windows.js';
 import { formatElapsed, formatUtc } from '../util/time.js';
 import { CheckpointSchedule } from './checkpoints.js';
 import { followLoop } from './follow.js';
-import { checkStart, defaultUntil, type SyncOptions } from './options.js';
+import { defaultUntil, type SyncOptions } from './options.js';
+import { prepare } from './prepare.js';
 import { believe, CLOCK_SKEW_MS, pullBack } from './present.js';
 import { newState } from './state.js';
 import { runStep, type StepOutcome, type StepProgress, type StepResult } from './step.js';
+import { StepWarnings } from './warnings.js';
 import type { MirrorQuery, MirrorState, MirrorStore } from './store.js';
 
 /** What the engine needs of the run's options (SyncOptions, whose folder settings are the store's). */
@@ -75,53 +77,6 @@ export interface SyncSummary {
   steps: number;
   /** the base URL the mirror came from, when this run moved it */
   movedFrom?: string;
-}
-
-interface Prepared<Q extends MirrorQuery> {
-  query: Q;
-  since: number;
-  movedFrom: string | undefined;
-}
-
-/** Every check against the options and the saved state; throws UsageError. Run before the lock and again under it. */
-function prepare<Q extends MirrorQuery>(
-  options: SyncRunOptions,
-  store: MirrorStore<Q>,
-  saved: MirrorState<Q> | undefined,
-  note?: (message: string) => void,
-): Prepared<Q> {
-  const from = saved?.query.baseUrl;
-  const moved = from !== undefined && from !== options.baseUrl;
-  if (moved && !options.moveBaseUrl) {
-    throw new UsageError(
-      `${store.name} holds a sync of another query (base URL was ${JSON.stringify(from)}, now ${JSON.stringify(options.baseUrl)}); if the API moved there, run again with --move-base-url to continue this mirror, else sync into a new --out dir`,
-    );
-  }
-  const query = store.resolveQuery(options.baseUrl, saved?.query);
-  checkFields(query, store.name);
-  const { since, ignoredSince } = checkStart({ ...options, dir: store.name }, saved);
-  if (ignoredSince && note) {
-    note(
-      `--since ignored: ${store.name} syncs from ${formatUtc(saved!.since)} and continues from its cursor ${formatUtc(saved!.cursor)} (a new start needs a new --out dir)`,
-    );
-  }
-  return { query, since, movedFrom: moved ? from : undefined };
-}
-
-/** A folder's format ('csv ') for messages, or nothing for a store of no format (a table). */
-function formatOf(query: MirrorQuery): string {
-  const format = (query as { format?: unknown }).format;
-  return typeof format === 'string' ? `${format} ` : '';
-}
-
-/** A mirror holds one row per swap, its latest version: that takes the id, completedAt and updatedAt of each row. */
-function checkFields(query: MirrorQuery, name: string): void {
-  const missing = ['id', 'completedAt', 'updatedAt'].filter((field) => !query.fields.includes(field));
-  if (missing.length > 0) {
-    throw new UsageError(
-      `${name} syncs --fields without ${missing.join(' and ')}, which a mirror that keeps the latest version of each swap needs; sync into a new --out dir`,
-    );
-  }
 }
 
 /**
@@ -214,13 +169,7 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
 
     let steps = 0;
     let requestsFrom = 0;
-    /** what this run has warned about already: a --follow run says each once, not at every step */
-    const warned = new Set<'conflicts' | 'balanceChanges' | 'clock'>(clock.warning ? ['clock'] : []);
-    const warnOnce = (kind: 'conflicts' | 'balanceChanges' | 'clock', count: number, message: string) => {
-      if (count === 0 || warned.has(kind)) return;
-      warned.add(kind);
-      note(message);
-    };
+    const warnings = new StepWarnings(note, store.name, query, clock.warning !== undefined);
     const step = async (): Promise<StepOutcome> => {
       // The present is the server's clock (its Date header), not ours: a skewed local clock moves no cursor.
       if (steps > 0) {
@@ -228,7 +177,7 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
         // Without an answer (an outage in --follow), the last clock read, moved on by ours, plans the step; its windows fail and are waited out.
         const read = await serverClock(client, state.cursor, errors);
         const believed = read === undefined ? undefined : believe(read, deps.now());
-        if (believed?.warning) warnOnce('clock', 1, believed.warning);
+        if (believed?.warning) warnings.once('clock', believed.warning);
         present = believed?.present ?? present + (deps.now() - presentAt);
         presentAt = deps.now();
       }
@@ -260,31 +209,7 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
       const { result } = outcome;
       // The step's requests include its clock read.
       result.requests = deps.requests() - requestsFrom;
-      if (result.outsideWindow > 0) {
-        note(
-          `the API returned ${result.outsideWindow} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`,
-        );
-      }
-      warnOnce(
-        'conflicts',
-        result.conflicts,
-        `the API returned ${result.conflicts} swap id(s) twice in one response with different content; the mirror holds each once, its version with the later updatedAt`,
-      );
-      // JSON Lines of every field keeps them as sent; columns of a fixed list (CSV, Parquet by default) do not.
-      if (!query.fields.includes('balanceChanges')) {
-        warnOnce(
-          'balanceChanges',
-          result.withBalanceChanges,
-          `the API sent balanceChanges with ${result.withBalanceChanges} swap(s), which this ${formatOf(query)}mirror's fields leave out: sync into a new jsonl mirror to keep them, or look one swap up with 'swapx swap <id>'`,
-        );
-      }
-      if (result.unfitValues > 0) {
-        const named = result.unfit.map((value) => `swap ${value.id}: ${value.field} ${value.reason}`).join('; ');
-        const more = result.unfitValues - result.unfit.length;
-        note(
-          `${store.name} could not hold ${result.unfitValues} value(s) as they are; each row was written with what fits and the value kept as sent (${named}${more > 0 ? `; and ${more} more` : ''})`,
-        );
-      }
+      warnings.step(result);
       onEvent({ type: 'step', result });
       return outcome;
     };

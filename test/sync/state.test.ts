@@ -15,7 +15,7 @@ import {
   writeState,
   type SyncQuery,
 } from '../../src/sync/state.js';
-import { planStep } from '../../src/sync/step.js';
+import { planStep } from '../../src/sync/plan-step.js';
 import { tempDir } from '../helpers/cli.js';
 
 const query: SyncQuery = { baseUrl: 'http://127.0.0.1:1', filter: 'Completed', format: 'jsonl', fields: [...SWAP_FIELDS], gzip: false };
