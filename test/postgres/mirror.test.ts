@@ -184,6 +184,23 @@ describe('the table', () => {
     );
     expect(row).toEqual({ bridge: 'a\tb\nc\\d\r', source_token: 'x\uFFFDy', list: ['p"q', 'r\\s', null], balance_changes: swap.balanceChanges, type: 'array' });
   });
+  it('two tables whose 60-character names share 55 are both mirrored in one schema, each with its indexes', async () => {
+    const [one, two] = ['a', 'b'].map((end) => target({ table: `${'s'.repeat(55)}${end.repeat(5)}` })) as [PgTarget, PgTarget];
+    const swaps = early().slice(0, 3);
+    expect(await load(await open(one), swaps)).toEqual({ newSwaps: 3, lateSwaps: 0, updatedSwaps: 0 });
+    expect(await load(await open(two), swaps)).toEqual({ newSwaps: 3, lateSwaps: 0, updatedSwaps: 0 });
+    for (const t of [one, two]) {
+      const indexed = await db.sql`SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = 'public' AND tablename = ${t.table}`;
+      expect(indexed.map((i) => /\((\w+)\)$/.exec(i.def)![1]).sort()).toEqual([
+        '_swapx_key',
+        'completed_at',
+        'destination_transaction',
+        'id',
+        'source_transaction',
+      ]);
+      expect(indexed.every((i) => i.name.startsWith(t.table.slice(0, 30)))).toBe(true);
+    }
+  });
 });
 
 describe('versions', () => {

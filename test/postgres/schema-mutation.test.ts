@@ -4,6 +4,7 @@
  * why, the lock two mirrors of a schema share while they create the state table, and the extra columns.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { UsageError } from '../../src/api/errors.js';
 import { COLUMNS, extraColumn } from '../../src/postgres/columns.js';
 import { connect, type Db } from '../../src/postgres/driver.js';
@@ -103,24 +104,58 @@ describe('ensureTables', () => {
     expect(await ensureTables(sql, { schema: s, table: 'one' })).toEqual({ created: false, createdState: false, added: [], columns: EVERY_COLUMN });
   });
 
-  it('the names of indexes are cut to leave room for their suffix within 63 bytes', async () => {
+  it('a name that fits is <table>_<suffix>; a longer one keeps a prefix, adds a digest of the whole name, and stays within 63 bytes', async () => {
     const s = await schema();
     const long = `t${'x'.repeat(62)}`;
     await ensureTables(sql, { schema: s, table: long });
     const names = (await db.sql`SELECT indexname AS name FROM pg_indexes WHERE schemaname = ${s} AND tablename = ${long}`).map((i) => i.name).sort();
+    const digest = createHash('sha256').update(long).digest('hex').slice(0, 8);
     expect(names).toEqual(
       [
-        `${long.slice(0, 46)}_completed_at_idx`,
-        `${long.slice(0, 44)}_destination_tx_idx`,
-        `${long.slice(0, 56)}_id_idx`,
+        `${long.slice(0, 37)}_${digest}_completed_at_idx`,
+        `${long.slice(0, 35)}_${digest}_destination_tx_idx`,
+        `${long.slice(0, 47)}_${digest}_id_idx`,
+        // Postgres names the primary key's index itself.
         `${long.slice(0, 58)}_pkey`,
-        `${long.slice(0, 49)}_source_tx_idx`,
+        `${long.slice(0, 40)}_${digest}_source_tx_idx`,
       ].sort(),
     );
     expect(names.every((n) => n.length <= 63)).toBe(true);
     // Opened again, each index is found by its name: none is made twice.
     await ensureTables(sql, { schema: s, table: long });
     expect(await db.sql`SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = ${s} AND tablename = ${long}`).toEqual([{ n: 5 }]);
+    // A name that fits exactly is kept whole.
+    const fits = `f${'x'.repeat(48)}`;
+    await ensureTables(sql, { schema: s, table: fits });
+    expect(await indexesOf(s, fits)).toContain(`CREATE INDEX ${fits}_source_tx_idx ON ${s}.${fits} USING btree (source_transaction)`);
+  });
+
+  it('two tables whose long names share a prefix get indexes of their own, in one schema', async () => {
+    const s = await schema();
+    const [one, two] = ['a', 'b'].map((end) => `${'p'.repeat(55)}${end.repeat(5)}`) as [string, string];
+    await ensureTables(sql, { schema: s, table: one });
+    await ensureTables(sql, { schema: s, table: two });
+    const columns = async (table: string) =>
+      (await db.sql`SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = ${s} AND tablename = ${table}`).map(
+        (i) => /\((\w+)\)$/.exec(i.def)![1],
+      );
+    expect((await columns(one)).sort()).toEqual(['_swapx_key', 'completed_at', 'destination_transaction', 'id', 'source_transaction']);
+    expect((await columns(two)).sort()).toEqual(['_swapx_key', 'completed_at', 'destination_transaction', 'id', 'source_transaction']);
+  });
+
+  it('a long table of an older swapx keeps its indexes under their old names: none is made again beside them', async () => {
+    const s = await schema();
+    const long = `t${'x'.repeat(62)}`;
+    await db.sql.unsafe(`CREATE TABLE ${s}.${long} (_swapx_key text PRIMARY KEY, source_transaction text, id text)`);
+    await db.sql.unsafe(`CREATE INDEX ${long.slice(0, 49)}_source_tx_idx ON ${s}.${long} (source_transaction)`);
+    await db.sql.unsafe(`CREATE INDEX ${long.slice(0, 56)}_id_idx ON ${s}.${long} (id)`);
+    await ensureTables(sql, { schema: s, table: long });
+    const defs = await indexesOf(s, long);
+    expect(defs.filter((d) => d.endsWith('(source_transaction)'))).toEqual([
+      `CREATE INDEX ${long.slice(0, 49)}_source_tx_idx ON ${s}.${long} USING btree (source_transaction)`,
+    ]);
+    expect(defs.filter((d) => d.endsWith('(id)'))).toEqual([`CREATE INDEX ${long.slice(0, 56)}_id_idx ON ${s}.${long} USING btree (id)`]);
+    expect(defs.length).toBe(5);
   });
 
   it('adds what a table of an older swapx lacks (columns, the loaded column, an index), keeping the rest', async () => {
