@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from '../api/errors.js';
-import { COLUMNS, type Column, KEY_COLUMN, LOADED_COLUMN, quoteIdent } from './columns.js';
+import { COLUMNS, KEY_COLUMN, LOADED_COLUMN, quoteIdent } from './columns.js';
 import type { Db, Sql } from './driver.js';
 
 export const STATE_TABLE = 'swapx_sync_state';
@@ -207,14 +207,4 @@ export async function ensureTables(sql: Db, name: TableName, lockTimeout = DDL_L
     const final = (await describeTable(tx, name))!;
     return { created, createdState, added, columns: new Map([...final.columns.values()].map((c) => [c.name, c.type])) };
   });
-}
-
-/** Adds jsonb columns for fields the API sent that swapx does not know (in the caller's transaction). */
-export async function addExtraColumns(sql: Sql, name: TableName, columns: readonly Column[]): Promise<void> {
-  // None to add: the transaction's lock timeout stays as it is (a merge waits for the table as any writer does).
-  if (columns.length === 0) return;
-  await sql.unsafe(`SET LOCAL lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
-  for (const column of columns) {
-    await sql.unsafe(`ALTER TABLE ${qualified(name)} ADD COLUMN IF NOT EXISTS ${quoteIdent(column.name)} ${column.type}`);
-  }
 }

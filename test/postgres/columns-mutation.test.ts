@@ -1,31 +1,22 @@
 /**
- * The mirror table's columns and each row's COPY text (src/postgres/columns.ts): names and types, the key and the
- * version of a swap, and the exact text each kind of value becomes (NULL, escapes, times, amounts, lists, JSON);
- * then a row of every kind written by COPY and read back by the real server.
+ * The mirror table's columns (src/postgres/columns.ts) and each row's COPY text (src/postgres/row.ts): names and
+ * types, the key and the version of a swap, and the exact text each kind of value becomes (NULL, escapes, times,
+ * amounts, lists, JSON, the fields the spec does not name); then a row of every kind written by COPY and read back
+ * by the real server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { SWAP_FIELDS } from '../../src/api/types.js';
-import {
-  COLUMNS,
-  extraColumn,
-  KEY_COLUMN,
-  keyOf,
-  LOADED_COLUMN,
-  quoteIdent,
-  rowEncoder,
-  snakeCase,
-  VERSION_COLUMN,
-  versionOf,
-} from '../../src/postgres/columns.js';
+import { COLUMNS, EXTRA_COLUMN, KEY_COLUMN, keyOf, LOADED_COLUMN, quoteIdent, snakeCase, VERSION_COLUMN, versionOf } from '../../src/postgres/columns.js';
 import { connect, type Db } from '../../src/postgres/driver.js';
+import { encodeRow } from '../../src/postgres/row.js';
 import { pgTarget, usePostgres } from '../helpers/postgres.js';
 
 describe('the columns', () => {
-  it('the key, one per API field in snake_case and typed natively, the version', () => {
-    expect([KEY_COLUMN, VERSION_COLUMN, LOADED_COLUMN]).toEqual(['_swapx_key', '_swapx_updated_ns', '_swapx_loaded_at']);
+  it('the key, one per API field in snake_case and typed natively, the version, the fields the spec does not name', () => {
+    expect([KEY_COLUMN, VERSION_COLUMN, EXTRA_COLUMN, LOADED_COLUMN]).toEqual(['_swapx_key', '_swapx_updated_ns', '_swapx_extra', '_swapx_loaded_at']);
     expect(COLUMNS.map((c) => [c.name, c.field, c.type])).toEqual([
       ['_swapx_key', undefined, 'text'],
       ['id', 'id', 'text'],
@@ -62,6 +53,7 @@ describe('the columns', () => {
       ['tags', 'tags', 'jsonb'],
       ['balance_changes', 'balanceChanges', 'jsonb'],
       ['_swapx_updated_ns', undefined, 'bigint'],
+      ['_swapx_extra', undefined, 'jsonb'],
     ]);
   });
 
@@ -75,8 +67,7 @@ describe('the columns', () => {
     expect(snakeCase('id')).toBe('id');
   });
 
-  it('a field swapx does not know is a jsonb column; identifiers are quoted as Postgres quotes them', () => {
-    expect(extraColumn('riskScore')).toEqual({ name: 'risk_score', field: 'riskScore', type: 'jsonb' });
+  it('identifiers are quoted as Postgres quotes them', () => {
     expect(quoteIdent('a"b"c')).toBe('"a""b""c"');
     expect(quoteIdent('plain')).toBe('"plain"');
   });
@@ -105,7 +96,7 @@ describe('the key and the version', () => {
 });
 
 describe('a row as COPY text', () => {
-  const encode = rowEncoder(COLUMNS);
+  const encode = encodeRow;
   /** The value each column gets, by column name. */
   const line = (swap: Record<string, unknown>, key = 'k', version: bigint | undefined = 5n) => {
     const text = encode(swap, key, version);
@@ -119,7 +110,7 @@ describe('a row as COPY text', () => {
     const values = line({}, 'the key', 123n);
     expect(values).toEqual({ ...Object.fromEntries(COLUMNS.map((c) => [c.name, '\\N'])), _swapx_key: 'the key', _swapx_updated_ns: '123' });
     expect(encode({}, 'k', undefined)).toBe(`k${'\t\\N'.repeat(COLUMNS.length - 1)}\n`);
-    expect(encode({ id: 'a' }, 'a', 1n)).toBe(`a\ta${'\t\\N'.repeat(COLUMNS.length - 3)}\t1\n`);
+    expect(encode({ id: 'a' }, 'a', 1n)).toBe(`a\ta${'\t\\N'.repeat(COLUMNS.length - 4)}\t1\t\\N\n`);
   });
 
   it('text: tabs, newlines, carriage returns and backslashes escaped, a NUL as U+FFFD; another JSON value as its JSON', () => {
@@ -172,10 +163,16 @@ describe('a row as COPY text', () => {
     expect(line({ balanceChanges: 0 }).balance_changes).toBe('0');
   });
 
-  it('extra columns: each field encoded as JSON in its column, after the known ones', () => {
-    const columns = [...COLUMNS, extraColumn('riskScore'), extraColumn('note')];
-    const text = rowEncoder(columns)({ riskScore: { level: 2 } }, 'k', undefined);
-    expect(text.slice(0, -1).split('\t').slice(-3)).toEqual(['\\N', '{"level":2}', '\\N']);
+  it('_swapx_extra: every field the spec does not name, as sent, whatever its name; NULL when there is none', () => {
+    const swap = { id: 'a', riskScore: { level: 2 }, 'risk-score': [1, 'x'], fooBar: null, foo_bar: 'tab\t', é: true, ['n'.repeat(200)]: 7 };
+    // JSON text holds no tab or newline of its own: COPY escapes only its backslashes.
+    expect(line(swap)._swapx_extra).toBe(`{"riskScore":{"level":2},"risk-score":[1,"x"],"fooBar":null,"foo_bar":"tab\\\\t","é":true,"${'n'.repeat(200)}":7}`);
+    // A field named __proto__ is a key like any other, not the object's prototype.
+    expect(line(JSON.parse('{"id":"a","__proto__":{"x":1}}'))._swapx_extra).toBe('{"__proto__":{"x":1}}');
+    // Its JSON is jsonb's: a NUL or a lone surrogate becomes U+FFFD, in a value as in a name.
+    expect(line({ 'a\u0000': 'b\uD800' })._swapx_extra).toBe('{"a\\\\ufffd":"b\\\\ufffd"}');
+    expect(line({ id: 'a', bridge: 'b', tags: [] })._swapx_extra).toBe('\\N');
+    expect(line({ id: 'a', unknown: undefined })._swapx_extra).toBe('\\N');
   });
 });
 
@@ -199,12 +196,13 @@ describe('read back by Postgres', () => {
       depositAmount: 0.1,
       sourceOtherProtocolAddresses: ['p"q', 'r\\s', null],
       tags: [{ type: 'a\u0000', value: '\\u0000' }],
+      'risk-score': { 'ü\t': [1.5, null, 'x\u0000'] },
     };
     const copy = await sql.unsafe('COPY t FROM STDIN').writable();
-    await pipeline(Readable.from([rowEncoder(COLUMNS)(swap, 'key\\1', versionOf(swap.updatedAt))]), copy);
+    await pipeline(Readable.from([encodeRow(swap, 'key\\1', versionOf(swap.updatedAt))]), copy);
     const [row] = await db.sql`
       SELECT _swapx_key, id, to_char(completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS completed, bridge, deposit_amount,
-        array_to_json(source_other_protocol_addresses) AS list, tags, _swapx_updated_ns::text AS ns, deposited_at FROM t`;
+        array_to_json(source_other_protocol_addresses) AS list, tags, _swapx_updated_ns::text AS ns, deposited_at, _swapx_extra FROM t`;
     expect(row).toEqual({
       _swapx_key: 'key\\1',
       id: 'a\tb',
@@ -215,7 +213,8 @@ describe('read back by Postgres', () => {
       tags: [{ type: 'a\uFFFD', value: '\\u0000' }],
       ns: `${Date.parse('2026-11-10T00:02:03.456Z')}789100`,
       deposited_at: null,
+      _swapx_extra: { 'risk-score': { 'ü\t': [1.5, null, 'x\uFFFD'] } },
     });
-    expect(SWAP_FIELDS.length).toBe(COLUMNS.length - 2);
+    expect(SWAP_FIELDS.length).toBe(COLUMNS.length - 3);
   });
 });

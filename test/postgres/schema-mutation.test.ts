@@ -1,14 +1,14 @@
 /**
  * The mirror table and the state table (src/postgres/schema.ts) against the real server: what a first open creates
  * (columns, key, indexes, comments, the state table), what a later one checks and adds, the tables it refuses and
- * why, the lock two mirrors of a schema share while they create the state table, and the extra columns.
+ * why, and the lock two mirrors of a schema share while they create the state table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { UsageError } from '../../src/api/errors.js';
-import { COLUMNS, extraColumn } from '../../src/postgres/columns.js';
+import { COLUMNS } from '../../src/postgres/columns.js';
 import { connect, type Db } from '../../src/postgres/driver.js';
-import { addExtraColumns, ensureTables, qualified, STATE_TABLE } from '../../src/postgres/schema.js';
+import { ensureTables, qualified, STATE_TABLE } from '../../src/postgres/schema.js';
 import { pgTarget, usePostgres } from '../helpers/postgres.js';
 
 const db = usePostgres();
@@ -163,14 +163,15 @@ describe('ensureTables', () => {
     const name = { schema: s, table: 'older' };
     await ensureTables(sql, name);
     await db.sql.unsafe(
-      `ALTER TABLE ${s}.older DROP COLUMN tags, DROP COLUMN _swapx_updated_ns, DROP COLUMN _swapx_loaded_at, ADD COLUMN mine text NOT NULL DEFAULT 'x'`,
+      `ALTER TABLE ${s}.older DROP COLUMN tags, DROP COLUMN _swapx_updated_ns, DROP COLUMN _swapx_extra, DROP COLUMN _swapx_loaded_at, ADD COLUMN mine text NOT NULL DEFAULT 'x'`,
     );
     await db.sql.unsafe(`DROP INDEX ${s}.older_id_idx`);
     await db.sql.unsafe(`INSERT INTO ${s}.older (_swapx_key) VALUES ('k')`);
     const ensured = await ensureTables(sql, name);
-    expect(ensured).toMatchObject({ created: false, createdState: false, added: ['tags', '_swapx_updated_ns', '_swapx_loaded_at'] });
-    expect([...ensured.columns.keys()].slice(-4)).toEqual(['mine', 'tags', '_swapx_updated_ns', '_swapx_loaded_at']);
+    expect(ensured).toMatchObject({ created: false, createdState: false, added: ['tags', '_swapx_updated_ns', '_swapx_extra', '_swapx_loaded_at'] });
+    expect([...ensured.columns.keys()].slice(-5)).toEqual(['mine', 'tags', '_swapx_updated_ns', '_swapx_extra', '_swapx_loaded_at']);
     expect(ensured.columns.get('tags')).toBe('jsonb');
+    expect(ensured.columns.get('_swapx_extra')).toBe('jsonb');
     expect(ensured.columns.get('mine')).toBe('text');
     expect(ensured.columns.get('_swapx_loaded_at')).toBe('timestamp with time zone');
     const [row] = await db.sql.unsafe(`SELECT _swapx_key, mine, _swapx_loaded_at IS NOT NULL AS loaded FROM ${s}.older`);
@@ -268,42 +269,6 @@ describe('ensureTables', () => {
     } finally {
       other.release();
     }
-  });
-});
-
-describe('addExtraColumns', () => {
-  it('adds a jsonb column for each field, and one already there is left as it is', async () => {
-    const s = await schema();
-    const name = { schema: s, table: 'extras' };
-    await ensureTables(sql, name);
-    await sql.begin((tx) => addExtraColumns(tx, name, [extraColumn('riskScore'), extraColumn('newThing')]));
-    await sql.begin((tx) => addExtraColumns(tx, name, [extraColumn('riskScore')]));
-    const [lockTimeout] = await sql`SHOW lock_timeout`;
-    expect(lockTimeout).toEqual({ lock_timeout: '0' });
-    const added = await db.sql`
-      SELECT column_name AS name, data_type AS type FROM information_schema.columns
-      WHERE table_schema = ${s} AND table_name = 'extras' AND column_name IN ('risk_score', 'new_thing') ORDER BY ordinal_position`;
-    expect(added).toEqual([
-      { name: 'risk_score', type: 'jsonb' },
-      { name: 'new_thing', type: 'jsonb' },
-    ]);
-  });
-
-  it('sets its lock timeout for the transaction only', async () => {
-    const s = await schema();
-    const name = { schema: s, table: 'timeout' };
-    await ensureTables(sql, name);
-    const inside = await sql.begin(async (tx) => {
-      await addExtraColumns(tx, name, [extraColumn('later')]);
-      return (await tx`SHOW lock_timeout`)[0];
-    });
-    expect(inside).toEqual({ lock_timeout: '10s' });
-    // No column to add: nothing is set, and the merge after it waits for the table as any writer does.
-    const none = await sql.begin(async (tx) => {
-      await addExtraColumns(tx, name, []);
-      return (await tx`SHOW lock_timeout`)[0];
-    });
-    expect(none).toEqual({ lock_timeout: '0' });
   });
 });
 
