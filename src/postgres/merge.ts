@@ -5,17 +5,19 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { COLUMNS, type Column, KEY_COLUMN, LOADED_COLUMN, quoteIdent, VERSION_COLUMN } from './columns.js';
+import type { UnfitValue } from '../sync/store.js';
 import type { Sql } from './driver.js';
 import { qualified, type TableName } from './schema.js';
 
 /** COPY data is sent in messages of about this many characters (256 Ki). */
 const CHUNK_CHARS = 262_144;
 
-/** A row waiting for the commit: its COPY line. */
+/** A row waiting for the commit: its COPY line, and the values it keeps in _swapx_extra because their column cannot hold them. */
 export interface Pending {
   line: string;
   version: bigint | undefined;
   placedMs: number;
+  unfit?: UnfitValue[];
 }
 
 /**
@@ -65,8 +67,9 @@ export function* chunks(rows: readonly { line: string }[], size = CHUNK_CHARS): 
  * The merge, one statement: each row of the batch (one per key) inserted, or replacing the held row when newer:
  * every column of `columns` (every column swapx writes), so that no row holds a value of an older version. A
  * held row without a readable updatedAt is older than any with one, and is replaced by another without one only when
- * the row differs (the folder mirror's rule). Returns the counts, by completedAt against the cursor ($1), and the
- * keys of inserted rows without a completedAt (counted by the caller).
+ * the row differs (the folder mirror's rule). Returns the counts, by completedAt against the cursor ($1), the keys
+ * of inserted rows without a completedAt (counted by the caller), and which of the keys in $2 (the JSON text of a
+ * list: the rows with values kept aside; the driver knows no array type) were written.
  */
 export function mergeSql(name: TableName, columns: readonly Column[]): string {
   const cols = columns.map((c) => quoteIdent(c.name));
@@ -87,6 +90,7 @@ export function mergeSql(name: TableName, columns: readonly Column[]): string {
     SELECT count(*) FILTER (WHERE inserted AND completed_at >= $1::timestamptz) AS new_swaps,
            count(*) FILTER (WHERE inserted AND completed_at < $1::timestamptz) AS late_swaps,
            count(*) FILTER (WHERE NOT inserted) AS updated_swaps,
-           coalesce(json_agg(key) FILTER (WHERE inserted AND completed_at IS NULL), '[]') AS undated
+           coalesce(json_agg(key) FILTER (WHERE inserted AND completed_at IS NULL), '[]') AS undated,
+           coalesce(json_agg(key) FILTER (WHERE key = ANY (ARRAY(SELECT jsonb_array_elements_text($2::text::jsonb)))), '[]') AS unfit
     FROM merged`;
 }

@@ -21,7 +21,7 @@
  *   _swapx_extra.
  */
 import { createHash } from 'node:crypto';
-import type { MirrorState } from '../sync/store.js';
+import type { MirrorState, UnfitValue } from '../sync/store.js';
 import { SyncLockedError } from '../fs/lock.js';
 import { COLUMNS, keyOf, versionOf, quoteIdent } from './columns.js';
 import { connect, type Db, describeError, type Sql } from './driver.js';
@@ -38,6 +38,8 @@ export interface CommitCounts {
   lateSwaps: number;
   /** swaps held in an older version, now replaced */
   updatedSwaps: number;
+  /** values of the rows written that their columns cannot hold, kept in _swapx_extra; absent when none */
+  unfit?: UnfitValue[];
 }
 
 /** The lock of a table: a 64-bit key from its database, schema and name (the same for every swapx). */
@@ -185,12 +187,13 @@ export class PostgresMirror {
     const held = this.pending.get(key);
     // Two versions of a swap in one batch (a re-scan and the Updated pass): only the latest is kept.
     if (held && !replaces(version, held.version)) return;
-    this.pending.set(key, { line: encodeRow(swap, key, version), version, placedMs });
+    this.pending.set(key, { ...encodeRow(swap, key, version), version, placedMs });
   }
 
   /**
    * Merges the buffered rows and writes `next` as the table's state, in one transaction. `cursor` tells new swaps
-   * from late ones. On a failure nothing of it is written, and the buffer is kept.
+   * from late ones. On a failure nothing of it is written, and the buffer is kept. Names the values kept aside
+   * (row.ts) of the rows it wrote.
    */
   async commit(next: MirrorState, cursor: number): Promise<CommitCounts> {
     if (this.closed) throw new Error('commit after close');
@@ -202,7 +205,8 @@ export class PostgresMirror {
         if (this.pending.size > 0) {
           await tx.unsafe(`CREATE TEMP TABLE swapx_batch (${COLUMNS.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')}) ON COMMIT DROP`);
           await copyRows(tx, this.pending);
-          const [merged] = await tx.unsafe(mergeSql(this.name, COLUMNS), [new Date(cursor).toISOString()]);
+          const aside = [...this.pending].filter(([, row]) => row.unfit).map(([key]) => key);
+          const [merged] = await tx.unsafe(mergeSql(this.name, COLUMNS), [new Date(cursor).toISOString(), JSON.stringify(aside)]);
           // A row without a readable completedAt counts by the time the caller placed it at.
           const undated = merged!.undated as string[];
           const undatedLate = undated.filter((key) => this.pending.get(key)!.placedMs < cursor).length;
@@ -211,6 +215,10 @@ export class PostgresMirror {
             lateSwaps: Number(merged!.late_swaps) + undatedLate,
             updatedSwaps: Number(merged!.updated_swaps),
           };
+          // Said only of a row written: a version not newer than the one held (a run replayed) changed nothing.
+          const written = new Set(merged!.unfit as string[]);
+          const unfit = [...this.pending].filter(([key, row]) => row.unfit && written.has(key)).flatMap(([, row]) => row.unfit!);
+          if (unfit.length > 0) result.unfit = unfit;
         }
         await writeState(tx, this.name, next, this.version);
         return result;
