@@ -241,6 +241,11 @@ describe('a value its column cannot hold', () => {
     for (const value of ['2026-11-01T00:00:00+15:59', '2026-11-01T00:00:00-1559', '0001-01-01T00:30:00+01:00', '9999-12-31T23:59:59.9999999-15:00']) {
       expect(encoded({ detectedAt: value })).toEqual({ values: expect.objectContaining({ detected_at: value, _swapx_extra: '\\N' }), unfit: undefined });
     }
+    // An extended year (-000001, +275760) is no time swapx reads (the API's shape check refuses it first).
+    expect(reason({ detectedAt: '-000001-01-01T00:00:00Z', completedAt: '+275760-09-13T00:00:00Z' })).toEqual([
+      "detectedAt '-000001-01-01T00:00:00Z' is not a date-time, kept as sent in _swapx_extra",
+      "completedAt '+275760-09-13T00:00:00Z' is not a date-time, kept as sent in _swapx_extra",
+    ]);
     expect(reason({ detectedAt: 'soon', completedAt: 1_700_000_000_000 })).toEqual([
       "detectedAt 'soon' is not a date-time, kept as sent in _swapx_extra",
       'completedAt 1700000000000 is not a date-time, kept as sent in _swapx_extra',
