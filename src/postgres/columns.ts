@@ -2,14 +2,17 @@
  * The mirror table's columns: one per API field, named in snake_case after it
  * and typed natively (timestamptz times, double precision amounts, text[]
  * address lists, jsonb tags and balance changes, enum values as text), plus
- * swapx's own three, prefixed `_swapx_` as loaders prefix theirs:
+ * swapx's own, prefixed `_swapx_` as loaders prefix theirs:
  *   _swapx_key         the primary key: the swap's id, or for a swap without one
- *                      a digest of its content (the folder mirror keys those by content too)
+ *                      a digest of its content (the folder mirror keys those by content too);
+ *                      an id too long for the index is keyed by its digest
  *   _swapx_updated_ns  updatedAt in nanoseconds since the epoch: the API's times carry
  *                      seven fractional digits and timestamptz keeps six, so the version
  *                      rule (a later tick in the same millisecond is newer) reads this
+ *   _swapx_extra       the fields the spec does not name, as the API sent them (jsonb):
+ *                      one column for any name, so a new field needs no DDL
  *   _swapx_loaded_at   when swapx last wrote the row (the merge's transaction time)
- * And each row's COPY text (format text: tab-separated, \N for NULL).
+ * A row's COPY text is row.ts's.
  */
 import { createHash } from 'node:crypto';
 import { SWAP_FIELDS, SWAP_TIME_FIELDS } from '../api/types.js';
@@ -31,6 +34,7 @@ const JSON_FIELDS = new Set(['tags', 'balanceChanges']);
 
 export const KEY_COLUMN = '_swapx_key';
 export const VERSION_COLUMN = '_swapx_updated_ns';
+export const EXTRA_COLUMN = '_swapx_extra';
 export const LOADED_COLUMN = '_swapx_loaded_at';
 
 /** sourceTransaction → source_transaction, withdrawnUsdAmount → withdrawn_usd_amount */
@@ -49,16 +53,12 @@ function typeOf(field: string): PgType {
   return 'text';
 }
 
-/** A field the API sends that this swapx does not know: a jsonb column (any JSON value fits), added to the table. */
-export function extraColumn(field: string): Column {
-  return { name: snakeCase(field), field, type: 'jsonb' };
-}
-
-/** Every column swapx writes, key first, in the API's field order. */
+/** Every column swapx writes, key first, in the API's field order, then swapx's own; each is written with every version. */
 export const COLUMNS: readonly Column[] = [
   { name: KEY_COLUMN, type: 'text' },
   ...SWAP_FIELDS.map((field) => ({ name: snakeCase(field), field, type: typeOf(field) })),
   { name: VERSION_COLUMN, type: 'bigint' },
+  { name: EXTRA_COLUMN, type: 'jsonb' },
 ];
 
 /** Postgres's quoting of an identifier. */
@@ -66,99 +66,66 @@ export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-/** COPY text format: backslash, tab, newline and carriage return escaped. Postgres text holds no NUL: it becomes U+FFFD. */
-function copyEscape(text: string): string {
-  return text.replace(/[\\\t\n\r\u0000]/g, (c) => COPY_ESCAPES[c]!);
-}
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r', '\u0000': '\uFFFD' };
+/**
+ * The most bytes a text value of an indexed column may hold. A btree entry holds at most 2,704 bytes (a third of a
+ * page, less its header) and Postgres refuses the row of a longer one, failing the whole batch; the bound leaves room
+ * for the entry's own bytes, whatever compression would have saved.
+ */
+export const INDEXED_BYTES = 2000;
 
-const NULL = '\\N';
+/** The fields whose columns are indexed (a support lookup: by id, by either transaction hash). */
+export const INDEXED_FIELDS: ReadonlySet<string> = new Set(['id', 'sourceTransaction', 'destinationTransaction']);
+
+/** The bytes `text` takes in a text column: UTF-8, a NUL or a lone surrogate stored as U+FFFD (3 bytes, not 1). */
+export function storedBytes(text: string): number {
+  let nuls = 0;
+  for (let at = text.indexOf('\u0000'); at !== -1; at = text.indexOf('\u0000', at + 1)) nuls += 1;
+  // Buffer.byteLength counts a lone surrogate as the 3 bytes of the U+FFFD it writes.
+  return Buffer.byteLength(text, 'utf8') + 2 * nuls;
+}
+
+/** Whether `text` fits an index: a quick yes for a short one (3 bytes at most a UTF-16 unit), else its stored bytes. */
+export function fitsIndex(text: string): boolean {
+  return text.length * 3 <= INDEXED_BYTES || storedBytes(text) <= INDEXED_BYTES;
+}
+
+/** bigint's range: a version past it is held at its end (the row's updated_at keeps the time itself). */
+const MAX_VERSION = 2n ** 63n - 1n;
+const MIN_VERSION = -(2n ** 63n);
 
 /**
- * An API time as Postgres reads it: one swapx reads holds nothing to escape, and one without a zone is UTC, as swapx
- * reads it everywhere (Postgres would take the session's time zone). NULL for one swapx cannot read: Postgres would
- * refuse the whole batch.
+ * updatedAt in ns since the epoch, or undefined when unreadable: its millisecond and up to six digits past it. An
+ * updatedAt after 2262-04-11 or before 1677-09-21 is past a bigint's nanoseconds: it is held at the end it passed (such
+ * versions compare equal among themselves, and as later or earlier than any other).
  */
-function timeValue(value: unknown): string {
-  if (typeof value !== 'string' || Number.isNaN(parseApiTime(value))) return NULL;
-  return ZONED_RE.test(value) ? value : `${value}Z`;
-}
-const ZONED_RE = /([Zz]|[+-]\d{2}:?\d{2})$/;
-
-function textValue(value: unknown): string {
-  if (value === null || value === undefined) return NULL;
-  return copyEscape(typeof value === 'string' ? value : JSON.stringify(value));
-}
-
-function numberValue(value: unknown): string {
-  // Infinity and NaN are not JSON: a number from JSON is finite, and String() writes it exactly (shortest round trip).
-  return typeof value === 'number' && Number.isFinite(value) ? String(value) : NULL;
-}
-
-/** A text[] literal: {"a","b"}, NULL elements unquoted. A value that is not a list of strings is NULL. */
-function listValue(value: unknown): string {
-  if (!Array.isArray(value)) return NULL;
-  const items = value.map((item) =>
-    item === null ? 'NULL' : `"${String(typeof item === 'string' ? item : JSON.stringify(item)).replace(/[\\"]/g, (c) => `\\${c}`)}"`,
-  );
-  return copyEscape(`{${items.join(',')}}`);
-}
-
-/** JSON as jsonb reads it: the value itself (an array stays an array), never a JSON string of its text. jsonb refuses \u0000. */
-function jsonValue(value: unknown): string {
-  if (value === undefined || value === null) return NULL;
-  return copyEscape(JSON.stringify(value).replace(JSON_ESCAPE_RE, jsonbEscape));
-}
-/** Each escape of JSON text, so that an escaped backslash followed by `u0000` is told from the escape \u0000. */
-const JSON_ESCAPE_RE = /\\(u[0-9a-fA-F]{4}|.)/g;
-/**
- * jsonb refuses \u0000 and a surrogate alone (JSON.stringify escapes only lone ones; a pair is written as itself):
- * either would fail the whole batch, so each becomes U+FFFD, as text columns have it.
- */
-function jsonbEscape(sequence: string, body: string): string {
-  return /^u(0000|d[89a-f][0-9a-f]{2})$/i.test(body) ? '\\ufffd' : sequence;
-}
-
-const ENCODERS: Record<PgType, (value: unknown) => string> = {
-  text: textValue,
-  'timestamp with time zone': timeValue,
-  'double precision': numberValue,
-  'text[]': listValue,
-  jsonb: jsonValue,
-  bigint: (value) => (typeof value === 'bigint' ? String(value) : NULL),
-};
-
-/** updatedAt in ns since the epoch, or undefined when unreadable: its millisecond and up to six digits past it. */
 export function versionOf(updatedAt: unknown): bigint | undefined {
   if (typeof updatedAt !== 'string') return undefined;
   const ms = parseApiTime(updatedAt);
   if (Number.isNaN(ms)) return undefined;
   const sub = /\.\d{3}(\d{1,6})/.exec(updatedAt)?.[1];
-  return BigInt(ms) * 1_000_000n + BigInt(sub === undefined ? 0 : Number(sub.padEnd(6, '0')));
+  const ns = BigInt(ms) * 1_000_000n + BigInt(sub === undefined ? 0 : Number(sub.padEnd(6, '0')));
+  return ns > MAX_VERSION ? MAX_VERSION : ns < MIN_VERSION ? MIN_VERSION : ns;
 }
 
-/** The row's key: its id, or a digest of its content (a swap without an id is told apart by nothing else). */
+/** A NUL or a lone surrogate, which Postgres text holds as U+FFFD. */
+const NOT_STORED_RE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** The key's prefix for a digest: no id is used as a key with it, so a digest never equals an id. */
+const DIGEST_PREFIX = 'sha256:';
+
+/**
+ * The row's key: its id as Postgres holds it (two ids that differ only where Postgres writes U+FFFD are one key, or
+ * the merge would meet one row twice), or a digest: of its content for a swap without an id (it is told apart by
+ * nothing else); of the id for an id too long for the index, or one that starts as a digest does. The digested JSON
+ * starts with `{` for a swap and `"` for an id, so the two never meet.
+ */
 export function keyOf(swap: Record<string, unknown>): string {
   const id = swap.id;
-  if (typeof id === 'string' && id !== '') return id;
-  return `sha256:${createHash('sha256').update(JSON.stringify(swap)).digest('hex')}`;
+  if (typeof id !== 'string' || id === '') return digest(JSON.stringify(swap));
+  const stored = id.replace(NOT_STORED_RE, '\uFFFD');
+  return stored.startsWith(DIGEST_PREFIX) || !fitsIndex(stored) ? digest(JSON.stringify(id)) : stored;
 }
 
-/** Encodes a swap, whose key and version the caller found, as one line of COPY text, tab-separated. */
-export type RowEncoder = (swap: Record<string, unknown>, key: string, version: bigint | undefined) => string;
-
-/** The encoder of a set of columns (known or extra ones), each column's writer chosen once. */
-export function rowEncoder(columns: readonly Column[]): RowEncoder {
-  const parts = columns.map((column): ((swap: Record<string, unknown>, key: string, version: bigint | undefined) => string) => {
-    if (column.name === KEY_COLUMN) return (_swap, key) => copyEscape(key);
-    if (column.name === VERSION_COLUMN) return (_swap, _key, version) => ENCODERS.bigint(version);
-    const field = column.field!;
-    const encode = ENCODERS[column.type];
-    return (swap) => encode(swap[field]);
-  });
-  return (swap, key, version) => {
-    let line = parts[0]!(swap, key, version);
-    for (let i = 1; i < parts.length; i++) line += `\t${parts[i]!(swap, key, version)}`;
-    return `${line}\n`;
-  };
+function digest(text: string): string {
+  return `${DIGEST_PREFIX}${createHash('sha256').update(text).digest('hex')}`;
 }

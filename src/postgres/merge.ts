@@ -4,19 +4,20 @@
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type Column, KEY_COLUMN, LOADED_COLUMN, quoteIdent, VERSION_COLUMN } from './columns.js';
+import { COLUMNS, type Column, KEY_COLUMN, LOADED_COLUMN, quoteIdent, VERSION_COLUMN } from './columns.js';
+import type { UnfitValue } from '../sync/store.js';
 import type { Sql } from './driver.js';
 import { qualified, type TableName } from './schema.js';
 
 /** COPY data is sent in messages of about this many characters (256 Ki). */
 const CHUNK_CHARS = 262_144;
 
-/** A row waiting for the commit: its COPY line, for the columns it was encoded for (a field first seen later adds some). */
+/** A row waiting for the commit: its COPY line, and the values it keeps in _swapx_extra because their column cannot hold them. */
 export interface Pending {
   line: string;
-  columns: readonly Column[];
   version: bigint | undefined;
   placedMs: number;
+  unfit?: UnfitValue[];
 }
 
 /**
@@ -30,31 +31,23 @@ export function replaces(version: bigint | undefined, held: bigint | undefined):
 }
 
 /**
- * COPY of the batch into the temporary table, a COPY for each set of columns its lines were encoded for. The data
- * is made into chunks as the server takes them, so Node joins the next chunk while Postgres parses the last.
+ * COPY of the batch into the temporary table (every column swapx writes). The data is made into chunks as the
+ * server takes them, so Node joins the next chunk while Postgres parses the last.
  */
 export async function copyRows(tx: Sql, pending: ReadonlyMap<string, Pending>): Promise<void> {
-  const groups = new Map<readonly Column[], Pending[]>();
-  for (const row of pending.values()) {
-    const rows = groups.get(row.columns);
-    if (rows) rows.push(row);
-    else groups.set(row.columns, [row]);
-  }
-  for (const [columns, rows] of groups) {
-    const copy = tx.unsafe(`COPY swapx_batch (${columns.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`);
-    // A COPY the server refuses once its last data was sent is reported to the query, not to its stream, which then
-    // never finishes: the query's rejection is watched too, or a refused row would hang the run.
-    const refused = new Promise<never>((_resolve, reject) => {
-      const query = copy as unknown as { reject: (error: unknown) => void };
-      const rejectQuery = query.reject;
-      query.reject = (error) => {
-        reject(error);
-        rejectQuery(error);
-      };
-    });
-    const writable = await copy.writable();
-    await Promise.race([pipeline(Readable.from(chunks(rows)), writable), refused]);
-  }
+  const copy = tx.unsafe(`COPY swapx_batch (${COLUMNS.map((c) => quoteIdent(c.name)).join(', ')}) FROM STDIN`);
+  // A COPY the server refuses once its last data was sent is reported to the query, not to its stream, which then
+  // never finishes: the query's rejection is watched too, or a refused row would hang the run.
+  const refused = new Promise<never>((_resolve, reject) => {
+    const query = copy as unknown as { reject: (error: unknown) => void };
+    const rejectQuery = query.reject;
+    query.reject = (error) => {
+      reject(error);
+      rejectQuery(error);
+    };
+  });
+  const writable = await copy.writable();
+  await Promise.race([pipeline(Readable.from(chunks([...pending.values()])), writable), refused]);
 }
 
 /** The rows' lines joined into chunks of `size` characters or just over (the last may be shorter), made as they are read. */
@@ -71,10 +64,12 @@ export function* chunks(rows: readonly { line: string }[], size = CHUNK_CHARS): 
 }
 
 /**
- * The merge, one statement: each row of the batch (one per key) inserted, or replacing the held row when newer. A
+ * The merge, one statement: each row of the batch (one per key) inserted, or replacing the held row when newer:
+ * every column of `columns` (every column swapx writes), so that no row holds a value of an older version. A
  * held row without a readable updatedAt is older than any with one, and is replaced by another without one only when
- * the row differs (the folder mirror's rule). Returns the counts, by completedAt against the cursor ($1), and the
- * keys of inserted rows without a completedAt (counted by the caller).
+ * the row differs (the folder mirror's rule). Returns the counts, by completedAt against the cursor ($1), the keys
+ * of inserted rows without a completedAt (counted by the caller), and which of the keys in $2 (the JSON text of a
+ * list: the rows with values kept aside; the driver knows no array type) were written.
  */
 export function mergeSql(name: TableName, columns: readonly Column[]): string {
   const cols = columns.map((c) => quoteIdent(c.name));
@@ -95,6 +90,7 @@ export function mergeSql(name: TableName, columns: readonly Column[]): string {
     SELECT count(*) FILTER (WHERE inserted AND completed_at >= $1::timestamptz) AS new_swaps,
            count(*) FILTER (WHERE inserted AND completed_at < $1::timestamptz) AS late_swaps,
            count(*) FILTER (WHERE NOT inserted) AS updated_swaps,
-           coalesce(json_agg(key) FILTER (WHERE inserted AND completed_at IS NULL), '[]') AS undated
+           coalesce(json_agg(key) FILTER (WHERE inserted AND completed_at IS NULL), '[]') AS undated,
+           coalesce(json_agg(key) FILTER (WHERE key = ANY (ARRAY(SELECT jsonb_array_elements_text($2::text::jsonb)))), '[]') AS unfit
     FROM merged`;
 }

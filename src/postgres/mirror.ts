@@ -15,17 +15,19 @@
  *   COMMIT leaves table and cursors as they were; replaying a batch changes
  *   no row.
  * - Readers are never blocked: the merge takes row locks only (no table lock
- *   beyond ROW EXCLUSIVE); only a schema change (a new table, a new column)
- *   takes a short exclusive lock, bounded by lock_timeout.
+ *   beyond ROW EXCLUSIVE); only a schema change at open (a new table, a
+ *   column a table of an older swapx lacks) takes a short exclusive lock,
+ *   bounded by lock_timeout. A field the API adds needs none: it goes in
+ *   _swapx_extra.
  */
 import { createHash } from 'node:crypto';
-import { SWAP_FIELDS } from '../api/types.js';
-import type { MirrorState } from '../sync/store.js';
+import type { MirrorState, UnfitValue } from '../sync/store.js';
 import { SyncLockedError } from '../fs/lock.js';
-import { COLUMNS, type Column, extraColumn, keyOf, versionOf, quoteIdent, type RowEncoder, rowEncoder } from './columns.js';
+import { COLUMNS, keyOf, versionOf, quoteIdent } from './columns.js';
 import { connect, type Db, describeError, type Sql } from './driver.js';
 import { copyRows, mergeSql, type Pending, replaces } from './merge.js';
-import { addExtraColumns, ensureTables, type Ensured, qualified, STATE_TABLE, type TableName } from './schema.js';
+import { encodeRow } from './row.js';
+import { ensureTables, type Ensured, qualified, STATE_TABLE, type TableName } from './schema.js';
 import { selectState, writeState } from './state.js';
 import { describeTarget, type PgTarget } from './target.js';
 
@@ -36,9 +38,10 @@ export interface CommitCounts {
   lateSwaps: number;
   /** swaps held in an older version, now replaced */
   updatedSwaps: number;
+  /** values of the rows written that their columns cannot hold, kept in _swapx_extra; absent when none */
+  unfit?: UnfitValue[];
 }
 
-const KNOWN_FIELDS = new Set<string>(SWAP_FIELDS);
 /** The lock of a table: a 64-bit key from its database, schema and name (the same for every swapx). */
 function lockKey(target: PgTarget): bigint {
   const digest = createHash('sha256').update(`swapx sync\u0000${target.database}\u0000${target.schema}\u0000${target.table}`).digest();
@@ -53,13 +56,6 @@ export interface OpenOptions {
 export class PostgresMirror {
   /** the batch: the latest version of each key added since the last commit, collapsed here, so the merge meets each key once */
   private pending = new Map<string, Pending>();
-  /** the columns rows are encoded for now (the known ones, then the extra ones), and their encoder */
-  private columns: readonly Column[] = COLUMNS;
-  private encode: RowEncoder = rowEncoder(COLUMNS);
-  /** fields the API sent that this swapx does not know, each in a jsonb column */
-  private extras: Column[] = [];
-  /** those of them the table lacks: added by the next commit */
-  private newExtras: Column[] = [];
   private readonly name: TableName;
   private closed = false;
 
@@ -68,7 +64,6 @@ export class PostgresMirror {
     readonly target: PgTarget,
     /** the backend holding the lock: a commit on another (a reconnect) would write unlocked */
     private pid: number,
-    private readonly tableColumns: Map<string, string>,
     /** what opening did to the table */
     readonly ensured: Ensured,
     private readonly version: string,
@@ -102,7 +97,7 @@ export class PostgresMirror {
       } catch (error) {
         throw describeError(error, target, `create or check ${target.schema}.${target.table}`);
       }
-      return new PostgresMirror(db, target, pid, ensured.columns, ensured, options.version);
+      return new PostgresMirror(db, target, pid, ensured, options.version);
     } catch (error) {
       await db.end({ timeout: 1 }).catch(() => {});
       throw error;
@@ -187,30 +182,18 @@ export class PostgresMirror {
 
   /** Buffers a swap; `placedMs` is the completion time it counts as (new or late) when its completedAt is unreadable. */
   add(swap: Record<string, unknown>, placedMs: number): void {
-    for (const field in swap) {
-      if (KNOWN_FIELDS.has(field) || this.extras.some((c) => c.field === field)) continue;
-      const column = extraColumn(field);
-      // A user's own column of that name (not jsonb) is left alone: the field is not written.
-      if (this.tableColumns.has(column.name) && this.tableColumns.get(column.name) !== 'jsonb') continue;
-      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(column.name)) continue;
-      this.extras.push(column);
-      if (!this.tableColumns.has(column.name)) this.newExtras.push(column);
-    }
-    if (this.columns.length !== COLUMNS.length + this.extras.length) {
-      this.columns = [...COLUMNS, ...this.extras];
-      this.encode = rowEncoder(this.columns);
-    }
     const key = keyOf(swap);
     const version = versionOf(swap.updatedAt);
     const held = this.pending.get(key);
     // Two versions of a swap in one batch (a re-scan and the Updated pass): only the latest is kept.
     if (held && !replaces(version, held.version)) return;
-    this.pending.set(key, { line: this.encode(swap, key, version), columns: this.columns, version, placedMs });
+    this.pending.set(key, { ...encodeRow(swap, key, version), version, placedMs });
   }
 
   /**
    * Merges the buffered rows and writes `next` as the table's state, in one transaction. `cursor` tells new swaps
-   * from late ones. On a failure nothing of it is written, and the buffer is kept.
+   * from late ones. On a failure nothing of it is written, and the buffer is kept. Names the values kept aside
+   * (row.ts) of the rows it wrote.
    */
   async commit(next: MirrorState, cursor: number): Promise<CommitCounts> {
     if (this.closed) throw new Error('commit after close');
@@ -220,11 +203,10 @@ export class PostgresMirror {
         await this.checkLock(tx);
         let result: CommitCounts = { newSwaps: 0, lateSwaps: 0, updatedSwaps: 0 };
         if (this.pending.size > 0) {
-          await addExtraColumns(tx, this.name, this.newExtras);
-          const columns = this.columns;
-          await tx.unsafe(`CREATE TEMP TABLE swapx_batch (${columns.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')}) ON COMMIT DROP`);
+          await tx.unsafe(`CREATE TEMP TABLE swapx_batch (${COLUMNS.map((c) => `${quoteIdent(c.name)} ${c.type}`).join(', ')}) ON COMMIT DROP`);
           await copyRows(tx, this.pending);
-          const [merged] = await tx.unsafe(mergeSql(this.name, columns), [new Date(cursor).toISOString()]);
+          const aside = [...this.pending].filter(([, row]) => row.unfit).map(([key]) => key);
+          const [merged] = await tx.unsafe(mergeSql(this.name, COLUMNS), [new Date(cursor).toISOString(), JSON.stringify(aside)]);
           // A row without a readable completedAt counts by the time the caller placed it at.
           const undated = merged!.undated as string[];
           const undatedLate = undated.filter((key) => this.pending.get(key)!.placedMs < cursor).length;
@@ -233,6 +215,10 @@ export class PostgresMirror {
             lateSwaps: Number(merged!.late_swaps) + undatedLate,
             updatedSwaps: Number(merged!.updated_swaps),
           };
+          // Said only of a row written: a version not newer than the one held (a run replayed) changed nothing.
+          const written = new Set(merged!.unfit as string[]);
+          const unfit = [...this.pending].filter(([key, row]) => row.unfit && written.has(key)).flatMap(([, row]) => row.unfit!);
+          if (unfit.length > 0) result.unfit = unfit;
         }
         await writeState(tx, this.name, next, this.version);
         return result;
@@ -240,8 +226,6 @@ export class PostgresMirror {
     } catch (error) {
       throw describeError(error, this.target, `write ${this.name.schema}.${this.name.table}`);
     }
-    for (const column of this.newExtras) this.tableColumns.set(column.name, column.type);
-    this.newExtras = [];
     this.pending = new Map();
     return counts;
   }

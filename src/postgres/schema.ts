@@ -5,8 +5,9 @@
  * column, or one of another type, is never dropped or rewritten — a table of
  * another shape is refused, naming the column, and left as it is.
  */
+import { createHash } from 'node:crypto';
 import { UsageError } from '../api/errors.js';
-import { COLUMNS, type Column, KEY_COLUMN, LOADED_COLUMN, quoteIdent } from './columns.js';
+import { COLUMNS, KEY_COLUMN, LOADED_COLUMN, quoteIdent } from './columns.js';
 import type { Db, Sql } from './driver.js';
 
 export const STATE_TABLE = 'swapx_sync_state';
@@ -34,20 +35,32 @@ const STATE_COLUMNS: readonly { name: string; type: string; notNull: boolean }[]
   { name: 'updated_at', type: 'timestamp with time zone', notNull: true },
 ];
 
-/** Index name within Postgres's 63 bytes: the table's name cut to leave room for the suffix. */
+/** Postgres's longest identifier, in bytes (a table name swapx takes is ASCII: one byte a character). */
+const MAX_NAME = 63;
+
+/**
+ * An index's name: `<table>_<suffix>`; when that is too long, a prefix of the table's name, a digest of the whole
+ * name and the suffix. Cut alone, two tables whose names share a long prefix would ask for the same index name (the
+ * second table then fails to be created); the digest is of the name alone, so a table's index is found again by it.
+ */
 function indexName(table: string, suffix: string): string {
-  return `${table.slice(0, 63 - suffix.length - 1)}_${suffix}`;
+  if (table.length + 1 + suffix.length <= MAX_NAME) return `${table}_${suffix}`;
+  const digest = createHash('sha256').update(table).digest('hex').slice(0, 8);
+  return `${table.slice(0, MAX_NAME - suffix.length - digest.length - 2)}_${digest}_${suffix}`;
 }
 
-/** The indexes a support lookup (by either transaction hash, by id) and a range query (by completedAt) need: name → column. */
-function indexes(name: TableName): Map<string, string> {
-  return new Map([
-    [indexName(name.table, 'source_tx_idx'), 'source_transaction'],
-    [indexName(name.table, 'destination_tx_idx'), 'destination_transaction'],
-    [indexName(name.table, 'completed_at_idx'), 'completed_at'],
-    [indexName(name.table, 'id_idx'), 'id'],
-  ]);
+/** The name an older swapx gave a long table's index (its name cut alone): that index is the table's, not made again. */
+function legacyIndexName(table: string, suffix: string): string {
+  return `${table.slice(0, MAX_NAME - suffix.length - 1)}_${suffix}`;
 }
+
+/** The indexes a support lookup (by either transaction hash, by id) and a range query (by completedAt) need: suffix → column. */
+const INDEXES = new Map([
+  ['source_tx_idx', 'source_transaction'],
+  ['destination_tx_idx', 'destination_transaction'],
+  ['completed_at_idx', 'completed_at'],
+  ['id_idx', 'id'],
+]);
 
 interface ExistingColumn {
   name: string;
@@ -170,8 +183,10 @@ export async function ensureTables(sql: Db, name: TableName, lockTimeout = DDL_L
         (i) => i.name,
       ),
     );
-    for (const [index, column] of indexes(name)) {
-      if (!held.has(index)) await tx.unsafe(`CREATE INDEX ${quoteIdent(index)} ON ${qualified(name)} (${quoteIdent(column)})`);
+    for (const [suffix, column] of INDEXES) {
+      const index = indexName(name.table, suffix);
+      if (held.has(index) || held.has(legacyIndexName(name.table, suffix))) continue;
+      await tx.unsafe(`CREATE INDEX ${quoteIdent(index)} ON ${qualified(name)} (${quoteIdent(column)})`);
     }
 
     const stateExisting = await describeTable(tx, state);
@@ -192,14 +207,4 @@ export async function ensureTables(sql: Db, name: TableName, lockTimeout = DDL_L
     const final = (await describeTable(tx, name))!;
     return { created, createdState, added, columns: new Map([...final.columns.values()].map((c) => [c.name, c.type])) };
   });
-}
-
-/** Adds jsonb columns for fields the API sent that swapx does not know (in the caller's transaction). */
-export async function addExtraColumns(sql: Sql, name: TableName, columns: readonly Column[]): Promise<void> {
-  // None to add: the transaction's lock timeout stays as it is (a merge waits for the table as any writer does).
-  if (columns.length === 0) return;
-  await sql.unsafe(`SET LOCAL lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
-  for (const column of columns) {
-    await sql.unsafe(`ALTER TABLE ${qualified(name)} ADD COLUMN IF NOT EXISTS ${quoteIdent(column.name)} ${column.type}`);
-  }
 }

@@ -1,13 +1,14 @@
 /**
  * The mirror table and the state table (src/postgres/schema.ts) against the real server: what a first open creates
  * (columns, key, indexes, comments, the state table), what a later one checks and adds, the tables it refuses and
- * why, the lock two mirrors of a schema share while they create the state table, and the extra columns.
+ * why, and the lock two mirrors of a schema share while they create the state table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { UsageError } from '../../src/api/errors.js';
-import { COLUMNS, extraColumn } from '../../src/postgres/columns.js';
+import { COLUMNS } from '../../src/postgres/columns.js';
 import { connect, type Db } from '../../src/postgres/driver.js';
-import { addExtraColumns, ensureTables, qualified, STATE_TABLE } from '../../src/postgres/schema.js';
+import { ensureTables, qualified, STATE_TABLE } from '../../src/postgres/schema.js';
 import { pgTarget, usePostgres } from '../helpers/postgres.js';
 
 const db = usePostgres();
@@ -103,24 +104,58 @@ describe('ensureTables', () => {
     expect(await ensureTables(sql, { schema: s, table: 'one' })).toEqual({ created: false, createdState: false, added: [], columns: EVERY_COLUMN });
   });
 
-  it('the names of indexes are cut to leave room for their suffix within 63 bytes', async () => {
+  it('a name that fits is <table>_<suffix>; a longer one keeps a prefix, adds a digest of the whole name, and stays within 63 bytes', async () => {
     const s = await schema();
     const long = `t${'x'.repeat(62)}`;
     await ensureTables(sql, { schema: s, table: long });
     const names = (await db.sql`SELECT indexname AS name FROM pg_indexes WHERE schemaname = ${s} AND tablename = ${long}`).map((i) => i.name).sort();
+    const digest = createHash('sha256').update(long).digest('hex').slice(0, 8);
     expect(names).toEqual(
       [
-        `${long.slice(0, 46)}_completed_at_idx`,
-        `${long.slice(0, 44)}_destination_tx_idx`,
-        `${long.slice(0, 56)}_id_idx`,
+        `${long.slice(0, 37)}_${digest}_completed_at_idx`,
+        `${long.slice(0, 35)}_${digest}_destination_tx_idx`,
+        `${long.slice(0, 47)}_${digest}_id_idx`,
+        // Postgres names the primary key's index itself.
         `${long.slice(0, 58)}_pkey`,
-        `${long.slice(0, 49)}_source_tx_idx`,
+        `${long.slice(0, 40)}_${digest}_source_tx_idx`,
       ].sort(),
     );
     expect(names.every((n) => n.length <= 63)).toBe(true);
     // Opened again, each index is found by its name: none is made twice.
     await ensureTables(sql, { schema: s, table: long });
     expect(await db.sql`SELECT count(*)::int AS n FROM pg_indexes WHERE schemaname = ${s} AND tablename = ${long}`).toEqual([{ n: 5 }]);
+    // A name that fits exactly is kept whole.
+    const fits = `f${'x'.repeat(48)}`;
+    await ensureTables(sql, { schema: s, table: fits });
+    expect(await indexesOf(s, fits)).toContain(`CREATE INDEX ${fits}_source_tx_idx ON ${s}.${fits} USING btree (source_transaction)`);
+  });
+
+  it('two tables whose long names share a prefix get indexes of their own, in one schema', async () => {
+    const s = await schema();
+    const [one, two] = ['a', 'b'].map((end) => `${'p'.repeat(55)}${end.repeat(5)}`) as [string, string];
+    await ensureTables(sql, { schema: s, table: one });
+    await ensureTables(sql, { schema: s, table: two });
+    const columns = async (table: string) =>
+      (await db.sql`SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = ${s} AND tablename = ${table}`).map(
+        (i) => /\((\w+)\)$/.exec(i.def)![1],
+      );
+    expect((await columns(one)).sort()).toEqual(['_swapx_key', 'completed_at', 'destination_transaction', 'id', 'source_transaction']);
+    expect((await columns(two)).sort()).toEqual(['_swapx_key', 'completed_at', 'destination_transaction', 'id', 'source_transaction']);
+  });
+
+  it('a long table of an older swapx keeps its indexes under their old names: none is made again beside them', async () => {
+    const s = await schema();
+    const long = `t${'x'.repeat(62)}`;
+    await db.sql.unsafe(`CREATE TABLE ${s}.${long} (_swapx_key text PRIMARY KEY, source_transaction text, id text)`);
+    await db.sql.unsafe(`CREATE INDEX ${long.slice(0, 49)}_source_tx_idx ON ${s}.${long} (source_transaction)`);
+    await db.sql.unsafe(`CREATE INDEX ${long.slice(0, 56)}_id_idx ON ${s}.${long} (id)`);
+    await ensureTables(sql, { schema: s, table: long });
+    const defs = await indexesOf(s, long);
+    expect(defs.filter((d) => d.endsWith('(source_transaction)'))).toEqual([
+      `CREATE INDEX ${long.slice(0, 49)}_source_tx_idx ON ${s}.${long} USING btree (source_transaction)`,
+    ]);
+    expect(defs.filter((d) => d.endsWith('(id)'))).toEqual([`CREATE INDEX ${long.slice(0, 56)}_id_idx ON ${s}.${long} USING btree (id)`]);
+    expect(defs.length).toBe(5);
   });
 
   it('adds what a table of an older swapx lacks (columns, the loaded column, an index), keeping the rest', async () => {
@@ -128,14 +163,15 @@ describe('ensureTables', () => {
     const name = { schema: s, table: 'older' };
     await ensureTables(sql, name);
     await db.sql.unsafe(
-      `ALTER TABLE ${s}.older DROP COLUMN tags, DROP COLUMN _swapx_updated_ns, DROP COLUMN _swapx_loaded_at, ADD COLUMN mine text NOT NULL DEFAULT 'x'`,
+      `ALTER TABLE ${s}.older DROP COLUMN tags, DROP COLUMN _swapx_updated_ns, DROP COLUMN _swapx_extra, DROP COLUMN _swapx_loaded_at, ADD COLUMN mine text NOT NULL DEFAULT 'x'`,
     );
     await db.sql.unsafe(`DROP INDEX ${s}.older_id_idx`);
     await db.sql.unsafe(`INSERT INTO ${s}.older (_swapx_key) VALUES ('k')`);
     const ensured = await ensureTables(sql, name);
-    expect(ensured).toMatchObject({ created: false, createdState: false, added: ['tags', '_swapx_updated_ns', '_swapx_loaded_at'] });
-    expect([...ensured.columns.keys()].slice(-4)).toEqual(['mine', 'tags', '_swapx_updated_ns', '_swapx_loaded_at']);
+    expect(ensured).toMatchObject({ created: false, createdState: false, added: ['tags', '_swapx_updated_ns', '_swapx_extra', '_swapx_loaded_at'] });
+    expect([...ensured.columns.keys()].slice(-5)).toEqual(['mine', 'tags', '_swapx_updated_ns', '_swapx_extra', '_swapx_loaded_at']);
     expect(ensured.columns.get('tags')).toBe('jsonb');
+    expect(ensured.columns.get('_swapx_extra')).toBe('jsonb');
     expect(ensured.columns.get('mine')).toBe('text');
     expect(ensured.columns.get('_swapx_loaded_at')).toBe('timestamp with time zone');
     const [row] = await db.sql.unsafe(`SELECT _swapx_key, mine, _swapx_loaded_at IS NOT NULL AS loaded FROM ${s}.older`);
@@ -233,42 +269,6 @@ describe('ensureTables', () => {
     } finally {
       other.release();
     }
-  });
-});
-
-describe('addExtraColumns', () => {
-  it('adds a jsonb column for each field, and one already there is left as it is', async () => {
-    const s = await schema();
-    const name = { schema: s, table: 'extras' };
-    await ensureTables(sql, name);
-    await sql.begin((tx) => addExtraColumns(tx, name, [extraColumn('riskScore'), extraColumn('newThing')]));
-    await sql.begin((tx) => addExtraColumns(tx, name, [extraColumn('riskScore')]));
-    const [lockTimeout] = await sql`SHOW lock_timeout`;
-    expect(lockTimeout).toEqual({ lock_timeout: '0' });
-    const added = await db.sql`
-      SELECT column_name AS name, data_type AS type FROM information_schema.columns
-      WHERE table_schema = ${s} AND table_name = 'extras' AND column_name IN ('risk_score', 'new_thing') ORDER BY ordinal_position`;
-    expect(added).toEqual([
-      { name: 'risk_score', type: 'jsonb' },
-      { name: 'new_thing', type: 'jsonb' },
-    ]);
-  });
-
-  it('sets its lock timeout for the transaction only', async () => {
-    const s = await schema();
-    const name = { schema: s, table: 'timeout' };
-    await ensureTables(sql, name);
-    const inside = await sql.begin(async (tx) => {
-      await addExtraColumns(tx, name, [extraColumn('later')]);
-      return (await tx`SHOW lock_timeout`)[0];
-    });
-    expect(inside).toEqual({ lock_timeout: '10s' });
-    // No column to add: nothing is set, and the merge after it waits for the table as any writer does.
-    const none = await sql.begin(async (tx) => {
-      await addExtraColumns(tx, name, []);
-      return (await tx`SHOW lock_timeout`)[0];
-    });
-    expect(none).toEqual({ lock_timeout: '0' });
   });
 });
 
