@@ -41,6 +41,8 @@ export interface FolderOptions {
   storage?: LocalStorage;
 }
 
+const SPEC_FIELDS = new Set<string>(SWAP_FIELDS);
+
 /**
  * A new mirror's fields: those of a list export (no balanceChanges, which the list never returns: a CSV
  * column that would always be empty). JSON Lines keeps every field: its lines are the API's objects as
@@ -71,6 +73,10 @@ export class FolderStore implements MirrorStore<SyncQuery> {
   /** the first directory this run created, if it created one */
   private created: string | undefined;
   private codec: PartitionCodec | undefined;
+  /** whether the rows keep every field as sent (JSON Lines of every field), unknown ones included */
+  private keepsEvery = false;
+  /** fields the spec does not name that the API sent and this mirror's rows leave out, since the last commit */
+  private leftOut = new Set<string>();
   private ids: IdIndex | undefined;
   private pending: PendingPartitions | undefined;
   private readonly storage: LocalStorage;
@@ -142,6 +148,7 @@ export class FolderStore implements MirrorStore<SyncQuery> {
   private useQuery(query: SyncQuery): void {
     if (this.codec) return;
     this.codec = partitionCodec({ ...query, allFields: SWAP_FIELDS });
+    this.keepsEvery = query.format === 'jsonl' && SWAP_FIELDS.every((field) => query.fields.includes(field));
     this.ids = new IdIndex(this.storage, this.codec);
     this.pending = new PendingPartitions(this.storage, this.codec, this.ids);
   }
@@ -155,6 +162,7 @@ export class FolderStore implements MirrorStore<SyncQuery> {
   }
 
   async add(row: MirrorRow): Promise<void> {
+    if (!this.keepsEvery) for (const field in row.swap) if (!SPEC_FIELDS.has(field)) this.leftOut.add(field);
     const stored = this.codec!.row(row.swap);
     // The completedAt the step placed the row by, parsed once there.
     stored.completedMs = row.completedMs;
@@ -166,7 +174,15 @@ export class FolderStore implements MirrorStore<SyncQuery> {
     this.useQuery(next.query);
     const flushed = await this.pending!.flush(newFrom);
     await writeState(this.options.dir, next, this.options.now());
-    return { newSwaps: flushed.newSwaps, lateSwaps: flushed.lateSwaps, updatedSwaps: flushed.updatedSwaps, touched: flushed.files };
+    const leftOut = [...this.leftOut];
+    this.leftOut.clear();
+    return {
+      newSwaps: flushed.newSwaps,
+      lateSwaps: flushed.lateSwaps,
+      updatedSwaps: flushed.updatedSwaps,
+      touched: flushed.files,
+      ...(leftOut.length > 0 ? { leftOut } : {}),
+    };
   }
 
   closeNow(): void {

@@ -100,6 +100,8 @@ export interface StepResult {
   unfitValues: number;
   /** the first UNFIT_NAMED of them, for the warning that names them */
   unfit: UnfitValue[];
+  /** fields the spec does not name that the API sent and the store's rows leave out (a mirror of fixed columns) */
+  leftOut: string[];
   /** windows consumed whole */
   windows: number;
   windowsPlanned: number;
@@ -138,6 +140,7 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
     withBalanceChanges: 0,
     unfitValues: 0,
     unfit: [],
+    leftOut: [],
     windows: 0,
     windowsPlanned: plan.windows.length,
     requests: 0,
@@ -190,6 +193,7 @@ export async function runStep<Q extends MirrorQuery>(options: StepOptions<Q>): P
       if (result.unfit.length < UNFIT_NAMED) result.unfit.push(value);
     }
     for (const file of committed.touched) if (!result.parts.includes(file)) result.parts.push(file);
+    for (const field of committed.leftOut ?? []) if (!result.leftOut.includes(field)) result.leftOut.push(field);
     result.cursor = next.cursor;
     result.updatedCursor = next.updatedCursor;
     delete state.rescannedTo;

@@ -67,6 +67,8 @@ export interface Committed {
    * engine warns naming each and counts them (`unfitValues`); the mirror moves on.
    */
   unfit?: UnfitValue[];
+  /** fields the spec does not name that the API sent with the rows, and that the store's rows leave out (fixed columns) */
+  leftOut?: string[];
 }
 
 /** A value a destination kept aside: which swap, which field, and why. */

@@ -6,7 +6,7 @@
 import type { StepResult } from './step.js';
 import type { MirrorQuery } from './store.js';
 
-type Once = 'conflicts' | 'balanceChanges' | 'clock';
+type Once = 'conflicts' | 'balanceChanges' | 'clock' | 'leftOut';
 
 /** A folder's format ('csv ') for messages, or nothing for a store of no format (a table). */
 function formatOf(query: MirrorQuery): string {
@@ -52,6 +52,12 @@ export class StepWarnings {
       this.once(
         'balanceChanges',
         `the API sent balanceChanges with ${result.withBalanceChanges} swap(s), which this ${formatOf(this.query)}mirror's fields leave out: sync into a new jsonl mirror to keep them, or look one swap up with 'swapx swap <id>'`,
+      );
+    }
+    if (result.leftOut.length > 0) {
+      this.once(
+        'leftOut',
+        `the API sent fields the spec does not name (${result.leftOut.join(', ')}), which this ${formatOf(this.query)}mirror's columns leave out: sync into a new jsonl mirror of every field to keep them`,
       );
     }
     if (result.unfitValues > 0) {

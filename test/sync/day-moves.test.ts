@@ -188,3 +188,26 @@ describe('a move cut short, and a mirror of an older swapx', () => {
     expect((await runSwapx(['sync', '--out', dir, '--until', UNTIL, '-q'], { env: env(), now: LATER })).stderr).toBe('');
   });
 });
+
+describe('fields the spec does not name', () => {
+  it.each([
+    ['csv', ['--format', 'csv'], 'csv'],
+    ['parquet', ['--format', 'parquet'], 'parquet'],
+    ['jsonl of some fields', ['--fields', 'id,completedAt,updatedAt'], 'jsonl'],
+    ['jsonl of every field', [], undefined],
+  ])('a %s mirror says once a run which ones its rows leave out', async (_name, flags, leaves) => {
+    const dir = path.join(tempDir('swapx-extra-'), 'out');
+    swaps = [
+      { ...swap('x', '2026-11-10T23:50:00Z'), fooBar: 1, 'foo-bar': 'a' },
+      { ...swap('y', '2026-11-11T01:00:00Z'), fooBar: 2 },
+    ];
+    const r = await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q', ...flags], { env: env(), now: LATER });
+    expect(r.code).toBe(0);
+    // It was: left out without a word.
+    expect(r.stderr).toBe(
+      leaves
+        ? `warning: the API sent fields the spec does not name (fooBar, foo-bar), which this ${leaves} mirror's columns leave out: sync into a new jsonl mirror of every field to keep them\n`
+        : '',
+    );
+  });
+});

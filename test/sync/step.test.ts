@@ -142,6 +142,7 @@ describe('runStep: the first run', () => {
       withBalanceChanges: 0,
       unfitValues: 0,
       unfit: [],
+      leftOut: [],
       windows: 2,
       windowsPlanned: 2,
       requests: 2,

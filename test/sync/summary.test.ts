@@ -23,6 +23,7 @@ const result = (change: Partial<StepResult> = {}): StepResult => ({
   withBalanceChanges: 0,
   unfitValues: 0,
   unfit: [],
+  leftOut: [],
   ...change,
 });
 
