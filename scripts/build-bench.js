@@ -33,4 +33,17 @@ await build({
   // Dependencies stay in node_modules, imported as they are.
   packages: 'external',
   logLevel: 'warning',
+  // src/version.ts reads ../package.json beside src/ or dist/, which dist/bench/chunks/ is not: the version is put in.
+  plugins: [
+    {
+      name: 'version',
+      setup(on) {
+        on.onResolve({ filter: /\/version\.js$/ }, (args) => (args.importer.includes(`${path.sep}src${path.sep}`) ? { path: 'version', namespace: 'version' } : undefined));
+        on.onLoad({ filter: /.*/, namespace: 'version' }, () => ({
+          contents: `export const VERSION = ${JSON.stringify(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version)};`,
+          loader: 'js',
+        }));
+      },
+    },
+  ],
 });

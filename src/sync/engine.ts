@@ -27,6 +27,8 @@ export type SyncRunOptions = Pick<SyncOptions, 'since' | 'until' | 'lagMs' | 're
   concurrency: number;
   /** windows between commits; default COMMIT_WINDOWS (tests make it small, so a kill can fall between commits) */
   commitWindows?: number;
+  /** false: no commit before the first checkpoint interval (checkpoints.ts; the bench measures what early ones cost) */
+  earlyCheckpoints?: boolean;
 };
 
 /** How the shell sorts errors: the engine decides with these what to retry and how to word a file-system refusal. */
@@ -149,7 +151,7 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
       );
     }
     // One schedule for the run: it commits early (a deadline of a few seconds still moves the mirror), then less often.
-    const checkpoints = new CheckpointSchedule(options.checkpointMs, deps.elapsed);
+    const checkpoints = new CheckpointSchedule(options.checkpointMs, deps.elapsed, options.earlyCheckpoints);
     const wrapWrite = (error: unknown): never => {
       // Writing failed (a full disk, a read-only dir): what the store holds is consistent up to the cursor.
       const reason = errors.fsReason(error);

@@ -42,3 +42,18 @@ describe('CheckpointSchedule', () => {
     expect(schedule.due()).toBe(true);
   });
 });
+
+describe('CheckpointSchedule without early commits', () => {
+  it('commits every --checkpoint-every from the start, the first window included', () => {
+    let now = 0;
+    const schedule = new CheckpointSchedule(30_000, () => now, false);
+    const times: number[] = [];
+    for (now = 100; now <= 95_000; now += 100) {
+      if (schedule.due()) {
+        times.push(now);
+        schedule.committed();
+      }
+    }
+    expect(times).toEqual([30_000, 60_000, 90_000]);
+  });
+});
