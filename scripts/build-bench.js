@@ -38,7 +38,9 @@ await build({
     {
       name: 'version',
       setup(on) {
-        on.onResolve({ filter: /\/version\.js$/ }, (args) => (args.importer.includes(`${path.sep}src${path.sep}`) ? { path: 'version', namespace: 'version' } : undefined));
+        on.onResolve({ filter: /\/version\.js$/ }, (args) =>
+          args.importer.includes(`${path.sep}src${path.sep}`) ? { path: 'version', namespace: 'version' } : undefined,
+        );
         on.onLoad({ filter: /.*/, namespace: 'version' }, () => ({
           contents: `export const VERSION = ${JSON.stringify(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version)};`,
           loader: 'js',

@@ -38,8 +38,14 @@ export function subjectFor(query: Query): Subject {
     readOnlyOutput: (mnt) => mnt,
     args: (dir, extra) => syncArgs(query, dir, extra),
     retries: syncRetries,
-    again: (args) => args,
-    againNote: 'run again',
+    // The cron line that follows a first run gives no --since: a run that recorded the mirror's start is gone on with
+    // that (it failed with exit 2 when a failed first run was discarded); one that did not, with its first command.
+    again: (args) => {
+      const dir = args[args.indexOf('--out') + 1]!;
+      const since = args.indexOf('--since');
+      return since >= 0 && exists(path.join(dir, '.swapx-sync.json')) ? [...args.slice(0, since), ...args.slice(since + 2)] : args;
+    },
+    againNote: 'run again (the cron line, without --since, once the start is recorded)',
     unfinished: () => true,
     checkAgain: () => {},
     noSpace: /^swapx: error: writing \S+: no space left on device; synced up to \S+Z; run the same command again to continue$/,

@@ -14,7 +14,7 @@ import { createEncoder } from '../../src/output/encode.js';
 import { textCodec } from '../../src/sync/codec.js';
 import { LocalStorage } from '../../src/sync/local-storage.js';
 import { writePartition } from '../../src/sync/partitions.js';
-import { mountSupport } from '../../scripts/chaos/faults.js';
+import { mountSupport, remount } from '../../scripts/chaos/faults.js';
 import { Chaos } from '../../scripts/chaos/chaos.js';
 import { BIN, tempDir } from '../helpers/cli.js';
 
@@ -107,15 +107,18 @@ describe.skipIf(noMount !== undefined)(`a full disk: the one-line error says wha
   afterAll(() => chaos?.close());
 
   // Latency: an export checkpoints at most every 250 ms, so windows this slow are checkpointed before the disk fills.
+  const spawnOn = async (sandbox: Awaited<ReturnType<Chaos['sandbox']>>, args: string[]) => {
+    // Asynchronous: the sandbox answers from this process.
+    const child = spawn(process.execPath, [BIN, ...args], { env: chaos.env(sandbox) });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    return { code, stderr };
+  };
   const run = async (args: string[], latencyMs = 0) => {
     const sandbox = await chaos.sandbox({ latencyMs });
     try {
-      // Asynchronous: the sandbox answers from this process.
-      const child = spawn(process.execPath, [BIN, ...args], { env: chaos.env(sandbox) });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-      return { code, stderr };
+      return await spawnOn(sandbox, args);
     } finally {
       await chaos.stopSandbox(sandbox);
     }
@@ -139,5 +142,29 @@ describe.skipIf(noMount !== undefined)(`a full disk: the one-line error says wha
     const failure = JSON.parse(r.stderr) as Record<string, unknown>;
     expect(failure).toMatchObject({ event: 'sync-failed', exitCode: 1, error: 'WrappedError' });
     expect(failure.message).toMatch(/^writing \S+out: no space left on device; synced up to \S+Z; run the same command again to continue$/);
+  });
+
+  it('sync: a first run that filled the disk after it committed keeps what it did; the cron line (no --since) goes on', async () => {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mnt]);
+    const out = path.join(mnt, 'out');
+    const sandbox = await chaos.sandbox({});
+    try {
+      // A commit after every window: the first fits, the second (the day's partition rewritten, twice its size) does not.
+      const first = await spawnOn(sandbox, chaos.syncArgs(query, out, ['-q', '--checkpoint-every', '0']));
+      expect(first.code).toBe(1);
+      const state = JSON.parse(fs.readFileSync(path.join(out, '.swapx-sync.json'), 'utf8')) as { since: string; cursor: string };
+      // It was: the state removed while the partition stayed; the cron line then exited 2, "the first run needs --since".
+      expect(Date.parse(state.cursor)).toBeGreaterThan(Date.parse(state.since));
+      remount(mnt, 'size=8m');
+      const args = chaos.syncArgs(query, out, ['-q']);
+      const cron = await spawnOn(
+        sandbox,
+        args.filter((_, i) => args[i] !== '--since' && args[i - 1] !== '--since'),
+      );
+      expect(cron.code).toBe(0);
+      expect(JSON.parse(cron.stderr)).toMatchObject({ event: 'sync-step', complete: true, cursor: new Date(query.to).toISOString().replace('.000Z', 'Z') });
+    } finally {
+      await chaos.stopSandbox(sandbox);
+    }
   });
 });
