@@ -33,7 +33,7 @@ export const register: Register = (program, run) => {
     .option('--concurrency <n>', 'windows fetched at once, 1 to 32 (default: 4, or the profile setting)')
     .option(
       '--checkpoint-every <duration>',
-      'make progress durable at least this often, so a run killed without warning loses at most this much; 0: after every window (default: 30s)',
+      'make progress durable at least this often, so a run killed without warning loses at most this much (a run also commits after its first window, then 1s, 2s, 4s… later); 0: after every window (default: 30s)',
     )
     .option('--move-base-url', 'the API moved: continue a mirror made from another base URL from this one (its state records the new one)')
     .option(
