@@ -188,8 +188,43 @@ describe('bad input and failures: one line, the documented exit code, nothing cr
     // With --summary-json the failure is a JSON line, the password in none of it either.
     const json = await sync(['--out', url(), ...range, '--summary-json'], { PGPASSWORD: 'not-the-password' });
     expect(json.code).toBe(3);
-    expect(JSON.parse(json.stderr.trim())).toMatchObject({ event: 'sync-failed', exitCode: 3, error: 'AuthError' });
+    expect(JSON.parse(json.stderr.trim())).toMatchObject({ event: 'sync-failed', exitCode: 3, error: 'PostgresLoginError' });
     expect(json.stderr).not.toContain('not-the-password');
+  });
+
+  it('with --summary-json, "error" tells a server that is down from a TLS failure and from a statement that failed', async () => {
+    const failed = async (args: string[]) => {
+      const r = await sync([...args, ...range, '--summary-json']);
+      // JSON lines throughout, the failure the last (a table of another swapx is noted first).
+      const lines = r.stderr
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(
+        lines.slice(0, -1).every((line) => line.event === 'sync-warning'),
+        r.stderr,
+      ).toBe(true);
+      const { event, exitCode, error, message } = lines.at(-1)!;
+      return { code: r.code, event, exitCode, error, message };
+    };
+    expect(await failed(['--out', 'postgres://swapx_test@127.0.0.1:1/x'])).toEqual({
+      code: 1,
+      event: 'sync-failed',
+      exitCode: 1,
+      error: 'PostgresConnectionError',
+      message: 'cannot reach Postgres at 127.0.0.1:1 (connection refused); run again when it is up',
+    });
+    expect(await failed(['--out', `${url()}&sslmode=verify-full`])).toMatchObject({ code: 1, exitCode: 1, error: 'PostgresTlsError' });
+    // Rows the table refuses: the commit's statement fails, with its SQLSTATE.
+    await db.sql`CREATE TABLE refusing (_swapx_key text PRIMARY KEY, completed_at timestamptz CHECK (completed_at < '2000-01-01'))`;
+    expect(await failed(['--out', url('refusing')])).toMatchObject({
+      code: 1,
+      exitCode: 1,
+      error: 'PostgresStatementError',
+      message: expect.stringMatching(
+        /^Postgres at 127\.0\.0\.1:\d+: write public\.refusing failed \(new row for relation "refusing" violates check constraint "refusing_completed_at_check", SQLSTATE 23514\)$/,
+      ),
+    });
   });
 
   it('a table of another shape (exit 2), left as it is', async () => {
