@@ -8,6 +8,7 @@
  */
 import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import type postgres from 'postgres';
 import { SwapxError, UsageError, WrappedError } from '../api/errors.js';
 import {
@@ -59,11 +60,30 @@ function tlsOption(target: PgTarget): postgres.Options<Record<string, postgres.P
   }
 }
 
+/** What the session (session.ts) watches on a connection. */
+export interface ConnectHooks {
+  /** each statement as the driver sends it */
+  onStatement?: () => void;
+  /** each socket as it is made (one per connection made, again after one is lost) */
+  onSocket?: (socket: net.Socket) => void;
+  /** the connection closed (the driver makes it again for the next statement) */
+  onClose?: () => void;
+}
+
+/** The socket to the server, made here rather than by the driver so that a session can destroy it (session.ts). */
+function openSocket(target: PgTarget): net.Socket {
+  // A directory (it starts with /): the socket in it, DIR/.s.PGSQL.PORT, as libpq does.
+  const socket = target.host.startsWith('/')
+    ? net.connect({ path: path.join(target.host, `.s.PGSQL.${target.port}`) })
+    : net.connect({ host: target.host, port: target.port });
+  // The driver names the TLS server from this when it made the socket itself.
+  return Object.assign(socket, { host: target.host });
+}
+
 /** Connects (lazily: the first query opens the connection). */
-export async function connect(target: PgTarget): Promise<Db> {
+export async function connect(target: PgTarget, hooks: ConnectHooks = {}): Promise<Db> {
   const { default: open } = await import('postgres');
-  return open({
-    // A directory (it starts with /): the driver connects to the socket in it, DIR/.s.PGSQL.PORT, as libpq does.
+  const options = {
     host: target.host,
     port: target.port,
     database: target.database,
@@ -80,13 +100,22 @@ export async function connect(target: PgTarget): Promise<Db> {
     keep_alive: 60,
     prepare: true,
     fetch_types: false,
-    debug: false,
+    // The driver's hook for each statement: the session's clock for an answer that does not come.
+    debug: hooks.onStatement ? () => hooks.onStatement!() : false,
+    onclose: () => hooks.onClose?.(),
+    socket: () => {
+      const socket = openSocket(target);
+      hooks.onSocket?.(socket);
+      return socket;
+    },
     backoff: false,
     onnotice: () => {},
-    // Only what every server and pooler takes at the start: settings are SET once the session is ours (mirror.ts).
+    // Only what every server and pooler takes at the start: settings are SET once the session is ours (session.ts).
     connection: { application_name: APPLICATION_NAME },
     target_session_attrs: undefined,
-  });
+  };
+  // `socket` is a documented option (README, "Custom socket") that the driver's types leave out.
+  return open(options as postgres.Options<Record<string, postgres.PostgresType>>);
 }
 
 const NETWORK_CODES: Record<string, string> = {

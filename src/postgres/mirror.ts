@@ -18,15 +18,17 @@
  *   beyond ROW EXCLUSIVE); only a schema change (a new table, a new column)
  *   takes a short exclusive lock, bounded by lock_timeout.
  */
-import { createHash } from 'node:crypto';
 import { SWAP_FIELDS } from '../api/types.js';
 import type { MirrorState } from '../sync/store.js';
 import { SyncLockedError } from '../fs/lock.js';
 import { COLUMNS, type Column, extraColumn, keyOf, versionOf, quoteIdent, type RowEncoder, rowEncoder } from './columns.js';
-import { connect, type Db, describeError, type Sql } from './driver.js';
+import { type Db, describeError, type Sql } from './driver.js';
+import { PostgresLockTimeoutError } from './errors.js';
+import { lockHolder, lockKey, namingLockHolder } from './lock.js';
 import { copyRows, mergeSql, type Pending, replaces } from './merge.js';
 import { addExtraColumns, ensureTables, type Ensured, qualified, STATE_TABLE, type TableName } from './schema.js';
 import { selectState, writeState } from './state.js';
+import { configure, LOCK_TIMEOUT_MS, Session, type SessionOptions } from './session.js';
 import { describeTarget, type PgTarget } from './target.js';
 
 export interface CommitCounts {
@@ -39,13 +41,8 @@ export interface CommitCounts {
 }
 
 const KNOWN_FIELDS = new Set<string>(SWAP_FIELDS);
-/** The lock of a table: a 64-bit key from its database, schema and name (the same for every swapx). */
-function lockKey(target: PgTarget): bigint {
-  const digest = createHash('sha256').update(`swapx sync\u0000${target.database}\u0000${target.schema}\u0000${target.table}`).digest();
-  return digest.readBigInt64BE(0);
-}
 
-export interface OpenOptions {
+export interface OpenOptions extends SessionOptions {
   /** the swapx version, kept with the cursors (a table written by another version is checked, not trusted) */
   version: string;
 }
@@ -62,6 +59,8 @@ export class PostgresMirror {
   private newExtras: Column[] = [];
   private readonly name: TableName;
   private closed = false;
+  /** the connection's bounds, and whether it was lost (session.ts) */
+  private session!: Session;
 
   private constructor(
     private readonly db: Db,
@@ -81,31 +80,64 @@ export class PostgresMirror {
    * the tables. Every failure is one line naming the server and the cause, never the password.
    */
   static async open(target: PgTarget, options: OpenOptions): Promise<PostgresMirror> {
-    const db = await connect(target);
+    const session = await Session.open(target, options);
+    const db = session.db;
     try {
-      let pid: number;
-      try {
-        const [row] = await db<{ locked: boolean; pid: number }[]>`
-          SELECT pg_try_advisory_lock(${String(lockKey(target))}::bigint) AS locked, pg_backend_pid() AS pid`;
-        if (!row!.locked)
-          throw new SyncLockedError(`${describeTarget(target)} is being written by another swapx sync${await lockHolder(db, target)}; this run stopped`);
-        pid = row!.pid;
-        // A batch (about 1.5 KB a row, up to some 100 MB) stays in memory as the temporary table it is loaded
-        // into; set before the session's first temporary table, as Postgres requires.
-        await db`SET temp_buffers = '128MB'`;
-      } catch (error) {
-        throw describeError(error, target, 'connect');
-      }
-      let ensured: Ensured;
-      try {
-        ensured = await ensureTables(db, { schema: target.schema, table: target.table });
-      } catch (error) {
-        throw describeError(error, target, `create or check ${target.schema}.${target.table}`);
-      }
-      return new PostgresMirror(db, target, pid, ensured.columns, ensured, options.version);
+      const mirror = await session.run(async () => {
+        let pid: number;
+        try {
+          const [row] = await db<{ locked: boolean; pid: number }[]>`
+            SELECT pg_try_advisory_lock(${String(lockKey(target))}::bigint) AS locked, pg_backend_pid() AS pid`;
+          if (!row!.locked)
+            throw new SyncLockedError(`${describeTarget(target)} is being written by another swapx sync${await lockHolder(db, target)}; this run stopped`);
+          pid = row!.pid;
+          await configure(db);
+        } catch (error) {
+          throw describeError(error, target, 'connect');
+        }
+        let ensured: Ensured;
+        try {
+          ensured = await ensureTables(db, { schema: target.schema, table: target.table });
+        } catch (error) {
+          throw describeError(error, target, `create or check ${target.schema}.${target.table}`);
+        }
+        return new PostgresMirror(db, target, pid, ensured.columns, ensured, options.version);
+      });
+      mirror.session = session;
+      return mirror;
     } catch (error) {
-      await db.end({ timeout: 1 }).catch(() => {});
+      await session.end();
+      // A schema change waited for a lock another session holds: which one is said (on a new session: this one is gone).
+      if (error instanceof PostgresLockTimeoutError) throw await PostgresMirror.naming(target, error);
       throw error;
+    }
+  }
+
+  /** `error` with the session holding a lock on the mirror's tables named, asked on a session of its own. */
+  private static async naming(target: PgTarget, error: PostgresLockTimeoutError): Promise<Error> {
+    const session = await Session.open(target);
+    try {
+      return await session.run(() => namingLockHolder(session.db, error, target.schema, [target.table, STATE_TABLE], LOCK_TIMEOUT_MS));
+    } catch {
+      return error;
+    } finally {
+      await session.end();
+    }
+  }
+
+  /**
+   * Runs an operation of the mirror's (a commit) within the session's bounds (session.ts); a statement that waited
+   * lock_timeout for another session's lock fails naming that session.
+   */
+  async bounded<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await this.session.run(operation);
+    } catch (error) {
+      if (!(error instanceof PostgresLockTimeoutError) || this.session.lost) throw error;
+      // The transaction was rolled back: the session can ask who holds the lock.
+      throw await this.session
+        .run(() => namingLockHolder(this.db, error, this.target.schema, [this.target.table, STATE_TABLE], LOCK_TIMEOUT_MS))
+        .catch(() => error);
     }
   }
 
@@ -117,7 +149,7 @@ export class PostgresMirror {
   /** The cursors committed last, or undefined when this table has none yet. */
   async readState(): Promise<MirrorState | undefined> {
     try {
-      return await selectState(this.db, this.name);
+      return await this.session.run(() => selectState(this.db, this.name));
     } catch (error) {
       throw describeError(error, this.target, 'read the state');
     }
@@ -128,14 +160,17 @@ export class PostgresMirror {
    * run), or undefined when there is none (no state table yet, or no row for the table).
    */
   static async peekState(target: PgTarget): Promise<MirrorState | undefined> {
-    const db = await connect(target);
+    const session = await Session.open(target);
+    const db = session.db;
     try {
-      const [found] = await db<{ exists: boolean }[]>`SELECT to_regclass(${`${quoteIdent(target.schema)}.${quoteIdent(STATE_TABLE)}`}) IS NOT NULL AS exists`;
-      return found!.exists ? await selectState(db, { schema: target.schema, table: target.table }) : undefined;
+      return await session.run(async () => {
+        const [found] = await db<{ exists: boolean }[]>`SELECT to_regclass(${`${quoteIdent(target.schema)}.${quoteIdent(STATE_TABLE)}`}) IS NOT NULL AS exists`;
+        return found!.exists ? await selectState(db, { schema: target.schema, table: target.table }) : undefined;
+      });
     } catch (error) {
       throw describeError(error, target, 'read the state');
     } finally {
-      await db.end({ timeout: 1 }).catch(() => {});
+      await session.end();
     }
   }
 
@@ -155,7 +190,7 @@ export class PostgresMirror {
         );
       }
       this.pid = row!.pid;
-      await sql`SET temp_buffers = '128MB'`;
+      await configure(sql);
     } catch (error) {
       throw describeError(error, this.target, 'check the lock');
     }
@@ -163,25 +198,31 @@ export class PostgresMirror {
 
   /**
    * Undoes what a first run that committed no row made: the state row, and the tables it created if they hold nothing
-   * (a failed first run leaves the database as it found it).
+   * (a failed first run leaves the database as it found it). False when it could not: the connection was lost (what
+   * was made stays, and the next run continues from it).
    */
-  async discard(): Promise<void> {
+  async discard(): Promise<boolean> {
     const state: TableName = { schema: this.name.schema, table: STATE_TABLE };
+    if (this.session.lost) return false;
     try {
-      await this.checkLock();
-      await this.db.begin(async (tx) => {
-        await tx.unsafe(`DELETE FROM ${qualified(state)} WHERE mirror = $1`, [this.name.table]);
-        if (this.ensured.created) {
-          const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(this.name)}`);
-          if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(this.name)}`);
-        }
-        if (this.ensured.createdState) {
-          const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(state)}`);
-          if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(state)}`);
-        }
+      await this.session.run(async () => {
+        await this.checkLock();
+        await this.db.begin(async (tx) => {
+          await tx.unsafe(`DELETE FROM ${qualified(state)} WHERE mirror = $1`, [this.name.table]);
+          if (this.ensured.created) {
+            const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(this.name)}`);
+            if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(this.name)}`);
+          }
+          if (this.ensured.createdState) {
+            const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(state)}`);
+            if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(state)}`);
+          }
+        });
       });
+      return true;
     } catch {
       // Nothing more to undo on a connection lost: the next run finds a new mirror's start, or nothing.
+      return this.session.lost === undefined;
     }
   }
 
@@ -246,32 +287,9 @@ export class PostgresMirror {
     return counts;
   }
 
-  /** Ends the session (and with it the lock). */
+  /** Ends the session (and with it the lock), within seconds whatever the server does. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.db.end({ timeout: 5 }).catch(() => {});
-  }
-}
-
-/**
- * Who holds the lock, as Postgres shows them to us: ` (Postgres backend 4711 from 10.0.0.5, connected since 2026-11-25T17:02:03Z)`,
- * ` (Postgres backend 4711)` for another role's session, or '' when no session holds it (it let go meanwhile) or
- * Postgres cannot say.
- */
-export async function lockHolder(db: Sql, target: PgTarget): Promise<string> {
-  const key = lockKey(target);
-  try {
-    const [row] = await db<{ pid: number; client: string | null; since: Date | null }[]>`
-      SELECT a.pid, host(a.client_addr) AS client, a.backend_start AS since
-      FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
-        AND l.classid = ${String(BigInt.asUintN(32, key >> 32n))}::bigint::oid AND l.objid = ${String(BigInt.asUintN(32, key))}::bigint::oid`;
-    if (!row) return '';
-    // No address: a session over the Unix socket, or another role's (Postgres shows another role's address and
-    // start only to a role that may read all statistics).
-    const since = row.since ? `, connected since ${row.since.toISOString().slice(0, 19)}Z` : '';
-    return ` (Postgres backend ${row.pid}${row.client ? ` from ${row.client}` : ''}${since})`;
-  } catch {
-    return '';
+    await this.session.end();
   }
 }

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import type net from 'node:net';
 import path from 'node:path';
 import { AuthError, SwapxError, UsageError, WrappedError } from '../../src/api/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
@@ -97,6 +98,26 @@ describe('connect', () => {
       if (saved === undefined) delete process.env.PGPASSWORD;
       else process.env.PGPASSWORD = saved;
     }
+  });
+
+  it("the socket is swapx's own (so that a session can destroy it), and the hooks see each statement, socket and close", async () => {
+    const seen = { statements: 0, sockets: [] as net.Socket[], closes: 0 };
+    const sql = await connect(target({ sslMode: 'disable' }), {
+      onStatement: () => seen.statements++,
+      onSocket: (socket) => seen.sockets.push(socket),
+      onClose: () => seen.closes++,
+    });
+    await sql`SELECT 1`;
+    await sql`SELECT 2`;
+    expect(seen.statements).toBe(2);
+    expect(seen.sockets).toHaveLength(1);
+    expect(seen.sockets[0]!.remotePort).toBe(db.server.port);
+    await sql.end();
+    expect(seen.closes).toBe(1);
+    // Without hooks, no statement hook: the driver's debug stays off.
+    const plain = await connect(target());
+    expect((plain.options as unknown as { debug: unknown }).debug).toBe(false);
+    await plain.end();
   });
 
   it('sslmode=disable hands the driver no TLS at all', async () => {
