@@ -150,6 +150,9 @@ const TLS_CODES =
  */
 const SESSION_ENDED = /^(53300|57P0[1235]|25P03|08...)$/;
 
+/** A file's permission bits as chmod takes them: 0644. */
+const modeText = (mode: number) => `0${(mode & 0o777).toString(8).padStart(3, '0')}`;
+
 /**
  * One line for a driver's error, by what the user can do about it, each of a class a monitor tells apart
  * (errors.ts) with the documented exit code: a refused login or permission is AuthError's (3); a database named
@@ -166,10 +169,13 @@ export function describeError(error: unknown, target: PgTarget, doing: string): 
   const isServer = typeof e.severity === 'string';
   const cause = { cause: error };
   if (isServer && (code === '28P01' || code === '28000')) {
+    const ignored = target.passwordFileIgnored;
     const hint =
-      target.password === undefined
-        ? 'no password was found: set PGPASSWORD, or add a ~/.pgpass line (PGPASSFILE names another file)'
-        : `the password from ${target.passwordFrom} was refused`;
+      target.password !== undefined
+        ? `the password from ${target.passwordFrom} was refused`
+        : ignored
+          ? `no password was found: the password file ${ignored.file} was not read, as its mode ${modeText(ignored.mode)} lets group or others read it (libpq ignores it too): chmod 600 ${ignored.file}`
+          : 'no password was found: set PGPASSWORD, or add a ~/.pgpass line (PGPASSFILE names another file)';
     return new PostgresLoginError(`${where} refused the login of user "${target.user}" (${message}); ${hint}`, cause);
   }
   if (isServer && code === '3D000') return new UsageError(`${where} has no database "${target.database}" (${message})`, cause);
