@@ -11,6 +11,7 @@ import { collect, spawnCli } from '../helpers/cli.js';
 import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
 import { comparableSwap, tableSwaps } from '../helpers/comparable.js';
 import { usePostgres } from '../helpers/postgres.js';
+import { adminConnection, startCluster } from '../helpers/postgres-cluster.js';
 import { runSwapx } from '../helpers/run.js';
 import { expectedRows } from '../sync/helpers.js';
 
@@ -125,6 +126,42 @@ describe('the backend terminated mid-sync', { timeout: 90_000 }, () => {
     const rerun = await runSwapx(args(table), { env: env() });
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(await tableSwaps(db.sql, table)).toEqual(expected);
+  });
+});
+
+describe("the server stopped mid-sync (a server of the test's own, stopped as a restart or a failover stops it)", { timeout: 90_000 }, () => {
+  const slow = useClockedSandbox({ ...data, clock: CLOCK, latencyMs: 150 });
+  let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
+  afterAll(() => cluster?.stop());
+
+  it('exit 1 within seconds, one JSON line saying the server cannot be reached, no stack', async () => {
+    cluster = await startCluster();
+    const { server } = cluster;
+    const root = adminConnection(server);
+    await root`CREATE DATABASE lost OWNER swapx_test`;
+    await root.end();
+    const out = `postgres://swapx_test@127.0.0.1:${server.port}/lost?table=stopped`;
+    const run = (until: string) => ['sync', '--out', out, '--since', SINCE, '--until', until, '--summary-json'];
+    const own = { ...slow.env(), PGPASSWORD: server.password };
+    const first = await runSwapx(run(FIRST), { env: own });
+    expect(first.code, first.stderr).toBe(0);
+    const child = spawnCli(run(UNTIL), { env: own });
+    const done = collect(child);
+    // Once the sync holds its session (its windows are slow to come), the server goes.
+    const admin = adminConnection(server, 'lost');
+    await waitFor(async () => ((await admin`SELECT 1 FROM pg_stat_activity WHERE application_name = 'swapx sync'`).length > 0 ? true : undefined), 'the sync');
+    await admin.end({ timeout: 1 });
+    cluster.stop();
+    cluster = undefined;
+    const stoppedAt = Date.now();
+    const r = await done;
+    expect(Date.now() - stoppedAt).toBeLessThan(15_000);
+    expect(r.code).toBe(1);
+    expect(r.stderr).not.toMatch(/\n\s+at |TypeError/);
+    const lines = jsonLines(r.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ event: 'sync-failed', exitCode: 1, error: 'PostgresConnectionError' });
+    expect(lines[0]!.message).toMatch(new RegExp(`Postgres at 127\\.0\\.0\\.1:${server.port}\\b.*; run again when it is up$`));
   });
 });
 
