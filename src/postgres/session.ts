@@ -28,7 +28,7 @@ export const LOCK_TIMEOUT_MS = 10_000;
 /** The server ends a session whose transaction stays idle this long (a process stopped mid-commit), releasing its locks. */
 export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 60_000;
 /** Past statement_timeout the server has cancelled a statement and said so: no answer this much later is no server. */
-export const ANSWER_GRACE_MS = 15_000;
+const ANSWER_GRACE_MS = 15_000;
 /** Closing waits this long for the server to see the session out, then drops the connection. */
 const CLOSE_TIMEOUT_S = 2;
 /** A batch's temporary table stays in memory (about 1.5 KB a row, up to some 100 MB); set before the session's first one, as Postgres requires. */
