@@ -60,7 +60,7 @@ function tlsOption(target: PgTarget): postgres.Options<Record<string, postgres.P
   }
 }
 
-/** What the session (session.ts) watches on a connection. */
+/** What the session (session.ts) watches on a connection, set by it once the connection is made. */
 export interface ConnectHooks {
   /** each statement as the driver sends it */
   onStatement?: () => void;
@@ -68,6 +68,15 @@ export interface ConnectHooks {
   onSocket?: (socket: net.Socket) => void;
   /** the connection closed (the driver makes it again for the next statement) */
   onClose?: () => void;
+}
+
+const hooksOf = new WeakMap<Db, ConnectHooks>();
+
+/** The hooks of a connection that connect() made. */
+export function connectionHooks(db: Db): ConnectHooks {
+  const hooks = hooksOf.get(db);
+  if (!hooks) throw new Error('not a connection of connect()');
+  return hooks;
 }
 
 /** The socket to the server, made here rather than by the driver so that a session can destroy it (session.ts). */
@@ -81,8 +90,9 @@ function openSocket(target: PgTarget): net.Socket {
 }
 
 /** Connects (lazily: the first query opens the connection). */
-export async function connect(target: PgTarget, hooks: ConnectHooks = {}): Promise<Db> {
+export async function connect(target: PgTarget): Promise<Db> {
   const { default: open } = await import('postgres');
+  const hooks: ConnectHooks = {};
   const options = {
     host: target.host,
     port: target.port,
@@ -101,7 +111,7 @@ export async function connect(target: PgTarget, hooks: ConnectHooks = {}): Promi
     prepare: true,
     fetch_types: false,
     // The driver's hook for each statement: the session's clock for an answer that does not come.
-    debug: hooks.onStatement ? () => hooks.onStatement!() : false,
+    debug: () => hooks.onStatement?.(),
     onclose: () => hooks.onClose?.(),
     socket: () => {
       const socket = openSocket(target);
@@ -115,7 +125,9 @@ export async function connect(target: PgTarget, hooks: ConnectHooks = {}): Promi
     target_session_attrs: undefined,
   };
   // `socket` is a documented option (README, "Custom socket") that the driver's types leave out.
-  return open(options as postgres.Options<Record<string, postgres.PostgresType>>);
+  const db = open(options as postgres.Options<Record<string, postgres.PostgresType>>);
+  hooksOf.set(db, hooks);
+  return db;
 }
 
 const NETWORK_CODES: Record<string, string> = {

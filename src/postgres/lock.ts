@@ -1,29 +1,23 @@
 /**
- * Locks, and who holds them as Postgres shows them: the table's one-writer lock (a session-level advisory lock with a
- * 64-bit key from the database, schema and table: the same for every swapx), and the table locks another session
- * holds when a statement of ours waited lock_timeout for one (a DBA's LOCK TABLE or ALTER, a reader's transaction).
+ * Who holds a lock, as Postgres shows them: the table's one-writer lock (a session-level advisory lock, its key made
+ * in mirror.ts), and the table locks another session holds when a statement of ours waited lock_timeout for one (a
+ * DBA's LOCK TABLE or ALTER, a reader's transaction).
  */
-import { createHash } from 'node:crypto';
 import type { Sql } from './driver.js';
 import { PostgresLockTimeoutError } from './errors.js';
+import { STATE_TABLE } from './schema.js';
+import { LOCK_TIMEOUT_MS, Session } from './session.js';
 import type { PgTarget } from './target.js';
-
-/** The lock of a table: a 64-bit key from its database, schema and name. */
-export function lockKey(target: PgTarget): bigint {
-  const digest = createHash('sha256').update(`swapx sync\u0000${target.database}\u0000${target.schema}\u0000${target.table}`).digest();
-  return digest.readBigInt64BE(0);
-}
 
 /** ISO time to the second, as the lines of swapx write times. */
 const second = (date: Date) => `${date.toISOString().slice(0, 19)}Z`;
 
 /**
- * Who holds the table's lock, as Postgres shows them to us: ` (Postgres backend 4711 from 10.0.0.5, connected since 2026-11-25T17:02:03Z)`,
+ * Who holds the table's lock (its `key`: mirror.ts), as Postgres shows them to us: ` (Postgres backend 4711 from 10.0.0.5, connected since 2026-11-25T17:02:03Z)`,
  * ` (Postgres backend 4711)` for another role's session, or '' when no session holds it (it let go meanwhile) or
  * Postgres cannot say.
  */
-export async function lockHolder(db: Sql, target: PgTarget): Promise<string> {
-  const key = lockKey(target);
+export async function lockHolder(db: Sql, key: bigint): Promise<string> {
   try {
     const [row] = await db<{ pid: number; client: string | null; since: Date | null }[]>`
       SELECT a.pid, host(a.client_addr) AS client, a.backend_start AS since
@@ -41,17 +35,12 @@ export async function lockHolder(db: Sql, target: PgTarget): Promise<string> {
 }
 
 /**
- * The lock timeout `error` (of a statement on the tables `names` of `schema`) with the session that held the strongest lock on them named:
- * its backend, application, client, the lock, and since when its transaction is open (what the user needs to find it
- * and wait or end it). `error` as it is when no other session holds one now, or Postgres cannot say.
+ * The lock timeout `error` of a statement on the mirror's tables (`target`'s and the state table) with the session
+ * that held the strongest lock on them named: its backend, application, client, the lock, and since when its
+ * transaction is open (what the user needs to find it, and wait or end it). `error` as it is when no other session
+ * holds one now, or Postgres cannot say.
  */
-export async function namingLockHolder(
-  sql: Sql,
-  error: PostgresLockTimeoutError,
-  schema: string,
-  names: readonly string[],
-  waitedMs: number,
-): Promise<PostgresLockTimeoutError> {
+export async function namingLockHolder(sql: Sql, error: PostgresLockTimeoutError, target: PgTarget): Promise<PostgresLockTimeoutError> {
   let row: { pid: number; app: string | null; client: string | null; since: Date | null; mode: string; relation: string } | undefined;
   try {
     // The strongest lock first (an exclusive lock blocks us; a reader's ACCESS SHARE only a schema change), then the oldest.
@@ -61,7 +50,7 @@ export async function namingLockHolder(
       FROM pg_locks l JOIN pg_class c ON c.oid = l.relation JOIN pg_namespace n ON n.oid = c.relnamespace
         JOIN pg_stat_activity a ON a.pid = l.pid
       WHERE l.locktype = 'relation' AND l.granted AND l.pid <> pg_backend_pid()
-        AND n.nspname = ${schema} AND c.relname = ANY (string_to_array(${names.join(',')}, ','))
+        AND n.nspname = ${target.schema} AND c.relname IN (${target.table}, ${STATE_TABLE})
       ORDER BY array_position(ARRAY['AccessExclusiveLock', 'ExclusiveLock', 'ShareRowExclusiveLock', 'ShareLock',
         'ShareUpdateExclusiveLock', 'RowExclusiveLock', 'RowShareLock', 'AccessShareLock'], l.mode::text), a.xact_start
       LIMIT 1`;
@@ -72,6 +61,18 @@ export async function namingLockHolder(
   const who = [row.app ? `"${row.app}"` : '', row.client ? `from ${row.client}` : ''].filter(Boolean).join(' ');
   const since = row.since ? `, its transaction open since ${second(row.since)}` : '';
   const holder = `Postgres backend ${row.pid}${who ? ` (${who})` : ''} holds ${row.mode} on ${row.relation}${since}`;
-  const message = `${error.message}: waited ${Math.round(waitedMs / 1000)} s for a lock; ${holder}; run again once it lets go`;
+  const message = `${error.message}: waited ${Math.round(LOCK_TIMEOUT_MS / 1000)} s for a lock; ${holder}; run again once it lets go`;
   return new PostgresLockTimeoutError(message, error.sqlState, { cause: error.cause });
+}
+
+/** The same, asked on a session of its own (the one that waited is gone: opening failed). */
+export async function namingLockHolderApart(target: PgTarget, error: PostgresLockTimeoutError): Promise<Error> {
+  const session = await Session.open(target);
+  try {
+    return await session.run(() => namingLockHolder(session.db, error, target));
+  } catch {
+    return error;
+  } finally {
+    await session.end();
+  }
 }

@@ -18,18 +18,19 @@
  *   beyond ROW EXCLUSIVE); only a schema change (a new table, a new column)
  *   takes a short exclusive lock, bounded by lock_timeout.
  */
+import { createHash } from 'node:crypto';
 import { SWAP_FIELDS } from '../api/types.js';
 import type { MirrorState } from '../sync/store.js';
 import { SyncLockedError } from '../fs/lock.js';
 import { COLUMNS, type Column, extraColumn, keyOf, versionOf, quoteIdent, type RowEncoder, rowEncoder } from './columns.js';
-import { type Db, describeError, type Sql } from './driver.js';
-import { PostgresLockTimeoutError } from './errors.js';
-import { lockHolder, lockKey, namingLockHolder } from './lock.js';
+import { connect, type Db, describeError, type Sql } from './driver.js';
 import { copyRows, mergeSql, type Pending, replaces } from './merge.js';
 import { addExtraColumns, ensureTables, type Ensured, qualified, STATE_TABLE, type TableName } from './schema.js';
 import { selectState, writeState } from './state.js';
-import { configure, LOCK_TIMEOUT_MS, Session, type SessionOptions } from './session.js';
 import { describeTarget, type PgTarget } from './target.js';
+import { PostgresLockTimeoutError } from './errors.js';
+import { lockHolder, namingLockHolder, namingLockHolderApart } from './lock.js';
+import { configure, Session } from './session.js';
 
 export interface CommitCounts {
   /** swaps not held before, placed at or after the cursor given */
@@ -41,8 +42,13 @@ export interface CommitCounts {
 }
 
 const KNOWN_FIELDS = new Set<string>(SWAP_FIELDS);
+/** The lock of a table: a 64-bit key from its database, schema and name (the same for every swapx). */
+export function lockKey(target: PgTarget): bigint {
+  const digest = createHash('sha256').update(`swapx sync\u0000${target.database}\u0000${target.schema}\u0000${target.table}`).digest();
+  return digest.readBigInt64BE(0);
+}
 
-export interface OpenOptions extends SessionOptions {
+export interface OpenOptions {
   /** the swapx version, kept with the cursors (a table written by another version is checked, not trusted) */
   version: string;
 }
@@ -59,8 +65,6 @@ export class PostgresMirror {
   private newExtras: Column[] = [];
   private readonly name: TableName;
   private closed = false;
-  /** the connection's bounds, and whether it was lost (session.ts) */
-  private session!: Session;
 
   private constructor(
     private readonly db: Db,
@@ -80,64 +84,54 @@ export class PostgresMirror {
    * the tables. Every failure is one line naming the server and the cause, never the password.
    */
   static async open(target: PgTarget, options: OpenOptions): Promise<PostgresMirror> {
-    const session = await Session.open(target, options);
-    const db = session.db;
+    const db = await connect(target);
+    // Bounded (session.ts): a statement left unanswered drops the connection, and this fails at once.
+    const session = Session.attach(target, db).begin();
     try {
-      const mirror = await session.run(async () => {
-        let pid: number;
-        try {
-          const [row] = await db<{ locked: boolean; pid: number }[]>`
-            SELECT pg_try_advisory_lock(${String(lockKey(target))}::bigint) AS locked, pg_backend_pid() AS pid`;
-          if (!row!.locked)
-            throw new SyncLockedError(`${describeTarget(target)} is being written by another swapx sync${await lockHolder(db, target)}; this run stopped`);
-          pid = row!.pid;
-          await configure(db);
-        } catch (error) {
-          throw describeError(error, target, 'connect');
-        }
-        let ensured: Ensured;
-        try {
-          ensured = await ensureTables(db, { schema: target.schema, table: target.table });
-        } catch (error) {
-          throw describeError(error, target, `create or check ${target.schema}.${target.table}`);
-        }
-        return new PostgresMirror(db, target, pid, ensured.columns, ensured, options.version);
-      });
-      mirror.session = session;
-      return mirror;
+      let pid: number;
+      try {
+        const [row] = await db<{ locked: boolean; pid: number }[]>`
+          SELECT pg_try_advisory_lock(${String(lockKey(target))}::bigint) AS locked, pg_backend_pid() AS pid`;
+        if (!row!.locked)
+          throw new SyncLockedError(
+            `${describeTarget(target)} is being written by another swapx sync${await lockHolder(db, lockKey(target))}; this run stopped`,
+          );
+        pid = row!.pid;
+        await configure(db);
+      } catch (error) {
+        throw describeError(error, target, 'connect');
+      }
+      let ensured: Ensured;
+      try {
+        ensured = await ensureTables(db, { schema: target.schema, table: target.table });
+      } catch (error) {
+        throw describeError(error, target, `create or check ${target.schema}.${target.table}`);
+      }
+      return new PostgresMirror(db, target, pid, ensured.columns, ensured, options.version);
     } catch (error) {
       await session.end();
-      // A schema change waited for a lock another session holds: which one is said (on a new session: this one is gone).
-      if (error instanceof PostgresLockTimeoutError) throw await PostgresMirror.naming(target, error);
-      throw error;
+      // A schema change waited for a lock another session holds: which one is said (asked on a session of its own).
+      throw session.lost ?? (error instanceof PostgresLockTimeoutError ? await namingLockHolderApart(target, error) : error);
+    } finally {
+      session.settle();
     }
   }
 
-  /** `error` with the session holding a lock on the mirror's tables named, asked on a session of its own. */
-  private static async naming(target: PgTarget, error: PostgresLockTimeoutError): Promise<Error> {
-    const session = await Session.open(target);
-    try {
-      return await session.run(() => namingLockHolder(session.db, error, target.schema, [target.table, STATE_TABLE], LOCK_TIMEOUT_MS));
-    } catch {
-      return error;
-    } finally {
-      await session.end();
-    }
+  /** the session's bounds, and whether its connection was lost (session.ts) */
+  private get session(): Session {
+    return Session.of(this.db);
   }
 
   /**
-   * Runs an operation of the mirror's (a commit) within the session's bounds (session.ts); a statement that waited
-   * lock_timeout for another session's lock fails naming that session.
+   * Runs an operation of the mirror's (a commit) within the session's bounds; a statement that waited lock_timeout for
+   * another session's lock fails naming that session (asked on this one: the transaction was rolled back).
    */
   async bounded<T>(operation: () => Promise<T>): Promise<T> {
     try {
       return await this.session.run(operation);
     } catch (error) {
       if (!(error instanceof PostgresLockTimeoutError) || this.session.lost) throw error;
-      // The transaction was rolled back: the session can ask who holds the lock.
-      throw await this.session
-        .run(() => namingLockHolder(this.db, error, this.target.schema, [this.target.table, STATE_TABLE], LOCK_TIMEOUT_MS))
-        .catch(() => error);
+      throw await this.session.run(() => namingLockHolder(this.db, error, this.target)).catch(() => error);
     }
   }
 
@@ -160,16 +154,15 @@ export class PostgresMirror {
    * run), or undefined when there is none (no state table yet, or no row for the table).
    */
   static async peekState(target: PgTarget): Promise<MirrorState | undefined> {
-    const session = await Session.open(target);
-    const db = session.db;
+    const db = await connect(target);
+    const session = Session.attach(target, db).begin();
     try {
-      return await session.run(async () => {
-        const [found] = await db<{ exists: boolean }[]>`SELECT to_regclass(${`${quoteIdent(target.schema)}.${quoteIdent(STATE_TABLE)}`}) IS NOT NULL AS exists`;
-        return found!.exists ? await selectState(db, { schema: target.schema, table: target.table }) : undefined;
-      });
+      const [found] = await db<{ exists: boolean }[]>`SELECT to_regclass(${`${quoteIdent(target.schema)}.${quoteIdent(STATE_TABLE)}`}) IS NOT NULL AS exists`;
+      return found!.exists ? await selectState(db, { schema: target.schema, table: target.table }) : undefined;
     } catch (error) {
-      throw describeError(error, target, 'read the state');
+      throw session.lost ?? describeError(error, target, 'read the state');
     } finally {
+      session.settle();
       await session.end();
     }
   }
@@ -186,7 +179,7 @@ export class PostgresMirror {
       const [again] = await sql<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${String(lockKey(this.target))}::bigint) AS locked`;
       if (!again!.locked) {
         throw new SyncLockedError(
-          `the connection to ${describeTarget(this.target)} was lost, and another swapx sync took its lock meanwhile${await lockHolder(sql, this.target)}; this run stopped`,
+          `the connection to ${describeTarget(this.target)} was lost, and another swapx sync took its lock meanwhile${await lockHolder(sql, lockKey(this.target))}; this run stopped`,
         );
       }
       this.pid = row!.pid;
@@ -198,16 +191,16 @@ export class PostgresMirror {
 
   /**
    * Undoes what a first run that committed no row made: the state row, and the tables it created if they hold nothing
-   * (a failed first run leaves the database as it found it). False when it could not: the connection was lost (what
-   * was made stays, and the next run continues from it).
+   * (a failed first run leaves the database as it found it). False when it cannot: the connection was lost during a
+   * statement (what was made stays, for the next run to continue from).
    */
   async discard(): Promise<boolean> {
     const state: TableName = { schema: this.name.schema, table: STATE_TABLE };
     if (this.session.lost) return false;
     try {
-      await this.session.run(async () => {
-        await this.checkLock();
-        await this.db.begin(async (tx) => {
+      await this.checkLock();
+      await this.session.run(() =>
+        this.db.begin(async (tx) => {
           await tx.unsafe(`DELETE FROM ${qualified(state)} WHERE mirror = $1`, [this.name.table]);
           if (this.ensured.created) {
             const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(this.name)}`);
@@ -217,13 +210,12 @@ export class PostgresMirror {
             const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(state)}`);
             if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(state)}`);
           }
-        });
-      });
-      return true;
+        }),
+      );
     } catch {
       // Nothing more to undo on a connection lost: the next run finds a new mirror's start, or nothing.
-      return this.session.lost === undefined;
     }
+    return this.session.lost === undefined;
   }
 
   /** Buffers a swap; `placedMs` is the completion time it counts as (new or late) when its completedAt is unreadable. */

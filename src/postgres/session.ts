@@ -17,7 +17,7 @@
  */
 import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { connect, type Db, type Sql } from './driver.js';
+import { connect, connectionHooks, type Db, type Sql } from './driver.js';
 import { PostgresConnectionError } from './errors.js';
 import { hostPort, type PgTarget } from './target.js';
 
@@ -47,6 +47,9 @@ export interface SessionOptions {
   answerLimitMs?: number;
 }
 
+/** The session of each connection: the mirror finds its own by its connection. */
+const sessions = new WeakMap<Db, Session>();
+
 export class Session {
   /** why the session cannot be used again, once it cannot */
   lost: Error | undefined;
@@ -59,26 +62,38 @@ export class Session {
 
   private constructor(
     readonly target: PgTarget,
+    /** the connection: made by the first statement, and made again by the driver after one lost between operations */
+    readonly db: Db,
     private readonly answerLimitMs: number,
   ) {}
 
-  /** the connection: made by the first statement, and made again by the driver after one lost between operations */
-  db!: Db;
+  /** The session of a connection connect() made, watching it from now on. */
+  static attach(target: PgTarget, db: Db, options: SessionOptions = {}): Session {
+    const session = new Session(target, db, options.answerLimitMs ?? STATEMENT_TIMEOUT_MS + ANSWER_GRACE_MS);
+    const hooks = connectionHooks(db);
+    hooks.onStatement = () => {
+      session.lastSent = performance.now();
+      if (session.running > 0) session.watch();
+    };
+    hooks.onSocket = (socket) => {
+      session.socket = socket;
+    };
+    hooks.onClose = () => {
+      if (session.running > 0) session.lost ??= new PostgresConnectionError(`the connection to Postgres at ${hostPort(target)} was lost`);
+    };
+    sessions.set(db, session);
+    return session;
+  }
 
+  /** A connection, and its session. */
   static async open(target: PgTarget, options: SessionOptions = {}): Promise<Session> {
-    const session = new Session(target, options.answerLimitMs ?? STATEMENT_TIMEOUT_MS + ANSWER_GRACE_MS);
-    session.db = await connect(target, {
-      onStatement: () => {
-        session.lastSent = performance.now();
-        if (session.running > 0) session.watch();
-      },
-      onSocket: (socket) => {
-        session.socket = socket;
-      },
-      onClose: () => {
-        if (session.running > 0) session.lost ??= new PostgresConnectionError(`the connection to Postgres at ${hostPort(target)} was lost`);
-      },
-    });
+    return Session.attach(target, await connect(target), options);
+  }
+
+  /** The session attach() made for `db`. */
+  static of(db: Db): Session {
+    const session = sessions.get(db);
+    if (!session) throw new Error('a connection without a session');
     return session;
   }
 
@@ -87,21 +102,31 @@ export class Session {
    * is not answered within the limit (the first also has connect_timeout to connect). A session lost is not used.
    */
   async run<T>(operation: () => Promise<T>): Promise<T> {
+    this.begin();
+    const expired = new Promise<never>((_resolve, reject) => {
+      this.expire = reject;
+    });
+    try {
+      return await Promise.race([operation(), expired]);
+    } finally {
+      this.settle();
+    }
+  }
+
+  /** An operation begins (settle() when it ends): its statements are watched; a session lost throws why. */
+  begin(): this {
     if (this.lost) throw this.lost;
     this.running += 1;
     // Connecting first is the driver's to bound (connect_timeout): until the first statement is sent, that long more.
     const connecting = this.socket === undefined || this.socket.readyState !== 'open';
     this.lastSent = performance.now() + (connecting ? (this.target.connectTimeout === 0 ? 3600 : this.target.connectTimeout) * 1000 : 0);
-    const expired = new Promise<never>((_resolve, reject) => {
-      this.expire = reject;
-    });
     this.watch();
-    try {
-      return await Promise.race([operation(), expired]);
-    } finally {
-      this.running -= 1;
-      if (this.running === 0) clearTimeout(this.timer);
-    }
+    return this;
+  }
+
+  settle(): void {
+    this.running = Math.max(0, this.running - 1);
+    if (this.running === 0) clearTimeout(this.timer);
   }
 
   private watch(): void {
@@ -133,6 +158,8 @@ export class Session {
 
   /** Ends the session (and with it the locks it holds), within CLOSE_TIMEOUT_S; at once when it is lost. */
   async end(): Promise<void> {
+    // Its own close is no connection lost.
+    this.running = 0;
     clearTimeout(this.timer);
     if (!this.lost) await this.db.end({ timeout: CLOSE_TIMEOUT_S }).catch(() => {});
     await this.drop();

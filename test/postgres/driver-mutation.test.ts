@@ -9,7 +9,7 @@ import type net from 'node:net';
 import path from 'node:path';
 import { AuthError, SwapxError, UsageError, WrappedError } from '../../src/api/errors.js';
 import { exitCodeFor } from '../../src/cli/exit-codes.js';
-import { APPLICATION_NAME, connect, describeError } from '../../src/postgres/driver.js';
+import { APPLICATION_NAME, connect, connectionHooks, type Db, describeError } from '../../src/postgres/driver.js';
 import { PostgresStatementError } from '../../src/postgres/errors.js';
 import type { PgTarget } from '../../src/postgres/target.js';
 import { tempDir } from '../helpers/cli.js';
@@ -102,9 +102,10 @@ describe('connect', () => {
 
   it("the socket is swapx's own (so that a session can destroy it), and the hooks see each statement, socket and close", async () => {
     const seen = { statements: 0, sockets: [] as net.Socket[], closes: 0 };
-    const sql = await connect(target({ sslMode: 'disable' }), {
+    const sql = await connect(target({ sslMode: 'disable' }));
+    Object.assign(connectionHooks(sql), {
       onStatement: () => seen.statements++,
-      onSocket: (socket) => seen.sockets.push(socket),
+      onSocket: (socket: net.Socket) => seen.sockets.push(socket),
       onClose: () => seen.closes++,
     });
     await sql`SELECT 1`;
@@ -114,10 +115,8 @@ describe('connect', () => {
     expect(seen.sockets[0]!.remotePort).toBe(db.server.port);
     await sql.end();
     expect(seen.closes).toBe(1);
-    // Without hooks, no statement hook: the driver's debug stays off.
-    const plain = await connect(target());
-    expect((plain.options as unknown as { debug: unknown }).debug).toBe(false);
-    await plain.end();
+    // A connection made elsewhere has none.
+    expect(() => connectionHooks(db.sql as unknown as Db)).toThrow('not a connection of connect()');
   });
 
   it('sslmode=disable hands the driver no TLS at all', async () => {
@@ -159,7 +158,9 @@ describe('connect', () => {
         keep_alive: o.keep_alive,
         prepare: o.prepare,
         fetch_types: o.fetch_types,
-        debug: o.debug,
+        debug: typeof o.debug,
+        socket: typeof o.socket,
+        onclose: typeof o.onclose,
         backoff: o.backoff,
         connection: o.connection,
         target_session_attrs: o.target_session_attrs,
@@ -177,7 +178,9 @@ describe('connect', () => {
         keep_alive: 60,
         prepare: true,
         fetch_types: false,
-        debug: false,
+        debug: 'function',
+        socket: 'function',
+        onclose: 'function',
         backoff: false,
         connection: { application_name: 'swapx sync' },
         target_session_attrs: undefined,
