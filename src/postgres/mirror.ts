@@ -198,9 +198,9 @@ export class PostgresMirror {
     const state: TableName = { schema: this.name.schema, table: STATE_TABLE };
     if (this.session.lost) return false;
     try {
-      await this.checkLock();
-      await this.session.run(() =>
-        this.db.begin(async (tx) => {
+      await this.session.run(async () => {
+        await this.checkLock();
+        await this.db.begin(async (tx) => {
           await tx.unsafe(`DELETE FROM ${qualified(state)} WHERE mirror = $1`, [this.name.table]);
           if (this.ensured.created) {
             const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(this.name)}`);
@@ -210,8 +210,8 @@ export class PostgresMirror {
             const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(state)}`);
             if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(state)}`);
           }
-        }),
-      );
+        });
+      });
     } catch {
       // Nothing more to undo on a connection lost: the next run finds a new mirror's start, or nothing.
     }
