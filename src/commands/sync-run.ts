@@ -10,6 +10,7 @@ import { runSync, type ErrorPolicy, type SyncEvent } from '../sync/engine.js';
 import { FolderStore } from '../sync/folder-store.js';
 import { parseSyncFlags, type SyncFlags, type SyncOptions } from '../sync/options.js';
 import type { MirrorQuery, MirrorStore } from '../sync/store.js';
+import { unsafeModeWarning } from '../postgres/pgpass.js';
 import { describeTarget, isPostgresUrl, parseTarget } from '../postgres/target.js';
 import { VERSION } from '../version.js';
 import { failureJson, movedJson, noteJson, stepJson, stepText } from '../sync/summary.js';
@@ -123,6 +124,11 @@ async function postgresStore(ctx: Context, flags: SyncFlags, options: SyncOption
     if (given !== undefined) throw new UsageError(`${flag} applies to a folder mirror: a Postgres table keeps every field, each in a typed column`);
   }
   const target = parseTarget(options.dir, { table: flags.table, env: ctx.io.env });
+  if (target.passwordFileIgnored) {
+    // Said as psql says it (libpq's words), not skipped in silence; a sync-warning line with --summary-json.
+    const warning = unsafeModeWarning(target.passwordFileIgnored.file);
+    ctx.io.stderr.write(`${options.summaryJson ? noteJson('sync-warning', warning, ctx.now()) : warning}\n`);
+  }
   if (ctx.globals.verbose) {
     // Where the password came from, never the password.
     const password = target.passwordFrom === undefined ? 'no password' : `password from ${target.passwordFrom}`;

@@ -30,6 +30,9 @@ import { encodeRow } from './row.js';
 import { ensureTables, type Ensured, qualified, STATE_TABLE, type TableName } from './schema.js';
 import { selectState, writeState } from './state.js';
 import { describeTarget, type PgTarget } from './target.js';
+import { PostgresLockTimeoutError } from './errors.js';
+import { lockHolder, namingLockHolder, namingLockHolderApart } from './lock.js';
+import { configure, Session } from './session.js';
 
 export interface CommitCounts {
   /** swaps not held before, placed at or after the cursor given */
@@ -43,7 +46,7 @@ export interface CommitCounts {
 }
 
 /** The lock of a table: a 64-bit key from its database, schema and name (the same for every swapx). */
-function lockKey(target: PgTarget): bigint {
+export function lockKey(target: PgTarget): bigint {
   const digest = createHash('sha256').update(`swapx sync\u0000${target.database}\u0000${target.schema}\u0000${target.table}`).digest();
   return digest.readBigInt64BE(0);
 }
@@ -77,17 +80,19 @@ export class PostgresMirror {
    */
   static async open(target: PgTarget, options: OpenOptions): Promise<PostgresMirror> {
     const db = await connect(target);
+    // Bounded (session.ts): a statement left unanswered drops the connection, and this fails at once.
+    const session = Session.attach(target, db).begin();
     try {
       let pid: number;
       try {
         const [row] = await db<{ locked: boolean; pid: number }[]>`
           SELECT pg_try_advisory_lock(${String(lockKey(target))}::bigint) AS locked, pg_backend_pid() AS pid`;
         if (!row!.locked)
-          throw new SyncLockedError(`${describeTarget(target)} is being written by another swapx sync${await lockHolder(db, target)}; this run stopped`);
+          throw new SyncLockedError(
+            `${describeTarget(target)} is being written by another swapx sync${await lockHolder(db, lockKey(target))}; this run stopped`,
+          );
         pid = row!.pid;
-        // A batch (about 1.5 KB a row, up to some 100 MB) stays in memory as the temporary table it is loaded
-        // into; set before the session's first temporary table, as Postgres requires.
-        await db`SET temp_buffers = '128MB'`;
+        await configure(db);
       } catch (error) {
         throw describeError(error, target, 'connect');
       }
@@ -99,8 +104,29 @@ export class PostgresMirror {
       }
       return new PostgresMirror(db, target, pid, ensured, options.version);
     } catch (error) {
-      await db.end({ timeout: 1 }).catch(() => {});
-      throw error;
+      await session.end();
+      // A schema change waited for a lock another session holds: which one is said (asked on a session of its own).
+      throw session.lost ?? (error instanceof PostgresLockTimeoutError ? await namingLockHolderApart(target, error) : error);
+    } finally {
+      session.settle();
+    }
+  }
+
+  /** the session's bounds, and whether its connection was lost (session.ts) */
+  private get session(): Session {
+    return Session.of(this.db);
+  }
+
+  /**
+   * Runs an operation of the mirror's (a commit) within the session's bounds; a statement that waited lock_timeout for
+   * another session's lock fails naming that session (asked on this one: the transaction was rolled back).
+   */
+  async bounded<T>(operation: () => Promise<T>): Promise<T> {
+    try {
+      return await this.session.run(operation);
+    } catch (error) {
+      if (!(error instanceof PostgresLockTimeoutError) || this.session.lost) throw error;
+      throw await this.session.run(() => namingLockHolder(this.db, error, this.target)).catch(() => error);
     }
   }
 
@@ -112,7 +138,7 @@ export class PostgresMirror {
   /** The cursors committed last, or undefined when this table has none yet. */
   async readState(): Promise<MirrorState | undefined> {
     try {
-      return await selectState(this.db, this.name);
+      return await this.session.run(() => selectState(this.db, this.name));
     } catch (error) {
       throw describeError(error, this.target, 'read the state');
     }
@@ -124,13 +150,15 @@ export class PostgresMirror {
    */
   static async peekState(target: PgTarget): Promise<MirrorState | undefined> {
     const db = await connect(target);
+    const session = Session.attach(target, db).begin();
     try {
       const [found] = await db<{ exists: boolean }[]>`SELECT to_regclass(${`${quoteIdent(target.schema)}.${quoteIdent(STATE_TABLE)}`}) IS NOT NULL AS exists`;
       return found!.exists ? await selectState(db, { schema: target.schema, table: target.table }) : undefined;
     } catch (error) {
-      throw describeError(error, target, 'read the state');
+      throw session.lost ?? describeError(error, target, 'read the state');
     } finally {
-      await db.end({ timeout: 1 }).catch(() => {});
+      session.settle();
+      await session.end();
     }
   }
 
@@ -146,11 +174,11 @@ export class PostgresMirror {
       const [again] = await sql<{ locked: boolean }[]>`SELECT pg_try_advisory_lock(${String(lockKey(this.target))}::bigint) AS locked`;
       if (!again!.locked) {
         throw new SyncLockedError(
-          `the connection to ${describeTarget(this.target)} was lost, and another swapx sync took its lock meanwhile${await lockHolder(sql, this.target)}; this run stopped`,
+          `the connection to ${describeTarget(this.target)} was lost, and another swapx sync took its lock meanwhile${await lockHolder(sql, lockKey(this.target))}; this run stopped`,
         );
       }
       this.pid = row!.pid;
-      await sql`SET temp_buffers = '128MB'`;
+      await configure(sql);
     } catch (error) {
       throw describeError(error, this.target, 'check the lock');
     }
@@ -158,26 +186,31 @@ export class PostgresMirror {
 
   /**
    * Undoes what a first run that committed no row made: the state row, and the tables it created if they hold nothing
-   * (a failed first run leaves the database as it found it).
+   * (a failed first run leaves the database as it found it). False when it cannot: the connection was lost during a
+   * statement (what was made stays, for the next run to continue from).
    */
-  async discard(): Promise<void> {
+  async discard(): Promise<boolean> {
     const state: TableName = { schema: this.name.schema, table: STATE_TABLE };
+    if (this.session.lost) return false;
     try {
-      await this.checkLock();
-      await this.db.begin(async (tx) => {
-        await tx.unsafe(`DELETE FROM ${qualified(state)} WHERE mirror = $1`, [this.name.table]);
-        if (this.ensured.created) {
-          const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(this.name)}`);
-          if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(this.name)}`);
-        }
-        if (this.ensured.createdState) {
-          const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(state)}`);
-          if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(state)}`);
-        }
+      await this.session.run(async () => {
+        await this.checkLock();
+        await this.db.begin(async (tx) => {
+          await tx.unsafe(`DELETE FROM ${qualified(state)} WHERE mirror = $1`, [this.name.table]);
+          if (this.ensured.created) {
+            const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(this.name)}`);
+            if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(this.name)}`);
+          }
+          if (this.ensured.createdState) {
+            const [rows] = await tx.unsafe(`SELECT count(*)::int AS n FROM ${qualified(state)}`);
+            if (rows!.n === 0) await tx.unsafe(`DROP TABLE ${qualified(state)}`);
+          }
+        });
       });
     } catch {
       // Nothing more to undo on a connection lost: the next run finds a new mirror's start, or nothing.
     }
+    return this.session.lost === undefined;
   }
 
   /** Buffers a swap; `placedMs` is the completion time it counts as (new or late) when its completedAt is unreadable. */
@@ -230,32 +263,9 @@ export class PostgresMirror {
     return counts;
   }
 
-  /** Ends the session (and with it the lock). */
+  /** Ends the session (and with it the lock), within seconds whatever the server does. */
   async close(): Promise<void> {
     this.closed = true;
-    await this.db.end({ timeout: 5 }).catch(() => {});
-  }
-}
-
-/**
- * Who holds the lock, as Postgres shows them to us: ` (Postgres backend 4711 from 10.0.0.5, connected since 2026-11-25T17:02:03Z)`,
- * ` (Postgres backend 4711)` for another role's session, or '' when no session holds it (it let go meanwhile) or
- * Postgres cannot say.
- */
-export async function lockHolder(db: Sql, target: PgTarget): Promise<string> {
-  const key = lockKey(target);
-  try {
-    const [row] = await db<{ pid: number; client: string | null; since: Date | null }[]>`
-      SELECT a.pid, host(a.client_addr) AS client, a.backend_start AS since
-      FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
-      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
-        AND l.classid = ${String(BigInt.asUintN(32, key >> 32n))}::bigint::oid AND l.objid = ${String(BigInt.asUintN(32, key))}::bigint::oid`;
-    if (!row) return '';
-    // No address: a session over the Unix socket, or another role's (Postgres shows another role's address and
-    // start only to a role that may read all statistics).
-    const since = row.since ? `, connected since ${row.since.toISOString().slice(0, 19)}Z` : '';
-    return ` (Postgres backend ${row.pid}${row.client ? ` from ${row.client}` : ''}${since})`;
-  } catch {
-    return '';
+    await this.session.end();
   }
 }

@@ -2,7 +2,7 @@
  * The password file as libpq reads it (https://www.postgresql.org/docs/15/libpq-pgpass.html):
  * lines of `hostname:port:database:username:password`, `*` matching anything, `\` escaping `:` and `\`,
  * `#` starting a comment; the first matching line wins. A file that group or others can read is ignored,
- * as libpq ignores it. A Unix-socket host matches `localhost`.
+ * as libpq ignores it, and said so in libpq's words. A Unix-socket host matches `localhost`.
  */
 import fs from 'node:fs';
 
@@ -30,12 +30,24 @@ function fields(line: string): string[] | undefined {
   return out.length === 5 ? out : undefined;
 }
 
-/** The password for `key` in `file`, or undefined (no file, no line, or a file others may read). */
-export function lookUpPassword(file: string, key: PassKey): string | undefined {
+/** libpq's warning, word for word, for a password file it will not read because group or others may. */
+export function unsafeModeWarning(file: string): string {
+  return `WARNING: password file "${file}" has group or world access; permissions should be u=rw (0600) or less`;
+}
+
+/**
+ * The password for `key` in `file`, or undefined (no file, no line, or a file others may read). A file skipped for
+ * its mode is told to `onUnsafe` with the mode: libpq warns, and the login's error names it.
+ */
+export function lookUpPassword(file: string, key: PassKey, onUnsafe?: (mode: number) => void): string | undefined {
   let text: string;
   try {
     const stat = fs.statSync(file);
-    if (!stat.isFile() || (process.platform !== 'win32' && (stat.mode & 0o077) !== 0)) return undefined;
+    if (!stat.isFile()) return undefined;
+    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0) {
+      onUnsafe?.(stat.mode & 0o777);
+      return undefined;
+    }
     text = fs.readFileSync(file, 'utf8');
   } catch {
     return undefined;

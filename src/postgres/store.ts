@@ -14,6 +14,8 @@ import { describeTarget, type PgTarget, qualifiedName } from './target.js';
 export class PostgresStore implements MirrorStore<MirrorQuery> {
   readonly name: string;
   private mirror: PostgresMirror | undefined;
+  /** what the run is told (a clean-up skipped) */
+  private note: (message: string) => void = () => {};
 
   constructor(
     private readonly target: PgTarget,
@@ -33,10 +35,17 @@ export class PostgresStore implements MirrorStore<MirrorQuery> {
   }
 
   async open(note: (message: string) => void): Promise<MirrorState | undefined> {
-    this.mirror = await PostgresMirror.open(this.target, { version: this.version });
-    const { added } = this.mirror.ensured;
+    this.note = note;
+    const mirror = await PostgresMirror.open(this.target, { version: this.version });
+    this.mirror = mirror;
+    const { added } = mirror.ensured;
     if (added.length > 0) note(`${qualifiedName(this.target)} was made by an older swapx: added the column(s) ${added.join(', ')}`);
-    return this.mirror.readState();
+    // The engine closes only a store it opened: one that fails here ends its session itself.
+    return mirror.readState().catch(async (error: unknown) => {
+      this.mirror = undefined;
+      await mirror.close();
+      throw error;
+    });
   }
 
   checkLock(): Promise<void> {
@@ -52,7 +61,8 @@ export class PostgresStore implements MirrorStore<MirrorQuery> {
   }
 
   async commit(next: MirrorState, newFrom: number): Promise<Committed> {
-    const counts = await this.mirror!.commit(next, newFrom);
+    const mirror = this.mirror!;
+    const counts = await mirror.bounded(() => mirror.commit(next, newFrom));
     const changed = counts.newSwaps + counts.lateSwaps + counts.updatedSwaps > 0;
     return { ...counts, touched: changed ? [qualifiedName(this.target)] : [] };
   }
@@ -61,7 +71,11 @@ export class PostgresStore implements MirrorStore<MirrorQuery> {
     const mirror = this.mirror;
     this.mirror = undefined;
     if (!mirror) return;
-    if (discard) await mirror.discard();
+    if (discard && !(await mirror.discard())) {
+      this.note(
+        `the connection to ${this.name} was lost: this first run's start (its state row, and the table if it made one) was left in place, and the next run continues from it`,
+      );
+    }
     await mirror.close();
   }
 }

@@ -36,6 +36,8 @@ export interface PgTarget {
   password: string | undefined;
   /** where the password came from, for -v: 'PGPASSWORD', the password file's path, or undefined */
   passwordFrom: string | undefined;
+  /** a password file not read because group or others may read it (libpq's rule): its path and mode, for the warning and the login's error */
+  passwordFileIgnored?: { file: string; mode: number };
 }
 
 /** Whether `--out` names a Postgres database rather than a directory. */
@@ -82,18 +84,43 @@ export interface TargetOptions {
 }
 
 /**
+ * The URL in parts as libpq reads it: the user and password are taken off first, because WHATWG's URL refuses an
+ * empty host after them (`postgres://user@/db?host=/var/run/postgresql`, the form psql takes for a Unix socket, or
+ * `postgres://user@:5433/db`), which libpq reads as the host from ?host=, PGHOST or the default.
+ */
+function readUrl(text: string): { url: URL; user: string; password: boolean; port: string } {
+  const match = /^(postgres(?:ql)?:\/\/)([^/?#]*)(.*)$/is.exec(text);
+  if (!match) throw new Error('not a postgres:// URL');
+  const [, scheme, authority, rest] = match as unknown as [string, string, string, string];
+  const at = authority.lastIndexOf('@');
+  const userInfo = at < 0 ? '' : authority.slice(0, at);
+  const hostPort = authority.slice(at + 1);
+  // No host, and a port: the port alone.
+  const bare = /^:(\d*)$/.exec(hostPort);
+  const url = new URL(`${scheme}${bare ? '' : hostPort}${rest}`);
+  const colon = userInfo.indexOf(':');
+  return {
+    url,
+    user: decodeURIComponent(colon < 0 ? userInfo : userInfo.slice(0, colon)),
+    password: colon >= 0 && colon < userInfo.length - 1,
+    port: bare ? bare[1]! : url.port,
+  };
+}
+
+/**
  * Reads the URL and finds the password; throws UsageError (exit 2) naming the problem, never the password.
  */
 export function parseTarget(text: string, options: TargetOptions): PgTarget {
   const env = options.env;
-  let url: URL;
+  let parts: ReturnType<typeof readUrl>;
   try {
-    url = new URL(text.trim());
+    parts = readUrl(text.trim());
   } catch {
     // The URL as given may hold a password: only its scheme is named.
     throw new UsageError('--out: the postgres:// URL cannot be read (expected postgres://USER@HOST:PORT/DATABASE)');
   }
-  if (url.password !== '') {
+  const { url } = parts;
+  if (parts.password) {
     throw new UsageError(
       '--out: the postgres:// URL holds a password, which would be seen in the process list and shell history; remove it, and set PGPASSWORD or a ~/.pgpass line',
     );
@@ -106,10 +133,10 @@ export function parseTarget(text: string, options: TargetOptions): PgTarget {
   }
   const hostParam = params.get('host') ?? undefined;
   const host = decodeURIComponent(url.hostname).replace(/^\[(.*)\]$/, '$1') || hostParam || env.PGHOST || 'localhost';
-  const portText = url.port || params.get('port') || env.PGPORT || String(DEFAULT_PORT);
+  const portText = parts.port || params.get('port') || env.PGPORT || String(DEFAULT_PORT);
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--out: port '${portText}' is not a port number (1 to 65535)`);
-  const user = decodeURIComponent(url.username) || params.get('user') || env.PGUSER || os.userInfo().username;
+  const user = parts.user || params.get('user') || env.PGUSER || os.userInfo().username;
   const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || params.get('dbname') || env.PGDATABASE || user;
   if (database.includes('/')) throw new UsageError(`--out: '${database}' is not a database name`);
 
@@ -138,16 +165,32 @@ export function parseTarget(text: string, options: TargetOptions): PgTarget {
 
   let password: string | undefined;
   let passwordFrom: string | undefined;
+  let passwordFileIgnored: PgTarget['passwordFileIgnored'];
   if (env.PGPASSWORD !== undefined && env.PGPASSWORD !== '') {
     password = env.PGPASSWORD;
     passwordFrom = 'PGPASSWORD';
   } else {
     const file = env.PGPASSFILE || path.join(home, '.pgpass');
-    const found = lookUpPassword(file, { host, port, database, user });
+    const found = lookUpPassword(file, { host, port, database, user }, (mode) => {
+      passwordFileIgnored = { file, mode };
+    });
     if (found !== undefined) {
       password = found;
       passwordFrom = file;
     }
   }
-  return { host, port, database, user, schema, table, sslMode, sslRootCert, connectTimeout, password, passwordFrom };
+  return {
+    host,
+    port,
+    database,
+    user,
+    schema,
+    table,
+    sslMode,
+    sslRootCert,
+    connectTimeout,
+    password,
+    passwordFrom,
+    ...(passwordFileIgnored ? { passwordFileIgnored } : {}),
+  };
 }

@@ -136,6 +136,16 @@ describe('opening the mirror', () => {
     );
   });
 
+  it('no password because the password file was ignored for its mode: names the file and its mode (exit 3)', async () => {
+    const file = '/home/ann/.pgpass';
+    const { error, code } = await openError(target({ password: undefined, passwordFrom: undefined, passwordFileIgnored: { file, mode: 0o640 } }));
+    expect(error.name).toBe('PostgresLoginError');
+    expect(code).toBe(3);
+    expect(error.message).toMatch(
+      /^Postgres at 127\.0\.0\.1:\d+ refused the login of user "swapx_test" \(.*\); no password was found: the password file \/home\/ann\/\.pgpass was not read, as its mode 0640 lets group or others read it \(libpq ignores it too\): chmod 600 \/home\/ann\/\.pgpass$/,
+    );
+  });
+
   it('a database that does not exist (exit 2)', async () => {
     const { error, code } = await openError(target({ database: 'no_such_db' }));
     expect(error).toBeInstanceOf(UsageError);

@@ -5,9 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import type net from 'node:net';
 import path from 'node:path';
 import { AuthError, SwapxError, UsageError, WrappedError } from '../../src/api/errors.js';
-import { APPLICATION_NAME, connect, describeError } from '../../src/postgres/driver.js';
+import { exitCodeFor } from '../../src/cli/exit-codes.js';
+import { APPLICATION_NAME, connect, connectionHooks, type Db, describeError } from '../../src/postgres/driver.js';
+import { PostgresStatementError } from '../../src/postgres/errors.js';
 import type { PgTarget } from '../../src/postgres/target.js';
 import { tempDir } from '../helpers/cli.js';
 import { pgTarget, usePostgres } from '../helpers/postgres.js';
@@ -97,6 +100,25 @@ describe('connect', () => {
     }
   });
 
+  it("the socket is swapx's own (so that a session can destroy it), and the hooks see each statement, socket and close", async () => {
+    const seen = { statements: 0, sockets: [] as net.Socket[], closes: 0 };
+    const sql = await connect(target({ sslMode: 'disable' }));
+    Object.assign(connectionHooks(sql), {
+      onStatement: () => seen.statements++,
+      onSocket: (socket: net.Socket) => seen.sockets.push(socket),
+      onClose: () => seen.closes++,
+    });
+    await sql`SELECT 1`;
+    await sql`SELECT 2`;
+    expect(seen.statements).toBe(2);
+    expect(seen.sockets).toHaveLength(1);
+    expect(seen.sockets[0]!.remotePort).toBe(db.server.port);
+    await sql.end();
+    expect(seen.closes).toBe(1);
+    // A connection made elsewhere has none.
+    expect(() => connectionHooks(db.sql as unknown as Db)).toThrow('not a connection of connect()');
+  });
+
   it('sslmode=disable hands the driver no TLS at all', async () => {
     const sql = await connect(target({ sslMode: 'disable', password: undefined }));
     expect((sql.options as unknown as { ssl: unknown }).ssl).toBe(false);
@@ -136,7 +158,9 @@ describe('connect', () => {
         keep_alive: o.keep_alive,
         prepare: o.prepare,
         fetch_types: o.fetch_types,
-        debug: o.debug,
+        debug: typeof o.debug,
+        socket: typeof o.socket,
+        onclose: typeof o.onclose,
         backoff: o.backoff,
         connection: o.connection,
         target_session_attrs: o.target_session_attrs,
@@ -154,7 +178,9 @@ describe('connect', () => {
         keep_alive: 60,
         prepare: true,
         fetch_types: false,
-        debug: false,
+        debug: 'function',
+        socket: 'function',
+        onclose: 'function',
         backoff: false,
         connection: { application_name: 'swapx sync' },
         target_session_attrs: undefined,
@@ -221,13 +247,13 @@ describe('describeError', () => {
   it('a refused login: AuthError naming the user and where the password came from, or that none was found', () => {
     for (const code of ['28P01', '28000']) {
       expect(described(serverError(code))).toEqual({
-        type: 'AuthError',
+        type: 'PostgresLoginError',
         message: 'Postgres at db.example:5432 refused the login of user "bob" (the server says); the password from PGPASSWORD was refused',
         cause: true,
       });
     }
     expect(described(serverError('28P01'), { ...T, password: undefined, passwordFrom: undefined })).toEqual({
-      type: 'AuthError',
+      type: 'PostgresLoginError',
       message:
         'Postgres at db.example:5432 refused the login of user "bob" (the server says); no password was found: set PGPASSWORD, or add a ~/.pgpass line (PGPASSFILE names another file)',
       cause: true,
@@ -240,20 +266,20 @@ describe('describeError', () => {
     });
   });
 
-  it('a database that does not exist: UsageError; a permission refused: AuthError; no room for a connection: run again later', () => {
+  it('a database that does not exist: UsageError; a permission refused: PostgresPermissionError; no room for a connection: run again later', () => {
     expect(described(serverError('3D000'))).toEqual({
       type: 'UsageError',
       message: 'Postgres at db.example:5432 has no database "prod" (the server says)',
       cause: true,
     });
     expect(described(serverError('42501'))).toEqual({
-      type: 'AuthError',
+      type: 'PostgresPermissionError',
       message: 'Postgres at db.example:5432: user "bob" may not do it (the server says)',
       cause: true,
     });
     for (const code of ['53300', '57P03']) {
       expect(described(serverError(code))).toEqual({
-        type: 'WrappedError',
+        type: 'PostgresConnectionError',
         message: 'Postgres at db.example:5432 takes no connection now (the server says); run again later',
         cause: true,
       });
@@ -262,17 +288,37 @@ describe('describeError', () => {
       expect(described(clientError(code)).message).toBe('Postgres at db.example:5432: do it failed (the client says)');
   });
 
-  it('any other server error: what failed, its first line and SQLSTATE', () => {
+  it('a session the server ended (terminated, shut down, timed out idle, a connection exception): the connection, with what was being done', () => {
+    for (const code of ['57P01', '57P02', '57P05', '25P03', '08006', '08P01']) {
+      expect(described(serverError(code))).toEqual({
+        type: 'PostgresConnectionError',
+        message: `Postgres at db.example:5432 ended the session while trying to do it (the server says, SQLSTATE ${code}); run again when it is up`,
+        cause: true,
+      });
+    }
+    for (const code of ['57P04', '57P0', '08', '0800', '080000', 'X08000', '25P02', '57014'])
+      expect(described(serverError(code)).type).not.toBe('PostgresConnectionError');
+  });
+
+  it('any other server error: a statement failed, its first line and SQLSTATE; a lock waited for too long has a class of its own', () => {
     expect(described(serverError('23514'))).toEqual({
-      type: 'WrappedError',
+      type: 'PostgresStatementError',
       message: 'Postgres at db.example:5432: do it failed (the server says, SQLSTATE 23514)',
       cause: true,
     });
+    expect((describeError(serverError('23514'), T, 'x') as PostgresStatementError).sqlState).toBe('23514');
+    expect(described(serverError('55P03'))).toEqual({
+      type: 'PostgresLockTimeoutError',
+      message: 'Postgres at db.example:5432: do it failed (the server says, SQLSTATE 55P03)',
+      cause: true,
+    });
+    expect(describeError(serverError('55P03'), T, 'x')).toBeInstanceOf(PostgresStatementError);
     expect(described(serverError(undefined))).toEqual({
-      type: 'WrappedError',
+      type: 'PostgresStatementError',
       message: 'Postgres at db.example:5432: do it failed (the server says)',
       cause: true,
     });
+    expect((describeError(serverError(undefined), T, 'x') as PostgresStatementError).sqlState).toBeUndefined();
     expect(described(Object.assign(new Error('x'), { severity: 'FATAL', code: 42 })).message).toBe('Postgres at db.example:5432: do it failed (x)');
   });
 
@@ -280,19 +326,21 @@ describe('describeError', () => {
     const reset = clientError('ECONNRESET', 'Client network socket disconnected before secure TLS connection was established');
     for (const sslMode of ['require', 'verify-ca', 'verify-full', 'disable'] as const) {
       expect(described(reset, { ...T, sslMode })).toEqual({
-        type: 'WrappedError',
+        type: 'PostgresTlsError',
         message: `Postgres at db.example:5432 closed the connection before TLS was set up: it may not offer TLS, which sslmode=${sslMode} requires`,
         cause: true,
       });
     }
     for (const sslMode of ['prefer', 'allow'] as const) {
-      expect(described(reset, { ...T, sslMode }).message).toBe('cannot reach Postgres at db.example:5432 (connection reset); run again when it is up');
+      expect(describeError(reset, { ...T, sslMode }, 'connect').message).toBe(
+        'cannot reach Postgres at db.example:5432 (connection reset); run again when it is up',
+      );
     }
-    expect(described(clientError('ECONNRESET', 'read ECONNRESET')).message).toBe(
+    expect(describeError(clientError('ECONNRESET', 'read ECONNRESET'), T, 'connect').message).toBe(
       'cannot reach Postgres at db.example:5432 (connection reset); run again when it is up',
     );
     expect(described(clientError('EPIPE', 'before secure TLS connection')).message).toBe(
-      'Postgres at db.example:5432: do it failed (before secure TLS connection)',
+      'lost the connection to Postgres at db.example:5432 while trying to do it (connection broken); run again when it is up',
     );
   });
 
@@ -310,7 +358,7 @@ describe('describeError', () => {
     'EPROTO',
   ])('a TLS failure (%s): check sslmode and sslrootcert', (code) => {
     expect(described(clientError(code))).toEqual({
-      type: 'WrappedError',
+      type: 'PostgresTlsError',
       message: 'Postgres at db.example:5432: the TLS connection failed (the client says); check sslmode and sslrootcert',
       cause: true,
     });
@@ -322,22 +370,40 @@ describe('describeError', () => {
 
   it.each([
     ['ECONNREFUSED', 'connection refused'],
-    ['ECONNRESET', 'connection reset'],
     ['ENOTFOUND', 'host not found'],
     ['EAI_AGAIN', 'host name lookup failed'],
     ['EHOSTUNREACH', 'host unreachable'],
+    ['EHOSTDOWN', 'host down'],
     ['ENETUNREACH', 'network unreachable'],
+    ['ENETDOWN', 'network down'],
     ['ETIMEDOUT', 'timed out'],
     ['ENOENT', 'no such socket'],
     ['CONNECT_TIMEOUT', 'timed out connecting'],
+  ])('a server not reached (%s): %s, run again when it is up', (code, what) => {
+    expect(described(clientError(code))).toEqual({
+      type: 'PostgresConnectionError',
+      message: `cannot reach Postgres at db.example:5432 (${what}); run again when it is up`,
+      cause: true,
+    });
+  });
+
+  it.each([
+    ['ECONNRESET', 'connection reset'],
+    ['ECONNABORTED', 'connection aborted'],
+    ['EPIPE', 'connection broken'],
     ['CONNECTION_CLOSED', 'the server closed the connection'],
     ['CONNECTION_DESTROYED', 'the connection was closed'],
     ['CONNECTION_ENDED', 'the connection was closed'],
-  ])('a network failure (%s): %s, run again when it is up', (code, what) => {
+  ])('a connection lost (%s): %s, while doing what; connecting, the server was not reached', (code, what) => {
     expect(described(clientError(code))).toEqual({
-      type: 'WrappedError',
-      message: `cannot reach Postgres at db.example:5432 (${what}); run again when it is up`,
+      type: 'PostgresConnectionError',
+      message: `lost the connection to Postgres at db.example:5432 while trying to do it (${what}); run again when it is up`,
       cause: true,
+    });
+    const connecting = describeError(clientError(code), T, 'connect');
+    expect({ type: connecting.constructor.name, message: connecting.message }).toEqual({
+      type: 'PostgresConnectionError',
+      message: `cannot reach Postgres at db.example:5432 (${what}); run again when it is up`,
     });
   });
 
@@ -363,7 +429,13 @@ describe('describeError', () => {
 
   it('each class is the exit code it documents', () => {
     expect(describeError(serverError('28P01'), T, 'x')).toBeInstanceOf(AuthError);
+    expect(describeError(serverError('42501'), T, 'x')).toBeInstanceOf(AuthError);
     expect(describeError(serverError('3D000'), T, 'x')).toBeInstanceOf(UsageError);
-    expect(describeError(clientError('ECONNREFUSED'), T, 'x')).toBeInstanceOf(WrappedError);
+    for (const error of [clientError('ECONNREFUSED'), clientError('EPROTO'), serverError('23514'), serverError('55P03'), serverError('57P01')]) {
+      expect(describeError(error, T, 'x')).toBeInstanceOf(WrappedError);
+      expect(exitCodeFor(describeError(error, T, 'x'))).toBe(1);
+    }
+    expect(exitCodeFor(describeError(serverError('28P01'), T, 'x'))).toBe(3);
+    expect(exitCodeFor(describeError(serverError('42501'), T, 'x'))).toBe(3);
   });
 });

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { SyncLockedError } from '../../src/fs/lock.js';
 import type { Db } from '../../src/postgres/driver.js';
-import { lockHolder, PostgresMirror } from '../../src/postgres/mirror.js';
+import { lockHolder } from '../../src/postgres/lock.js';
+import { lockKey, PostgresMirror } from '../../src/postgres/mirror.js';
 import type { PgTarget } from '../../src/postgres/target.js';
 import type { MirrorState } from '../../src/sync/store.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
@@ -234,10 +235,10 @@ describe('discard', () => {
 
 describe('lockHolder', () => {
   it('is empty when no session holds the lock (it let go meanwhile), or when Postgres cannot be asked', async () => {
-    expect(await lockHolder(db.sql, target())).toBe('');
+    expect(await lockHolder(db.sql, lockKey(target()))).toBe('');
     const ended = adminConnection(db.server, db.database);
     await ended.end();
-    expect(await lockHolder(ended, target())).toBe('');
+    expect(await lockHolder(ended, lockKey(target()))).toBe('');
   });
 });
 

@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { lookUpPassword, type PassKey } from '../../src/postgres/pgpass.js';
+import { lookUpPassword, type PassKey, unsafeModeWarning } from '../../src/postgres/pgpass.js';
 import { tempDir } from '../helpers/cli.js';
 
 const KEY: PassKey = { host: 'db.example', port: 5432, database: 'prod', user: 'bob' };
@@ -68,6 +68,31 @@ describe('lookUpPassword', () => {
     expect(lookUpPassword(passFile(line, 0o640), KEY)).toBeUndefined();
     expect(lookUpPassword(passFile(line, 0o602), KEY)).toBeUndefined();
     expect(lookUpPassword(passFile(line, 0o610), KEY)).toBeUndefined();
+  });
+
+  it('a file skipped for its mode is told, with the mode; one that is read, missing or not a plain file is not', () => {
+    const told = (file: string) => {
+      const modes: number[] = [];
+      const found = lookUpPassword(file, KEY, (mode) => modes.push(mode));
+      return { found, modes };
+    };
+    expect(told(passFile('*:*:*:*:secret', 0o644))).toEqual({ found: undefined, modes: [0o644] });
+    expect(told(passFile('*:*:*:*:secret', 0o604))).toEqual({ found: undefined, modes: [0o604] });
+    expect(told(passFile('*:*:*:*:secret', 0o620))).toEqual({ found: undefined, modes: [0o620] });
+    expect(told(passFile('*:*:*:*:secret', 0o600))).toEqual({ found: 'secret', modes: [] });
+    expect(told(passFile('*:*:*:bob:secret', 0o600))).toEqual({ found: 'secret', modes: [] });
+    expect(told(path.join(tempDir(), 'missing'))).toEqual({ found: undefined, modes: [] });
+    const dir = tempDir();
+    fs.chmodSync(dir, 0o755);
+    expect(told(dir)).toEqual({ found: undefined, modes: [] });
+    // Without a listener, the same answer.
+    expect(lookUpPassword(passFile('*:*:*:*:secret', 0o644), KEY)).toBeUndefined();
+  });
+
+  it("the warning is libpq's, word for word", () => {
+    expect(unsafeModeWarning('/home/ann/.pgpass')).toBe(
+      'WARNING: password file "/home/ann/.pgpass" has group or world access; permissions should be u=rw (0600) or less',
+    );
   });
 
   it('on Windows, where the mode bits say nothing, the file is read whatever they are', () => {

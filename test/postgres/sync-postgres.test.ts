@@ -5,6 +5,7 @@
  * the summary; every bad input and failure as one line with its exit code, the password in none of them.
  */
 import { describe, expect, it } from 'vitest';
+import fs from 'node:fs';
 import path from 'node:path';
 import { PostgresMirror } from '../../src/postgres/mirror.js';
 import { parseTarget } from '../../src/postgres/target.js';
@@ -188,8 +189,97 @@ describe('bad input and failures: one line, the documented exit code, nothing cr
     // With --summary-json the failure is a JSON line, the password in none of it either.
     const json = await sync(['--out', url(), ...range, '--summary-json'], { PGPASSWORD: 'not-the-password' });
     expect(json.code).toBe(3);
-    expect(JSON.parse(json.stderr.trim())).toMatchObject({ event: 'sync-failed', exitCode: 3, error: 'AuthError' });
+    expect(JSON.parse(json.stderr.trim())).toMatchObject({ event: 'sync-failed', exitCode: 3, error: 'PostgresLoginError' });
     expect(json.stderr).not.toContain('not-the-password');
+  });
+
+  it("a password file others may read: libpq's warning, then the refused login naming the file and its mode (exit 3)", async () => {
+    const home = tempDir();
+    const pgpass = path.join(home, '.pgpass');
+    fs.writeFileSync(pgpass, `*:*:*:swapx_test:${db.server.password}\n`);
+    fs.chmodSync(pgpass, 0o644);
+    const run = (extra: string[]) => runSwapx(['sync', '--out', url(), ...range, ...extra], { env: { ...api.env(), HOME: home } });
+    const warning = `WARNING: password file "${pgpass}" has group or world access; permissions should be u=rw (0600) or less`;
+    const refusal = `Postgres at 127.0.0.1:${db.server.port} refused the login of user "swapx_test" (password authentication failed for user "swapx_test"); no password was found: the password file ${pgpass} was not read, as its mode 0644 lets group or others read it (libpq ignores it too): chmod 600 ${pgpass}`;
+    const plain = await run([]);
+    expect(plain.code).toBe(3);
+    expect(plain.stderr).toBe(`${warning}\nswapx: error: ${refusal}\n`);
+    const json = await run(['--summary-json']);
+    expect(json.code).toBe(3);
+    expect(
+      json.stderr
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>),
+    ).toEqual([
+      { event: 'sync-warning', time: expect.any(String), message: warning },
+      { event: 'sync-failed', time: expect.any(String), exitCode: 3, error: 'PostgresLoginError', message: refusal },
+    ]);
+    expect(json.stderr).not.toContain(db.server.password);
+    // Made private, the file is read and the sync runs, with no warning.
+    fs.chmodSync(pgpass, 0o600);
+    const fixed = await run(['-q']);
+    expect(fixed.code, fixed.stderr).toBe(0);
+    expect(fixed.stderr).toBe('');
+  });
+
+  it('the Unix-socket URLs psql takes reach the server over its socket', async () => {
+    api.clock = CAUGHT_UP.clock1;
+    const { socketDir, port } = db.server;
+    const dir = encodeURIComponent(socketDir);
+    const forms = [
+      `postgres://swapx_test@/${db.database}?host=${socketDir}&port=${port}&table=socket_a`,
+      `postgres:///${db.database}?host=${dir}&port=${port}&user=swapx_test&table=socket_b`,
+      `postgres://swapx_test@${dir}:${port}/${db.database}?table=socket_c`,
+    ];
+    const count = apiRows(CAUGHT_UP.clock1).length;
+    for (const [i, form] of forms.entries()) {
+      // No password: the socket's logins are trusted on the test server.
+      const r = await runSwapx(['sync', '--out', form, ...range, ...(i === 0 ? ['-v'] : ['-q'])], { env: { ...api.env(), HOME: tempDir() } });
+      expect(r.code, r.stderr).toBe(0);
+      if (i === 0) {
+        expect(r.stderr.split('\n')[0]).toBe(
+          `postgres: swapx_test@${socketDir} (socket, port ${port})/${db.database} public.socket_a, sslmode prefer, no password`,
+        );
+      }
+      const [held] = await db.sql.unsafe(`SELECT count(*)::int AS n FROM socket_${'abc'[i]}`);
+      expect(held).toEqual({ n: count });
+    }
+  });
+
+  it('with --summary-json, "error" tells a server that is down from a TLS failure and from a statement that failed', async () => {
+    const failed = async (args: string[]) => {
+      const r = await sync([...args, ...range, '--summary-json']);
+      // JSON lines throughout, the failure the last (a table of another swapx is noted first).
+      const lines = r.stderr
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(
+        lines.slice(0, -1).every((line) => line.event === 'sync-warning'),
+        r.stderr,
+      ).toBe(true);
+      const { event, exitCode, error, message } = lines.at(-1)!;
+      return { code: r.code, event, exitCode, error, message };
+    };
+    expect(await failed(['--out', 'postgres://swapx_test@127.0.0.1:1/x'])).toEqual({
+      code: 1,
+      event: 'sync-failed',
+      exitCode: 1,
+      error: 'PostgresConnectionError',
+      message: 'cannot reach Postgres at 127.0.0.1:1 (connection refused); run again when it is up',
+    });
+    expect(await failed(['--out', `${url()}&sslmode=verify-full`])).toMatchObject({ code: 1, exitCode: 1, error: 'PostgresTlsError' });
+    // Rows the table refuses: the commit's statement fails, with its SQLSTATE.
+    await db.sql`CREATE TABLE refusing (_swapx_key text PRIMARY KEY, completed_at timestamptz CHECK (completed_at < '2000-01-01'))`;
+    expect(await failed(['--out', url('refusing')])).toMatchObject({
+      code: 1,
+      exitCode: 1,
+      error: 'PostgresStatementError',
+      message: expect.stringMatching(
+        /^Postgres at 127\.0\.0\.1:\d+: write public\.refusing failed \(new row for relation "refusing" violates check constraint "refusing_completed_at_check", SQLSTATE 23514\)$/,
+      ),
+    });
   });
 
   it('a table of another shape (exit 2), left as it is', async () => {

@@ -137,6 +137,57 @@ describe('parseTarget', () => {
     expect(parse('postgres://erin@h')).toMatchObject({ user: 'erin', database: 'erin' });
   });
 
+  it('the Unix-socket URLs psql takes: no host after the user, no host at all, a port alone; ?host= names the directory', () => {
+    expect(parse('postgres://user@/db?host=/var/run/postgresql')).toMatchObject({ host: '/var/run/postgresql', user: 'user', database: 'db', port: 5432 });
+    expect(parse('postgresql://user@/db?host=%2Fvar%2Frun%2Fpostgresql')).toMatchObject({ host: '/var/run/postgresql', user: 'user', database: 'db' });
+    expect(parse('postgres:///db?host=/tmp')).toMatchObject({ host: '/tmp', database: 'db', port: 5432 });
+    expect(parse('postgres://user@:5433/db?host=/tmp')).toMatchObject({ host: '/tmp', user: 'user', port: 5433, database: 'db' });
+    expect(parse('postgres://:5433/db?host=/tmp')).toMatchObject({ host: '/tmp', port: 5433 });
+    expect(parse('postgres://user@/db?host=/tmp&port=6000')).toMatchObject({ host: '/tmp', port: 6000 });
+    expect(parse('postgres://%2Fvar%2Frun%2Fpostgresql/db')).toMatchObject({ host: '/var/run/postgresql', database: 'db' });
+    expect(parse('postgres://user@%2Fvar%2Frun%2Fpostgresql:5433/db')).toMatchObject({ host: '/var/run/postgresql', user: 'user', port: 5433 });
+    // No host anywhere: PGHOST, else localhost.
+    expect(parse('postgres://user@/db', { PGHOST: '/run/pg' })).toMatchObject({ host: '/run/pg', user: 'user' });
+    expect(parse('postgres://user@/db')).toMatchObject({ host: 'localhost' });
+    // An '@' in the user, percent-encoded, and one that ends the user info.
+    expect(parse('postgres://bi%40corp@/db?host=/tmp')).toMatchObject({ user: 'bi@corp', host: '/tmp' });
+  });
+
+  it('a password is refused, never echoed, in those forms too; an empty one is no password', () => {
+    for (const url of [
+      'postgres://user:hunter2@/db?host=/tmp',
+      'postgres://:hunter2@/db?host=/tmp',
+      'postgres://user:hunter2@:5433/db',
+      'postgres://u:p@ss@h/d',
+    ]) {
+      const got = refused(url);
+      expect(got).toBe(
+        'UsageError: --out: the postgres:// URL holds a password, which would be seen in the process list and shell history; remove it, and set PGPASSWORD or a ~/.pgpass line',
+      );
+      expect(got).not.toContain('hunter2');
+    }
+    expect(parse('postgres://user:@h/db')).toMatchObject({ user: 'user', password: undefined });
+    expect(refused('postgres://user@:x/db')).toBe('UsageError: --out: the postgres:// URL cannot be read (expected postgres://USER@HOST:PORT/DATABASE)');
+    expect(refused('postgres://us%ZZer@h/db')).toBe('UsageError: --out: the postgres:// URL cannot be read (expected postgres://USER@HOST:PORT/DATABASE)');
+  });
+
+  it('a password file that group or others may read is not read, and the target says which and its mode', () => {
+    const home = tempDir();
+    const pgpass = path.join(home, '.pgpass');
+    fs.writeFileSync(pgpass, '*:*:*:*:secret\n');
+    fs.chmodSync(pgpass, 0o644);
+    expect(parseTarget('postgres://u@h/d', { env: { HOME: home } })).toMatchObject({
+      password: undefined,
+      passwordFrom: undefined,
+      passwordFileIgnored: { file: pgpass, mode: 0o644 },
+    });
+    // PGPASSWORD given: the file is not looked at.
+    expect(parseTarget('postgres://u@h/d', { env: { HOME: home, PGPASSWORD: 'x' } }).passwordFileIgnored).toBeUndefined();
+    fs.chmodSync(pgpass, 0o600);
+    expect(parseTarget('postgres://u@h/d', { env: { HOME: home } })).toMatchObject({ password: 'secret', passwordFrom: pgpass });
+    expect('passwordFileIgnored' in parseTarget('postgres://u@h/d', { env: { HOME: home } })).toBe(false);
+  });
+
   it('a host given percent-encoded is decoded (a socket directory); an IPv6 address loses its brackets; spaces around are ignored', () => {
     expect(parse('postgres://u@%2Frun%2Fpostgresql/d')).toMatchObject({ host: '/run/postgresql' });
     expect(parse('postgres://u@[2001:db8::1]:7000/d')).toMatchObject({ host: '2001:db8::1', port: 7000 });
