@@ -6,11 +6,13 @@
 // ours. Fixed as the upstream pull request does: the write is dropped and the queries waiting on the connection are
 // rejected with CONNECTION_CLOSED, which swapx reports as one line.
 //
-// `postgres` is pinned to the version this text is written against, and the patch runs after every install
-// (postinstall) and before packing (prepack; the package bundles its patched copy: bundleDependencies). It changes
-// the ES module build (the library, the tests) and the CommonJS one (the CLI bundle requires it); an already
-// patched file is left as it is; a file where neither text is found fails the install, naming it, so that an
-// upgrade of the driver is looked at rather than shipped unpatched. `--check` only says whether it is applied.
+// `postgres` is pinned to the version this text is written against, and the patch runs at every build (`npm run
+// build`, which `npm test`, `npm run demo` and `prepack` run first: no install-time script, which npm warns about on
+// a global install), so the tests and the CLI run the patched driver, and the package bundles its patched copy
+// (bundleDependencies). It changes the ES module build (the library, the tests) and the CommonJS one (the CLI bundle
+// requires it); an already patched file is left as it is; a file where neither text is found fails the build,
+// naming it, so that an upgrade of the driver is looked at rather than shipped unpatched. `--check` only says
+// whether it is applied.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';

@@ -6,7 +6,7 @@
 import type { Sql } from './driver.js';
 import { PostgresLockTimeoutError } from './errors.js';
 import { STATE_TABLE } from './schema.js';
-import { LOCK_TIMEOUT_MS, Session } from './session.js';
+import { lockTimeoutText, Session } from './session.js';
 import type { PgTarget } from './target.js';
 
 /** ISO time to the second, as the lines of swapx write times. */
@@ -61,7 +61,7 @@ export async function namingLockHolder(sql: Sql, error: PostgresLockTimeoutError
   const who = [row.app ? `"${row.app}"` : '', row.client ? `from ${row.client}` : ''].filter(Boolean).join(' ');
   const since = row.since ? `, its transaction open since ${second(row.since)}` : '';
   const holder = `Postgres backend ${row.pid}${who ? ` (${who})` : ''} holds ${row.mode} on ${row.relation}${since}`;
-  const message = `${error.message}: waited ${Math.round(LOCK_TIMEOUT_MS / 1000)} s for a lock; ${holder}; run again once it lets go`;
+  const message = `${error.message}: waited ${lockTimeoutText(target)} for a lock; ${holder}; run again once it lets go`;
   return new PostgresLockTimeoutError(message, error.sqlState, { cause: error.cause });
 }
 

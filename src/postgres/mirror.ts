@@ -92,7 +92,7 @@ export class PostgresMirror {
             `${describeTarget(target)} is being written by another swapx sync${await lockHolder(db, lockKey(target))}; this run stopped`,
           );
         pid = row!.pid;
-        await configure(db);
+        await configure(db, target.settings);
       } catch (error) {
         throw describeError(error, target, 'connect');
       }
@@ -178,7 +178,7 @@ export class PostgresMirror {
         );
       }
       this.pid = row!.pid;
-      await configure(sql);
+      await configure(sql, this.target.settings);
     } catch (error) {
       throw describeError(error, this.target, 'check the lock');
     }

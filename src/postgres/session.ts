@@ -18,6 +18,7 @@
 import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { connect, connectionHooks, type Db, type Sql } from './driver.js';
+import { UsageError } from '../api/errors.js';
 import { PostgresConnectionError } from './errors.js';
 import { hostPort, type PgTarget } from './target.js';
 
@@ -34,12 +35,33 @@ const CLOSE_TIMEOUT_S = 2;
 /** A batch's temporary table stays in memory (about 1.5 KB a row, up to some 100 MB); set before the session's first one, as Postgres requires. */
 const TEMP_BUFFERS = '128MB';
 
-/** Sets the session's bounds (and temp_buffers) on a connection just made: one statement. */
-export async function configure(sql: Sql): Promise<void> {
-  await sql`SELECT set_config('statement_timeout', ${`${STATEMENT_TIMEOUT_MS}ms`}, false),
-    set_config('lock_timeout', ${`${LOCK_TIMEOUT_MS}ms`}, false),
-    set_config('idle_in_transaction_session_timeout', ${`${IDLE_IN_TRANSACTION_TIMEOUT_MS}ms`}, false),
-    set_config('temp_buffers', ${TEMP_BUFFERS}, false)`;
+/** swapx's bounds (and temp_buffers), each as Postgres reads a setting. */
+const DEFAULTS: Record<string, string> = {
+  statement_timeout: `${STATEMENT_TIMEOUT_MS}ms`,
+  lock_timeout: `${LOCK_TIMEOUT_MS}ms`,
+  idle_in_transaction_session_timeout: `${IDLE_IN_TRANSACTION_TIMEOUT_MS}ms`,
+  temp_buffers: TEMP_BUFFERS,
+};
+
+/** The lock_timeout a session waits, as messages say it: the user's (options, PGOPTIONS) as given, or swapx's. */
+export function lockTimeoutText(target: Pick<PgTarget, 'settings'>): string {
+  return target.settings?.lock_timeout ?? `${LOCK_TIMEOUT_MS / 1000} s`;
+}
+
+/** Sets the session's bounds (and temp_buffers) on a connection just made, the user's settings over them: one statement. */
+export async function configure(sql: Sql, settings: Record<string, string> = {}): Promise<void> {
+  const all = Object.entries({ ...DEFAULTS, ...settings });
+  const list = all.map((_, i) => `set_config($${2 * i + 1}, $${2 * i + 2}, false)`).join(', ');
+  try {
+    await sql.unsafe(`SELECT ${list}`, all.flat());
+  } catch (error) {
+    // A setting the server does not know (42704) or a value it refuses (22023) can only be the user's: bad input.
+    const code = (error as { code?: unknown }).code;
+    if (code === '42704' || code === '22023') {
+      throw new UsageError(`--out: the setting in options or PGOPTIONS was refused (${String((error as Error).message)})`, { cause: error });
+    }
+    throw error;
+  }
 }
 
 export interface SessionOptions {

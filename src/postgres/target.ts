@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../api/errors.js';
 import { lookUpPassword } from './pgpass.js';
+import { parseServerOptions } from './server-options.js';
 
 export const DEFAULT_TABLE = 'xflow_swaps';
 export const DEFAULT_SCHEMA = 'public';
@@ -36,6 +37,8 @@ export interface PgTarget {
   password: string | undefined;
   /** where the password came from, for -v: 'PGPASSWORD', the password file's path, or undefined */
   passwordFrom: string | undefined;
+  /** the session's settings from the URL's options or PGOPTIONS (server-options.ts); they win over swapx's bounds */
+  settings?: Record<string, string>;
   /** a password file not read because group or others may read it (libpq's rule): its path and mode, for the warning and the login's error */
   passwordFileIgnored?: { file: string; mode: number };
 }
@@ -61,7 +64,7 @@ export function qualifiedName(target: Pick<PgTarget, 'schema' | 'table'>): strin
   return `${target.schema}.${target.table}`;
 }
 
-const KNOWN_PARAMS = new Set(['sslmode', 'sslrootcert', 'connect_timeout', 'table', 'schema', 'host', 'port', 'user', 'dbname']);
+const KNOWN_PARAMS = new Set(['sslmode', 'sslrootcert', 'connect_timeout', 'options', 'table', 'schema', 'host', 'port', 'user', 'dbname']);
 /** A table or schema name swapx creates and quotes: letters, digits, _ and $, not starting with a digit, as Postgres's own limit of 63 bytes. */
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/;
 
@@ -148,6 +151,8 @@ export function parseTarget(text: string, options: TargetOptions): PgTarget {
   if (!Number.isInteger(connectTimeout) || connectTimeout < 0 || connectTimeout > 3600) {
     throw new UsageError(`--out: connect_timeout '${timeoutText}' is not a number of seconds (0 to 3600)`);
   }
+  const optionsText = params.get('options') ?? env.PGOPTIONS;
+  const settings = optionsText === undefined ? {} : parseServerOptions(optionsText, params.has('options') ? '--out ?options=' : 'PGOPTIONS');
   const home = env.HOME ?? os.homedir();
   let sslRootCert = params.get('sslrootcert') ?? env.PGSSLROOTCERT;
   if (sslRootCert === undefined && (sslMode === 'verify-ca' || sslMode === 'verify-full')) {
@@ -189,6 +194,7 @@ export function parseTarget(text: string, options: TargetOptions): PgTarget {
     sslMode,
     sslRootCert,
     connectTimeout,
+    ...(Object.keys(settings).length > 0 ? { settings } : {}),
     password,
     passwordFrom,
     ...(passwordFileIgnored ? { passwordFileIgnored } : {}),

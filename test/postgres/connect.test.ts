@@ -80,7 +80,7 @@ describe('the URL', () => {
   it.each([
     [
       'postgres://u@h/d?password=x',
-      "--out: the URL parameter 'password' is not one swapx reads (sslmode, sslrootcert, connect_timeout, table, schema, host, port, user, dbname)",
+      "--out: the URL parameter 'password' is not one swapx reads (sslmode, sslrootcert, connect_timeout, options, table, schema, host, port, user, dbname)",
     ],
     ['postgres://u@h/d?sslmode=maybe', "--out: sslmode 'maybe' is not one of disable, allow, prefer, require, verify-ca, verify-full"],
     ['postgres://u@h/d?table=a.b.c', "--out ?table= 'a.b.c' is not a table name: give name or schema.name"],

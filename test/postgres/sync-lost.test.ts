@@ -169,10 +169,21 @@ describe("a wait on another session's lock", { timeout: 90_000 }, () => {
   let dba: postgres.Sql | undefined;
   afterAll(() => dba?.end({ timeout: 1 }));
 
+  // lock_timeout is 10 s unless the user sets it as libpq takes settings (PGOPTIONS, the URL's options): 1 s here.
   it.each([
-    ['a LOCK TABLE … IN ACCESS EXCLUSIVE MODE held in an open transaction', 'lock_table', 'AccessExclusiveLock on public.lock_table'],
-    ["a reader's row lock on the state row (SELECT … FOR UPDATE)", 'lock_row', 'RowShareLock on public.swapx_sync_state'],
-  ])('%s: the run fails after lock_timeout (10 s), naming the session, how and since when it holds it', async (_name, table, lock) => {
+    [
+      'a LOCK TABLE … IN ACCESS EXCLUSIVE MODE held in an open transaction (lock_timeout from PGOPTIONS)',
+      'lock_table',
+      'AccessExclusiveLock on public.lock_table',
+      'PGOPTIONS',
+    ],
+    [
+      "a reader's row lock on the state row, SELECT … FOR UPDATE (lock_timeout from the URL's options)",
+      'lock_row',
+      'RowShareLock on public.swapx_sync_state',
+      'options',
+    ],
+  ])('%s: the run fails after lock_timeout, naming the session, how and since when it holds it', async (_name, table, lock, how) => {
     const first = await runSwapx(args(table, FIRST), { env: env() });
     expect(first.code, first.stderr).toBe(0);
     dba = postgres({
@@ -194,7 +205,8 @@ describe("a wait on another session's lock", { timeout: 90_000 }, () => {
         { pid: number; since: Date }[]
       >`SELECT pg_backend_pid() AS pid, xact_start AS since FROM pg_stat_activity WHERE pid = pg_backend_pid()`;
       const started = Date.now();
-      const r = await runSwapx(args(table), { env: env() });
+      const blocked = args(table).map((arg) => (how === 'options' && arg.startsWith('postgres://') ? `${arg}&options=-c%20lock_timeout%3D1s` : arg));
+      const r = await runSwapx(blocked, { env: { ...env(), ...(how === 'PGOPTIONS' ? { PGOPTIONS: '--lock-timeout=1s' } : {}) } });
       expect(Date.now() - started).toBeLessThan(60_000);
       expect(r.code).toBe(1);
       const lines = jsonLines(r.stderr);
@@ -204,7 +216,7 @@ describe("a wait on another session's lock", { timeout: 90_000 }, () => {
         event: 'sync-failed',
         exitCode: 1,
         error: 'PostgresLockTimeoutError',
-        message: `Postgres at 127.0.0.1:${db.server.port}: write public.${table} failed (canceling statement due to lock timeout, SQLSTATE 55P03): waited 10 s for a lock; Postgres backend ${held!.pid} ("dba console" from 127.0.0.1) holds ${lock}, its transaction open since ${since}; run again once it lets go`,
+        message: `Postgres at 127.0.0.1:${db.server.port}: write public.${table} failed (canceling statement due to lock timeout, SQLSTATE 55P03): waited 1s for a lock; Postgres backend ${held!.pid} ("dba console" from 127.0.0.1) holds ${lock}, its transaction open since ${since}; run again once it lets go`,
       });
     } finally {
       await session`ROLLBACK`;

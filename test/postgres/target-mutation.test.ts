@@ -209,7 +209,7 @@ describe('parseTarget', () => {
     ['postgres://u@h/d?sslmode=', "--out: sslmode '' is not one of disable, allow, prefer, require, verify-ca, verify-full"],
     [
       'postgres://u@h/d?secret=x',
-      "--out: the URL parameter 'secret' is not one swapx reads (sslmode, sslrootcert, connect_timeout, table, schema, host, port, user, dbname)",
+      "--out: the URL parameter 'secret' is not one swapx reads (sslmode, sslrootcert, connect_timeout, options, table, schema, host, port, user, dbname)",
     ],
     ['postgres://u@h/d?table=', "--out ?table= '' is not a table name swapx uses: letters, digits and _ (not first a digit), at most 63"],
     ['postgres://u@h/d?table=a.b.c', "--out ?table= 'a.b.c' is not a table name: give name or schema.name"],
