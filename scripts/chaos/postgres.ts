@@ -148,26 +148,59 @@ export class PostgresChaos {
   }
 
   /**
+   * Takes `lock` in a transaction of a connection of its own (cases run at once must not wait for each other's), and
+   * keeps it until the returned function is called, which rolls it back.
+   */
+  async #hold(lock: (tx: postgres.TransactionSql) => Promise<unknown>): Promise<{ release: () => Promise<void>; pid: number }> {
+    const { host, port, user, password } = this.server;
+    const client = postgres({ host, port, user, pass: password, database: this.database, max: 1, onnotice: () => {} });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked: (error?: unknown) => void = () => {};
+    let pid = 0;
+    const ready = new Promise<void>((resolve, reject) => {
+      locked = (error) => (error === undefined ? resolve() : reject(error));
+    });
+    const done = client
+      .begin(async (tx) => {
+        await lock(tx);
+        [{ pid }] = (await tx`SELECT pg_backend_pid() AS pid`) as unknown as [{ pid: number }];
+        locked();
+        await released;
+        // Thrown to roll the transaction back.
+        throw new Error('released');
+      })
+      .catch((error: unknown) => locked(error));
+    await ready;
+    return {
+      pid,
+      release: async () => {
+        release();
+        await done;
+        await client.end({ timeout: 1 });
+      },
+    };
+  }
+
+  /**
    * Holds the merge of the next run into `table` up, so a kill falls inside it: a lock on every row the table holds
    * (the merge meets a re-scanned one), or, in an empty table, an uncommitted row of a swap the run will write.
    */
-  async #holdMerge(table: string, query: SyncQuery): Promise<() => Promise<void>> {
+  async #holdMerge(table: string, query: SyncQuery): Promise<{ release: () => Promise<void>; pid: number }> {
     const exists = await this.sql`SELECT to_regclass(${table}) IS NOT NULL AS ok`;
     if (!exists[0]!.ok) {
       const mirror = await PostgresMirror.open(parseTarget(this.#url(table), { env: { PGPASSWORD: this.server.password } }), { version: 'chaos' });
       await mirror.close();
     }
-    const holder = await this.sql.reserve();
-    await holder`BEGIN`;
-    const held = await holder.unsafe(`SELECT _swapx_key FROM ${table} FOR UPDATE`);
-    if (held.length === 0) {
-      const [first] = this.#apiRows(query, this.chaos.now);
-      await holder.unsafe(`INSERT INTO ${table} (_swapx_key, id) VALUES ($1, $1)`, [first![0]]);
-    }
-    return async () => {
-      await holder`ROLLBACK`;
-      holder.release();
-    };
+    return this.#hold(async (tx) => {
+      const held = await tx.unsafe(`SELECT _swapx_key FROM ${table} FOR UPDATE`);
+      if (held.length === 0) {
+        const [first] = this.#apiRows(query, this.chaos.now);
+        await tx.unsafe(`INSERT INTO ${table} (_swapx_key, id) VALUES ($1, $1)`, [first![0]]);
+      }
+    });
   }
 
   /** Spawns the sync, kills it at `moment`, says where it fell. */
@@ -176,9 +209,9 @@ export class PostgresChaos {
     env: NodeJS.ProcessEnv,
     moment: Moment,
     firstAnswer: Promise<number>,
-    hold?: () => Promise<() => Promise<void>>,
+    hold?: () => Promise<{ release: () => Promise<void> }>,
   ): Promise<string> {
-    const release = hold ? await hold() : async () => {};
+    const release = hold ? (await hold()).release : async () => {};
     const { child, done } = spawnSwapx(args, env);
     let at: Promise<unknown>;
     if ('afterMs' in moment) at = firstAnswer.then(() => sleep(moment.afterMs));
@@ -247,6 +280,75 @@ export class PostgresChaos {
         await this.chaos.stopSandbox(sandbox);
       }
       await this.#compare(row, table, query, [this.chaos.now], dir);
+    });
+  }
+
+  /**
+   * The database ends the sync's session (a failover, a DBA's pg_terminate_backend) during a commit: of a first run,
+   * once a commit of it is durable (the run must keep it, and the cron line, without --since, go on from it); or of
+   * a catch-up `laterDays` on, during its merge. The run must end within seconds, exit 1, with one line of JSON and no
+   * stack; run again, the table is the API's.
+   */
+  databaseDies(name: string, query: SyncQuery, options: { laterDays?: number }): Promise<CaseRow> {
+    return this.#case(name, async (row, table, dir) => {
+      const later = options.laterDays === undefined ? this.chaos.now : this.chaos.now + options.laterDays * DAY;
+      const port = options.laterDays === undefined ? 0 : await this.#firstSync(row, query, table);
+      const { sandbox } = await this.#watched({ now: later, port, latencyMs: 50 });
+      try {
+        // A first run commits after each window, so that one commit is durable before the next is cut.
+        const extra = options.laterDays === undefined ? ['--checkpoint-every', '0'] : ['--checkpoint-every', '1h'];
+        const args = this.chaos.syncArgs(query, this.#url(table), extra);
+        // The commit to cut is held on a lock of ours, so that the session is ended inside it: a catch-up's merge (on the
+        // rows it re-scans); a first run's next commit, once one is durable (on the row of its cursors).
+        let held = options.laterDays === undefined ? undefined : await this.#holdMerge(table, query);
+        const started = performance.now();
+        const { done } = spawnSwapx(args, this.#env(sandbox));
+        let finished = false;
+        const cut = (async () => {
+          if (options.laterDays === undefined) {
+            for (;;) {
+              const [state] = await this.sql.unsafe(`SELECT to_regclass('swapx_sync_state') IS NOT NULL AS ok`);
+              const [done] = state!.ok
+                ? await this.sql.unsafe(`SELECT count(*)::int AS n FROM swapx_sync_state WHERE mirror = $1 AND completed_cursor > since`, [table])
+                : [{ n: 0 }];
+              if (done!.n > 0 || finished) break;
+              await sleep(1);
+            }
+            held = await this.#hold((tx) => tx.unsafe(`SELECT 1 FROM swapx_sync_state WHERE mirror = $1 FOR UPDATE`, [table]));
+          }
+          // This case's run, waiting on this case's lock (other cases' runs may be at their own commits).
+          for (;;) {
+            const waiting = await this.sql.unsafe(`SELECT pid FROM pg_stat_activity WHERE $1 = ANY (pg_blocking_pids(pid))`, [held!.pid]);
+            if (waiting.length > 0) {
+              await this.sql.unsafe(`SELECT pg_terminate_backend($1)`, [waiting[0]!.pid]);
+              return;
+            }
+            if (finished) return;
+            await sleep(1);
+          }
+        })();
+        const ended = await done;
+        finished = true;
+        await cut;
+        await held?.release();
+        const seconds = (performance.now() - started) / 1000;
+        row.faults = `session ended during ${options.laterDays === undefined ? 'a later commit of a first run' : `the merge of a catch-up +${options.laterDays} d`}`;
+        const lines = ended.stderr.trim().split('\n');
+        if (ended.code !== 1) row.problems.push(`the cut run exited ${ended.code ?? ended.signal}, not 1: ${firstLine(ended.stderr)}`);
+        if (/\n\s+at |TypeError/.test(ended.stderr)) row.problems.push('a stack on stderr');
+        const failures = lines.filter((line) => line.startsWith('{"event":"sync-failed"'));
+        if (failures.length !== 1 || !failures[0]!.includes('"error":"PostgresConnectionError"')) {
+          row.problems.push(`not one sync-failed line of PostgresConnectionError: ${lines.join(' / ')}`);
+        }
+        if (seconds > 30) row.problems.push(`the cut run took ${seconds.toFixed(0)} s to end`);
+        // The cron line: no --since once the mirror's start is recorded.
+        const since = args.indexOf('--since');
+        const cron = [...args.slice(0, since), ...args.slice(since + 2)];
+        await this.#runThrough(row, options.laterDays === undefined ? cron : args, this.#env(sandbox));
+      } finally {
+        await this.chaos.stopSandbox(sandbox);
+      }
+      await this.#compare(row, table, query, options.laterDays === undefined ? [later] : [this.chaos.now, later], dir);
     });
   }
 

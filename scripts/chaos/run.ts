@@ -158,6 +158,8 @@ function postgresCases(pg: PostgresChaos, query: SyncQuery, seed: number, kills:
     () => pg.kill('postgres sync, SIGKILL during its merge', query, { statement: 'merge' }),
     () => pg.catchUp('postgres updates, +4 d, fault rate 0.3', query, 4, { rate: 0.3 }),
     () => pg.catchUp('postgres updates, +4 d, SIGKILL during its merge', query, 4, { moment: { statement: 'merge' } }),
+    () => pg.databaseDies('postgres sync, the database ends its session after a first commit', query, {}),
+    () => pg.databaseDies('postgres updates, +4 d, the database ends its session in the merge', query, { laterDays: 4 }),
     ...randomMoments(seed + 11, Math.max(1, Math.round(kills / 4)), 0, 4000).map(
       (afterMs, i) => () => pg.catchUp(`postgres updates, +4 d, SIGKILL #${i + 1} at +${afterMs} ms`, query, 4, { moment: { afterMs } }),
     ),

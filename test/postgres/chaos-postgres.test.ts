@@ -1,6 +1,7 @@
 /**
  * The Postgres chaos cases (scripts/chaos/postgres.ts), reduced, inside `npm test` (the full set runs in `npm run
- * chaos`): a sync through faults at rate 0.3, and a catch-up four days on killed during its merge; each ends with the
+ * chaos`): a sync through faults at rate 0.3, the database ending the session of a first run after a commit and of a
+ * catch-up during its merge, and a catch-up four days on killed during its merge; each ends with the
  * table identical, row for row, to the API and to a folder mirror of the same clocks. A first sync killed during its
  * COPY is test/postgres/sync-kill's (which also checks the table and cursors right after the kill) and the full run's.
  */
@@ -42,6 +43,18 @@ describe.concurrent('Postgres chaos, reduced: the table ends identical to the AP
       expectClean(row);
       expect(row.retries).toBeGreaterThan(0);
     },
+    CASE_MS,
+  );
+
+  it(
+    "the database ends a first run's session after one of its commits: exit 1 in one line; the cron line goes on from what was committed",
+    async () => expectClean(await pg.databaseDies('postgres sync, the database ends its session after a first commit', SYNC, {})),
+    CASE_MS,
+  );
+
+  it(
+    "the database ends a catch-up's session during its merge: exit 1 in one line; run again, the table is right",
+    async () => expectClean(await pg.databaseDies('postgres updates, +4 d, the database ends its session in the merge', SYNC, { laterDays: 4 })),
     CASE_MS,
   );
 
