@@ -3,7 +3,7 @@
 // time, each with its own dry run and per-test coverage. A module's mutants run against the test files that
 // import it (its own tests, fast: minutes a module); --all-tests runs them against every test that reaches it,
 // the CLI's included (hours on two cores); --tests a,b runs them against those test files alone. A module is named as under src/ (`sync/pending.ts`, `sync/pending`,
-// `src/sync/pending.ts`) or as a folder (`sync`); none means every engine module. Writes
+// `src/mirror/partitions/pending.ts`) or as a folder (`sync`, `mirror/postgres`); none means every engine module. Writes
 // reports/mutation/<module>.html and .json, prints each module's score, and exits 1 when one is under the bar.
 // Mutants listed in stryker-equivalents.json (each with the reason it cannot change behaviour) are not
 // counted. See docs/mutation.md.
@@ -15,7 +15,7 @@ import { transformSync } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The engines: everything below the shell (src/cli, src/commands, src/main.ts) but the sandbox, a test tool. */
-const ENGINE_DIRS = ['api', 'config', 'export', 'fs', 'output', 'postgres', 'sync', 'util', 'windows'];
+const ENGINE_DIRS = ['api', 'config', 'export', 'fs', 'mirror', 'output', 'sync', 'util', 'windows'];
 const BAR = 85;
 
 const args = process.argv.slice(2);

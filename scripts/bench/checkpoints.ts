@@ -7,10 +7,10 @@
 import path from 'node:path';
 import { createClient } from '../../src/api/client.js';
 import { fsReason } from '../../src/cli/exit-codes.js';
-import { PostgresStore } from '../../src/postgres/store.js';
-import { parseTarget } from '../../src/postgres/target.js';
+import { PostgresStore } from '../../src/mirror/postgres/store.js';
+import { parseTarget } from '../../src/mirror/postgres/target.js';
 import { runSync, type SyncRunOptions } from '../../src/sync/engine.js';
-import { FolderStore } from '../../src/sync/folder-store.js';
+import { FolderStore } from '../../src/mirror/partitions/store.js';
 import { DEFAULT_CHECKPOINT_MS, DEFAULT_LAG_MS } from '../../src/sync/options.js';
 import type { MirrorQuery, MirrorStore } from '../../src/sync/store.js';
 import { adminConnection, startCluster } from '../../test/helpers/postgres-cluster.js';

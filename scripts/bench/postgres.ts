@@ -8,14 +8,14 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Swap } from '../../src/api/types.js';
-import { COLUMNS, EXTRA_COLUMN, KEY_COLUMN, keyOf, quoteIdent, VERSION_COLUMN, versionOf } from '../../src/postgres/columns.js';
-import { PostgresMirror } from '../../src/postgres/mirror.js';
+import { COLUMNS, EXTRA_COLUMN, KEY_COLUMN, keyOf, quoteIdent, VERSION_COLUMN, versionOf } from '../../src/mirror/postgres/columns.js';
+import { PostgresMirror } from '../../src/mirror/postgres/mirror.js';
 
 // The version the bench writes with its cursors.
 const OPEN = { version: 'bench' };
-import { parseTarget } from '../../src/postgres/target.js';
+import { parseTarget } from '../../src/mirror/postgres/target.js';
 import { swapsInWindow } from '../../src/sandbox/index.js';
-import type { SyncState } from '../../src/sync/state.js';
+import type { SyncState } from '../../src/mirror/partitions/state-file.js';
 import { adminConnection, startCluster } from '../../test/helpers/postgres-cluster.js';
 import { DAY, MEMORY_SWAPS_PER_HOUR, type BenchContext, type PartOutcome } from './context.js';
 import { fixed, grouped, table, verdict } from './report.js';

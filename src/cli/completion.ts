@@ -9,7 +9,7 @@ import type { Command, Option } from 'commander';
 import { DATE_RANGE_FILTERS } from '../api/types.js';
 import { SETTING_NAMES } from '../config/settings.js';
 import { FORMATS } from '../output/format.js';
-import { SYNC_FORMATS } from '../sync/state.js';
+import { SYNC_FORMATS } from '../mirror/partitions/state-file.js';
 import { PROFILES_COMMAND, SHELLS, type Shell } from './completion-shells.js';
 
 interface OptionSpec {

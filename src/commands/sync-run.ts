@@ -7,11 +7,11 @@ import { wrapHelp } from '../cli/help-wrap.js';
 import { terminalWidth } from '../output/table.js';
 import { formatDuration, formatUtc } from '../util/time.js';
 import { runSync, type ErrorPolicy, type SyncEvent } from '../sync/engine.js';
-import { FolderStore } from '../sync/folder-store.js';
+import { FolderStore } from '../mirror/partitions/store.js';
 import { parseSyncFlags, type SyncFlags, type SyncOptions } from '../sync/options.js';
 import type { MirrorQuery, MirrorStore } from '../sync/store.js';
-import { unsafeModeWarning } from '../postgres/pgpass.js';
-import { describeTarget, isPostgresUrl, parseTarget } from '../postgres/target.js';
+import { unsafeModeWarning } from '../mirror/postgres/pgpass.js';
+import { describeTarget, isPostgresUrl, parseTarget } from '../mirror/postgres/target.js';
 import { VERSION } from '../version.js';
 import { failureJson, movedJson, noteJson, stepJson, stepText } from '../sync/summary.js';
 
@@ -134,6 +134,6 @@ async function postgresStore(ctx: Context, flags: SyncFlags, options: SyncOption
     const password = target.passwordFrom === undefined ? 'no password' : `password from ${target.passwordFrom}`;
     ctx.io.stderr.write(`postgres: ${describeTarget(target)}, sslmode ${target.sslMode}, ${password}\n`);
   }
-  const { PostgresStore } = await import('../postgres/store.js');
+  const { PostgresStore } = await import('../mirror/postgres/store.js');
   return new PostgresStore(target, VERSION);
 }

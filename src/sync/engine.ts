@@ -15,7 +15,7 @@ import { followLoop } from './follow.js';
 import { defaultUntil, type SyncOptions } from './options.js';
 import { prepare } from './prepare.js';
 import { believe, CLOCK_SKEW_MS, pullBack } from './present.js';
-import { newState } from './state.js';
+import { newState } from './store.js';
 import { runStep, type StepOutcome, type StepProgress, type StepResult } from './step.js';
 import { StepWarnings } from './warnings.js';
 import type { MirrorQuery, MirrorState, MirrorStore } from './store.js';

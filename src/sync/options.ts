@@ -9,7 +9,7 @@ import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../api/types.js';
 import { parseIntInRange, parseTimeOption } from '../api/bounds.js';
 import { selectFields } from '../output/fields.js';
 import { formatUtc, parseDuration } from '../util/time.js';
-import { SYNC_FORMATS, type SyncFormat } from './state.js';
+import { SYNC_FORMATS, type SyncFormat } from '../mirror/partitions/state-file.js';
 import type { MirrorState } from './store.js';
 
 export interface SyncFlags {

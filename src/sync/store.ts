@@ -44,6 +44,11 @@ export interface MirrorState<Q extends MirrorQuery = MirrorQuery> {
   rescannedTo?: number;
 }
 
+/** The state of a new mirror that starts at `since`: every cursor there, no re-scan yet. */
+export function newState<Q extends MirrorQuery>(query: Q, since: number): MirrorState<Q> {
+  return { query, since, cursor: since, updatedCursor: since, rescanBase: since, rescannedAt: undefined };
+}
+
 /** A swap as the engine hands it to a store. */
 export interface MirrorRow {
   swap: Swap;

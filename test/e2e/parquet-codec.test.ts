@@ -11,7 +11,7 @@ import { parquetCompressors } from '../../src/output/parquet/codec.js';
 import { encodeParquet, PARQUET_FIELDS, ParquetFile } from '../../src/output/parquet/writer.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { Rng } from '../../src/sandbox/random.js';
-import { parquetCodec } from '../../src/sync/parquet-codec.js';
+import { parquetCodec } from '../../src/mirror/partitions/parquet-codec.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { asRead, parquetCodecs, parquetRows } from '../helpers/duckdb.js';
 import { runSwapx } from '../helpers/run.js';

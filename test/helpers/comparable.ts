@@ -1,7 +1,7 @@
 /** Swaps in the form tests compare them in, whichever store they were read back from. */
 import type postgres from 'postgres';
 import { SWAP_FIELDS, SWAP_TIME_FIELDS } from '../../src/api/types.js';
-import { snakeCase } from '../../src/postgres/columns.js';
+import { snakeCase } from '../../src/mirror/postgres/columns.js';
 
 /** A swap's fields in spec order: each time as epoch ms (the API writes them in several ways), the rest as JSON has them, a missing one null. */
 export function comparableSwap(record: Record<string, unknown>): Record<string, unknown> {

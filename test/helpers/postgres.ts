@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
-import type { PgTarget } from '../../src/postgres/target.js';
+import type { PgTarget } from '../../src/mirror/postgres/target.js';
 import { adminConnection, type ClusterStatus, type PostgresServer } from './postgres-cluster.js';
 
 export interface TestDatabase {

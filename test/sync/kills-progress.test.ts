@@ -12,7 +12,7 @@ import { createClient, type SwapxClient } from '../../src/api/client.js';
 import { fsReason } from '../../src/cli/exit-codes.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { type ErrorPolicy, runSync, type SyncRunOptions } from '../../src/sync/engine.js';
-import { FolderStore } from '../../src/sync/folder-store.js';
+import { FolderStore } from '../../src/mirror/partitions/store.js';
 import { DEFAULT_CHECKPOINT_MS } from '../../src/sync/options.js';
 import type { MirrorState } from '../../src/sync/store.js';
 import { tempDir } from '../helpers/cli.js';

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import { newState } from '../../src/sync/state.js';
+import { newState } from '../../src/sync/store.js';
 import {
   checkStart,
   DEFAULT_CHECKPOINT_MS,

@@ -9,14 +9,14 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { createEncoder } from '../../src/output/encode.js';
-import { textCodec } from '../../src/sync/codec.js';
-import { readCsvRecords } from '../../src/sync/csv-records.js';
-import { IdIndex } from '../../src/sync/id-index.js';
-import { LocalStorage } from '../../src/sync/local-storage.js';
-import { PendingPartitions } from '../../src/sync/pending.js';
-import { recover } from '../../src/sync/recovery.js';
-import type { SyncFormat } from '../../src/sync/state.js';
-import type { PartitionCodec } from '../../src/sync/stored-row.js';
+import { textCodec } from '../../src/mirror/partitions/codec.js';
+import { readCsvRecords } from '../../src/mirror/partitions/csv-records.js';
+import { IdIndex } from '../../src/mirror/partitions/id-index.js';
+import { LocalStorage } from '../../src/mirror/folder/local-storage.js';
+import { PendingPartitions } from '../../src/mirror/partitions/pending.js';
+import { recover } from '../../src/mirror/folder/recovery.js';
+import type { SyncFormat } from '../../src/mirror/partitions/state-file.js';
+import type { PartitionCodec } from '../../src/mirror/partitions/stored-row.js';
 import { tempDir } from '../helpers/cli.js';
 
 /** The pending rows of a mirror in `dir`, with the index of its partitions. */

@@ -9,14 +9,14 @@ import { UsageError } from '../../src/api/errors.js';
 import {
   describeDifference,
   fingerprint,
-  newState,
   parseState,
   readState,
   serializeState,
   statePath,
   type SyncQuery,
   writeState,
-} from '../../src/sync/state.js';
+} from '../../src/mirror/partitions/state-file.js';
+import { newState } from '../../src/sync/store.js';
 import { tempDir } from '../helpers/cli.js';
 
 afterEach(() => {

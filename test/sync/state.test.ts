@@ -7,14 +7,14 @@ import { UsageError } from '../../src/api/errors.js';
 import {
   describeDifference,
   fingerprint,
-  newState,
   parseState,
   readState,
   serializeState,
   statePath,
   writeState,
   type SyncQuery,
-} from '../../src/sync/state.js';
+} from '../../src/mirror/partitions/state-file.js';
+import { newState } from '../../src/sync/store.js';
 import { planStep } from '../../src/sync/plan-step.js';
 import { tempDir } from '../helpers/cli.js';
 

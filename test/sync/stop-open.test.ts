@@ -6,7 +6,7 @@ import { createClient, type SwapxClient } from '../../src/api/client.js';
 import { fsReason } from '../../src/cli/exit-codes.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { type ErrorPolicy, runSync, type SyncEvent } from '../../src/sync/engine.js';
-import { FolderStore } from '../../src/sync/folder-store.js';
+import { FolderStore } from '../../src/mirror/partitions/store.js';
 import { DEFAULT_CHECKPOINT_MS, DEFAULT_LAG_MS } from '../../src/sync/options.js';
 import { tempDir } from '../helpers/cli.js';
 

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Swap } from '../../src/api/types.js';
 import { SyncLockedError } from '../../src/fs/lock.js';
-import { newState } from '../../src/sync/state.js';
+import { newState } from '../../src/sync/store.js';
 import type { MirrorQuery, MirrorRow, MirrorState, MirrorStore } from '../../src/sync/store.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
 

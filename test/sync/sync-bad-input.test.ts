@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SWAP_FIELDS } from '../../src/api/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { newState, serializeState, type SyncQuery } from '../../src/sync/state.js';
+import { serializeState, type SyncQuery } from '../../src/mirror/partitions/state-file.js';
+import { newState } from '../../src/sync/store.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
 

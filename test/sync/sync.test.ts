@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fingerprint } from '../../src/sync/state.js';
+import { fingerprint } from '../../src/mirror/partitions/state-file.js';
 import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../src/api/types.js';
 import { tempDir } from '../helpers/cli.js';
 import { useClockedSandbox } from '../helpers/clocked-sandbox.js';

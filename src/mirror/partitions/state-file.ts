@@ -1,0 +1,139 @@
+/**
+ * The state of a sync directory, `<dir>/.swapx-sync.json`: the query it
+ * belongs to (fingerprinted) and the two cursors. Written atomically, and
+ * only after the data it describes is durable. A state that cannot be read
+ * is refused, never overwritten. It holds no secret: the base URL cannot
+ * carry one.
+ *
+ * Version 1 (append-only parts, ids over the re-scan horizon) is read and
+ * upgraded: see `upgraded`.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError } from '../../api/errors.js';
+import { writeFileAtomic } from '../../fs/atomic-file.js';
+import { formatUtc } from '../../util/time.js';
+import { describeDifference as describe, fingerprint } from '../../util/fingerprint.js';
+import type { MirrorQuery, MirrorState } from '../../sync/store.js';
+
+export const STATE_FILE = '.swapx-sync.json';
+export const SYNC_FORMATS = ['jsonl', 'csv', 'parquet'] as const;
+export type SyncFormat = (typeof SYNC_FORMATS)[number];
+
+/** What the data in a sync directory is: a different query needs a different directory. The format is the folder's own. */
+export interface SyncQuery extends MirrorQuery {
+  format: SyncFormat;
+  gzip: boolean;
+}
+
+export interface SyncState extends MirrorState<SyncQuery> {
+  /** read from a version 1 state: the partitions are folded and updates caught up from `since` */
+  upgradedFrom?: 1;
+}
+
+export function statePath(dir: string): string {
+  return path.join(dir, STATE_FILE);
+}
+
+export { fingerprint };
+
+const LABELS: Record<keyof SyncQuery, string> = { baseUrl: 'base URL', filter: 'filter', format: 'format', fields: '--fields', gzip: 'gzip' };
+
+/** "format was "jsonl", now "csv"; gzip was false, now true" */
+export function describeDifference(saved: SyncQuery, wanted: SyncQuery): string {
+  return describe(saved, wanted, LABELS);
+}
+
+const FIELDS_MARK = '\u0000fields';
+
+/** Readable and diffable: one key a line, the fields on one line. */
+export function serializeState(state: SyncState, updatedAt: number): string {
+  const head = {
+    version: 2,
+    fingerprint: fingerprint(state.query),
+    query: { ...state.query, fields: FIELDS_MARK },
+    since: formatUtc(state.since),
+    cursor: formatUtc(state.cursor),
+    updatedCursor: formatUtc(state.updatedCursor),
+    rescanBase: formatUtc(state.rescanBase),
+    rescannedAt: state.rescannedAt === undefined ? null : formatUtc(state.rescannedAt),
+    ...(state.rescannedTo === undefined ? {} : { rescannedTo: formatUtc(state.rescannedTo) }),
+    updatedAt: formatUtc(updatedAt),
+  };
+  return `${JSON.stringify(head, null, 2).replace(JSON.stringify(FIELDS_MARK), JSON.stringify(state.query.fields))}\n`;
+}
+
+const ISO_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+function time(value: unknown, name: string): number {
+  if (typeof value !== 'string' || !ISO_RE.test(value)) throw new Error(`${name} is not a UTC time`);
+  return Date.parse(value);
+}
+
+function stringArray(value: unknown, name: string): string[] {
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw new Error(`${name} is not a list of strings`);
+  return value as string[];
+}
+
+function parseQuery(value: unknown): SyncQuery {
+  const q = value as Partial<SyncQuery> | null;
+  if (!q || typeof q !== 'object') throw new Error('query is missing');
+  if (typeof q.baseUrl !== 'string') throw new Error('query.baseUrl is missing');
+  if (q.filter !== 'Completed') throw new Error('query.filter is not Completed');
+  if (!(SYNC_FORMATS as readonly unknown[]).includes(q.format)) throw new Error('query.format is not jsonl, csv or parquet');
+  if (typeof q.gzip !== 'boolean') throw new Error('query.gzip is missing');
+  if (q.format === 'parquet' && q.gzip) throw new Error('query.gzip is true for parquet, which is compressed inside');
+  return { baseUrl: q.baseUrl, filter: 'Completed', format: q.format as SyncFormat, fields: stringArray(q.fields, 'query.fields'), gzip: q.gzip };
+}
+
+/** Checks every field; throws a plain Error naming the first problem. */
+export function parseState(text: string): SyncState {
+  const raw = JSON.parse(text) as Record<string, unknown> | null;
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new Error('not a JSON object');
+  if (raw.version !== 1 && raw.version !== 2) throw new Error(`version ${JSON.stringify(raw.version)} is not 1 or 2`);
+  const query = parseQuery(raw.query);
+  if (raw.fingerprint !== fingerprint(query)) throw new Error('the fingerprint does not match the query (edited by hand?)');
+  const since = time(raw.since, 'since');
+  const cursor = time(raw.cursor, 'cursor');
+  const state: SyncState = {
+    query,
+    since,
+    cursor,
+    // Version 1 held each swap as first fetched, at times unknown: only `since` is safe for updates.
+    updatedCursor: raw.version === 1 ? since : time(raw.updatedCursor, 'updatedCursor'),
+    rescanBase: time(raw.rescanBase, 'rescanBase'),
+    rescannedAt: raw.rescannedAt === null ? undefined : time(raw.rescannedAt, 'rescannedAt'),
+  };
+  if (raw.rescannedTo !== undefined) {
+    state.rescannedTo = time(raw.rescannedTo, 'rescannedTo');
+    if (!(state.since <= state.rescannedTo && state.rescannedTo <= state.cursor)) throw new Error('rescannedTo is not between since and cursor');
+  }
+  if (raw.version === 1) state.upgradedFrom = 1;
+  if (!(state.since <= state.cursor && state.rescanBase <= state.cursor && state.since <= state.updatedCursor)) {
+    throw new Error('since ≤ cursor, rescanBase ≤ cursor and since ≤ updatedCursor do not all hold');
+  }
+  return state;
+}
+
+/** The saved state, or undefined when the directory has none. Unreadable or invalid: UsageError, file untouched. */
+export async function readState(dir: string): Promise<SyncState | undefined> {
+  const file = statePath(dir);
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    throw new UsageError(`cannot read the sync state ${file} (${code ?? String(error)}); fix its permissions, or sync into a new --out dir`);
+  }
+  try {
+    return parseState(text);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new UsageError(`the sync state ${file} is corrupt (${why}); it was left untouched: restore it from a backup, or sync into a new --out dir`);
+  }
+}
+
+export async function writeState(dir: string, state: SyncState, now: number): Promise<void> {
+  await writeFileAtomic(statePath(dir), serializeState(state, now), { mode: 0o644 });
+}

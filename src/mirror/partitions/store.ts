@@ -1,0 +1,210 @@
+/**
+ * The mirror as a folder: daily partitions (partitions.ts), one file each, in
+ * a format of the user's choice (codec.ts), and the state file beside them
+ * (state.ts), under a lock file (fs/lock.ts), in a local directory
+ * (local-storage.ts). A commit rewrites each touched partition whole, THEN
+ * writes the state: a crash between leaves the state behind the data, and
+ * the next run merges the same versions again, a no-op. Which version is
+ * newer is decided by what the partitions hold (pending.ts); which partition
+ * holds a swap, by their indexes (id-index.ts), so that a swap whose day
+ * changed is moved (moves.ts), never held twice.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { UsageError, WrappedError } from '../../api/errors.js';
+import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../api/types.js';
+import { acquireLock, type HeldLock } from '../../fs/lock.js';
+import { makeDir } from '../../fs/make-dir.js';
+import { formatUtc } from '../../util/time.js';
+import { partitionCodec } from './codec.js';
+import { IdIndex } from './id-index.js';
+import { LocalStorage } from '../folder/local-storage.js';
+import { finishMoves, readMoves, repairRepeated } from './moves.js';
+import { utcDate } from './partitions.js';
+import { PendingPartitions } from './pending.js';
+import { recover } from '../folder/recovery.js';
+import { describeDifference, readState, statePath, writeState, type SyncFormat, type SyncQuery, type SyncState } from './state-file.js';
+import type { Committed, MirrorRow, MirrorStore } from '../../sync/store.js';
+import type { PartitionCodec } from './stored-row.js';
+
+export interface FolderOptions {
+  dir: string;
+  /** as given by flags; undefined: the saved state's, else the default */
+  format?: SyncFormat;
+  gzip?: boolean;
+  fields?: string[];
+  /** the wall clock, for the state's updatedAt */
+  now: () => number;
+  /** "read-only file system" for a file-system error, else undefined: the shell's words for them */
+  fsReason: (error: unknown) => string | undefined;
+  /** the directory's storage (tests give one that fails on cue); default a LocalStorage of `dir` */
+  storage?: LocalStorage;
+}
+
+const SPEC_FIELDS = new Set<string>(SWAP_FIELDS);
+
+/**
+ * A new mirror's fields: those of a list export (no balanceChanges, which the list never returns: a CSV
+ * column that would always be empty). JSON Lines keeps every field: its lines are the API's objects as
+ * sent (pass-through), which hold no balanceChanges anyway. A mirror keeps the fields in its state, so
+ * one made before this default keeps its columns.
+ */
+function defaultFields(format: SyncFormat): readonly string[] {
+  return format === 'jsonl' ? SWAP_FIELDS : LIST_SWAP_FIELDS;
+}
+
+/** Removes `dir` and its parents up to `top` (the first one this run created), each only if empty. */
+async function removeEmpty(dir: string, top: string): Promise<void> {
+  const stop = path.resolve(top);
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    try {
+      await fs.rmdir(current);
+    } catch {
+      return;
+    }
+    // (The root is never empty: its rmdir fails before this loop could pass it.)
+    if (current === stop) return;
+  }
+}
+
+export class FolderStore implements MirrorStore<SyncQuery> {
+  readonly name: string;
+  private lock: HeldLock | undefined;
+  /** the first directory this run created, if it created one */
+  private created: string | undefined;
+  private codec: PartitionCodec | undefined;
+  /** whether the rows keep every field as sent (JSON Lines of every field), unknown ones included */
+  private keepsEvery = false;
+  /** fields the spec does not name that the API sent and this mirror's rows leave out, since the last commit */
+  private leftOut = new Set<string>();
+  private ids: IdIndex | undefined;
+  private pending: PendingPartitions | undefined;
+  private readonly storage: LocalStorage;
+
+  constructor(private readonly options: FolderOptions) {
+    this.name = options.dir;
+    this.storage = options.storage ?? new LocalStorage(options.dir);
+  }
+
+  resolveQuery(baseUrl: string, saved: SyncQuery | undefined): SyncQuery {
+    const { format: given, gzip, fields } = this.options;
+    const format = given ?? saved?.format ?? 'jsonl';
+    const query: SyncQuery = {
+      baseUrl,
+      filter: 'Completed',
+      format,
+      fields: fields ?? saved?.fields ?? [...defaultFields(format)],
+      gzip: gzip ?? saved?.gzip ?? false,
+    };
+    if (saved) {
+      const difference = describeDifference({ ...saved, baseUrl }, query);
+      if (difference) throw new UsageError(`${this.name} holds a sync of another query (${difference}); sync this one into a new --out dir`);
+    }
+    return query;
+  }
+
+  readState(): Promise<SyncState | undefined> {
+    return readState(this.options.dir);
+  }
+
+  async open(note: (message: string) => void): Promise<SyncState | undefined> {
+    const dir = this.options.dir;
+    try {
+      this.created = await makeDir(dir);
+      this.lock = await acquireLock(dir, { onTakeOver: (reason) => note(`took over ${reason} on ${dir}`) });
+    } catch (error) {
+      // A file-system refusal names the dir the user gave, not the temporary file of the lock.
+      const reason = this.options.fsReason(error);
+      if (reason) throw new WrappedError(`cannot take the lock in ${dir}: ${reason}`, { cause: error });
+      throw error;
+    }
+    const saved = await readState(dir);
+    // The saved query's codec; a new mirror's is that of the flags (the base URL plays no part in it).
+    this.useQuery(saved?.query ?? this.resolveQuery('', undefined));
+    const recovered = await recover(this.storage, this.codec!);
+    // Moves a killed run left half done, then the index of every partition (made once for a mirror of an older
+    // swapx, which may hold a swap in two partitions: repaired).
+    const moves = await readMoves(this.storage);
+    if (moves) await finishMoves(this.storage, this.codec!, this.ids!, moves);
+    if ((await this.ids!.load()).length > 0) {
+      const repaired = await repairRepeated(this.storage, this.codec!, this.ids!);
+      if (repaired > 0)
+        note(`${dir} held ${repaired} swap(s) in more than one partition (their completedAt changed day): each is now held once, its latest version`);
+    }
+    if (!saved) return undefined;
+    if (saved.upgradedFrom === 1) {
+      note(
+        `${dir} was written by an older swapx: its parts are folded into one file per partition, and updates since ${formatUtc(saved.since)} are fetched once (Filter=Updated) to bring every swap to its latest version`,
+      );
+      delete saved.upgradedFrom;
+      await writeState(dir, saved, this.options.now());
+    } else if (recovered.folded.length > 0) {
+      note(`folded ${recovered.folded.length} partition(s) an interrupted run left in two files (${recovered.folded.join(', ')})`);
+      await writeState(dir, saved, this.options.now());
+    }
+    return saved;
+  }
+
+  private useQuery(query: SyncQuery): void {
+    if (this.codec) return;
+    this.codec = partitionCodec({ ...query, allFields: SWAP_FIELDS });
+    this.keepsEvery = query.format === 'jsonl' && SWAP_FIELDS.every((field) => query.fields.includes(field));
+    this.ids = new IdIndex(this.storage, this.codec);
+    this.pending = new PendingPartitions(this.storage, this.codec, this.ids);
+  }
+
+  async checkLock(): Promise<void> {
+    await this.lock?.check();
+  }
+
+  get buffered(): number {
+    return this.pending?.size ?? 0;
+  }
+
+  async add(row: MirrorRow): Promise<void> {
+    if (!this.keepsEvery) for (const field in row.swap) if (!SPEC_FIELDS.has(field)) this.leftOut.add(field);
+    const stored = this.codec!.row(row.swap);
+    // The completedAt the step placed the row by, parsed once there.
+    stored.completedMs = row.completedMs;
+    await this.pending!.add(utcDate(row.completedMs), stored);
+  }
+
+  async commit(next: SyncState, newFrom: number): Promise<Committed> {
+    await this.checkLock();
+    this.useQuery(next.query);
+    const flushed = await this.pending!.flush(newFrom);
+    await writeState(this.options.dir, next, this.options.now());
+    const leftOut = [...this.leftOut];
+    this.leftOut.clear();
+    return {
+      newSwaps: flushed.newSwaps,
+      lateSwaps: flushed.lateSwaps,
+      updatedSwaps: flushed.updatedSwaps,
+      touched: flushed.files,
+      ...(leftOut.length > 0 ? { leftOut } : {}),
+    };
+  }
+
+  closeNow(): void {
+    this.lock?.releaseSync();
+    this.lock = undefined;
+  }
+
+  async close(discard: boolean): Promise<void> {
+    if (!this.lock) return;
+    try {
+      if (discard) {
+        // Only while the lock is still ours: a directory taken over is another sync's.
+        await this.lock.check();
+        await fs.rm(statePath(this.options.dir));
+      }
+    } catch {
+      // Nothing to undo for a lock lost, nor a state never written.
+    } finally {
+      await this.lock.release();
+      this.lock = undefined;
+    }
+    // A first run that wrote nothing (its first window failed) leaves no empty directory behind.
+    if (discard && this.created !== undefined) await removeEmpty(this.options.dir, this.created);
+  }
+}

@@ -1,0 +1,26 @@
+/** The folder of partitions as a MirrorStore: the contract every store meets (store-contract.ts), in each format. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fsReason } from '../../../src/cli/exit-codes.js';
+import { FolderStore } from '../../../src/mirror/partitions/store.js';
+import type { SyncFormat } from '../../../src/mirror/partitions/state-file.js';
+import { tempDir } from '../../helpers/cli.js';
+import { mirrorRows } from '../../sync/helpers.js';
+import { readMirror } from '../../sync/parquet-helpers.js';
+import { describeMirrorStore } from '../../sync/store-contract.js';
+
+for (const format of ['jsonl', 'csv', 'parquet'] as const satisfies readonly SyncFormat[]) {
+  describeMirrorStore(`a folder of ${format} partitions`, async () => {
+    const dir = path.join(tempDir('swapx-store-'), 'out');
+    const make = () => new FolderStore({ dir, format, now: () => Date.parse('2026-11-02T00:00:00Z'), fsReason });
+    return {
+      store: make(),
+      another: make,
+      held: async () => {
+        if (format !== 'parquet') return mirrorRows(dir);
+        const any = fs.existsSync(dir) && fs.readdirSync(dir).some((name) => name.startsWith('date='));
+        return any ? readMirror(dir, ['id', 'updatedAt', 'depositUsdAmount']) : [];
+      },
+    };
+  });
+}
