@@ -9,7 +9,7 @@ import { EXIT, exitCodeFor, fsReason, messageFor } from './cli/exit-codes.js';
 import { wrapHelp } from './cli/help-wrap.js';
 import type { OutStream } from './output/stream.js';
 import { COMMANDS } from './commands/index.js';
-import { failureJson } from './sync/summary.js';
+import { failureJson } from './commands/sync/render.js';
 
 /** Flags that would put a secret into argv (ps, shell history): refused with what to use instead. */
 const SECRET_FLAGS: Record<string, string> = {

@@ -8,7 +8,7 @@ import { register as completion } from './completion.js';
 import { register as config } from './config.js';
 import { register as swap } from './swap.js';
 import { register as swaps } from './swaps.js';
-import { register as sync } from './sync.js';
+import { register as sync } from './sync/command.js';
 import { register as tokens } from './tokens.js';
 
 export const COMMANDS: Register[] = [swaps, sync, swap, chains, tokens, bridges, auth, config, sandbox, completion];

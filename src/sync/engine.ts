@@ -12,7 +12,7 @@ import { WindowFailedError } from '../windows/run-windows.js';
 import { formatElapsed, formatUtc } from '../util/time.js';
 import { CheckpointSchedule } from './checkpoints.js';
 import { followLoop } from './follow.js';
-import { defaultUntil, type SyncOptions } from './options.js';
+import { defaultUntil } from './defaults.js';
 import { prepare } from './prepare.js';
 import { believe, CLOCK_SKEW_MS, pullBack } from './present.js';
 import { newState } from './store.js';
@@ -20,16 +20,31 @@ import { runStep, type StepOutcome, type StepProgress, type StepResult } from '.
 import { StepWarnings } from './warnings.js';
 import type { MirrorQuery, MirrorState, MirrorStore } from './store.js';
 
-/** What the engine needs of the run's options (SyncOptions, whose folder settings are the store's). */
-export type SyncRunOptions = Pick<SyncOptions, 'since' | 'until' | 'lagMs' | 'rescanEveryMs' | 'follow' | 'intervalMs' | 'moveBaseUrl' | 'checkpointMs'> & {
+/** What a run is asked to do. */
+export interface SyncRunOptions {
   /** the API this run reads */
   baseUrl: string;
+  /** where a new mirror starts (a later run continues from its cursor) */
+  since: number | undefined;
+  /** hold swaps completed before this; undefined: the present minus the settle margin, at each step */
+  until: number | undefined;
+  /** how far behind the cursor a re-scan looks for late arrivals (0: none) */
+  lagMs: number;
+  /** re-scan at most this often (0: every step) */
+  rescanEveryMs: number;
+  /** a step every `intervalMs` until the signal */
+  follow: boolean;
+  intervalMs: number;
+  /** the API moved: a mirror of another base URL continues from this one */
+  moveBaseUrl: boolean;
+  /** time between checkpoints (0: after every window) */
+  checkpointMs: number;
   concurrency: number;
   /** windows between commits; default COMMIT_WINDOWS (tests make it small, so a kill can fall between commits) */
   commitWindows?: number;
   /** false: no commit before the first checkpoint interval (checkpoints.ts; the bench measures what early ones cost) */
   earlyCheckpoints?: boolean;
-};
+}
 
 /** How the shell sorts errors: the engine decides with these what to retry and how to word a file-system refusal. */
 export interface ErrorPolicy {

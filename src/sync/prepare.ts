@@ -5,7 +5,6 @@
  */
 import { UsageError } from '../api/errors.js';
 import { formatUtc } from '../util/time.js';
-import { checkStart } from './options.js';
 import type { MirrorQuery, MirrorState, MirrorStore } from './store.js';
 
 /** What of the run's options the checks read. */
@@ -56,4 +55,26 @@ function checkFields(query: MirrorQuery, name: string): void {
       `${name} syncs --fields without ${missing.join(' and ')}, which a mirror that keeps the latest version of each swap needs; sync into a new --out dir`,
     );
   }
+}
+
+/**
+ * Where the run starts, checked against the state: the first run needs --since; later runs continue
+ * from the cursor, and a --since that differs from the state's start is ignored (the caller warns).
+ */
+export function checkStart(
+  options: { dir: string; since: number | undefined; until: number | undefined },
+  saved: MirrorState | undefined,
+): { since: number; ignoredSince: boolean } {
+  if (!saved) {
+    if (options.since === undefined) {
+      throw new UsageError(`${options.dir} has no sync state yet: the first run needs --since <time>, where the sync starts (e.g. --since 2026-11-01)`);
+    }
+    return { since: options.since, ignoredSince: false };
+  }
+  if ((options.until ?? saved.cursor) < saved.cursor) {
+    throw new UsageError(
+      `--until ${formatUtc(options.until!)} is before the cursor of ${options.dir} (${formatUtc(saved.cursor)}): those swaps are synced already`,
+    );
+  }
+  return { since: saved.since, ignoredSince: options.since !== undefined && options.since !== saved.since };
 }

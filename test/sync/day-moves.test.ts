@@ -11,7 +11,7 @@ import type http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fsReason } from '../../src/cli/exit-codes.js';
-import { FolderStore } from '../../src/mirror/partitions/store.js';
+import { FolderStore } from '../../src/mirror/folder/store.js';
 import { LocalStorage } from '../../src/mirror/folder/local-storage.js';
 import { newState } from '../../src/sync/store.js';
 import { tempDir } from '../helpers/cli.js';

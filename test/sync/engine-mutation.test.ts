@@ -12,7 +12,7 @@ import { createClient, type SwapxClient } from '../../src/api/client.js';
 import { AbortedError, UsageError, WrappedError } from '../../src/api/errors.js';
 import { fsReason } from '../../src/cli/exit-codes.js';
 import { type ErrorPolicy, runSync, type SyncDeps, type SyncEvent, type SyncRunOptions } from '../../src/sync/engine.js';
-import { FolderStore } from '../../src/mirror/partitions/store.js';
+import { FolderStore } from '../../src/mirror/folder/store.js';
 import type { SyncQuery, SyncState } from '../../src/mirror/partitions/state-file.js';
 import type { MirrorRow, MirrorState, MirrorStore } from '../../src/sync/store.js';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';

@@ -10,8 +10,8 @@ import { AbortedError, UsageError } from '../../src/api/errors.js';
 import { fsReason } from '../../src/cli/exit-codes.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { type ErrorPolicy, runSync, type SyncEvent, type SyncRunOptions } from '../../src/sync/engine.js';
-import { FolderStore } from '../../src/mirror/partitions/store.js';
-import { DEFAULT_CHECKPOINT_MS, DEFAULT_LAG_MS } from '../../src/sync/options.js';
+import { FolderStore } from '../../src/mirror/folder/store.js';
+import { DEFAULT_CHECKPOINT_MS, DEFAULT_LAG_MS } from '../../src/sync/defaults.js';
 import { tempDir } from '../helpers/cli.js';
 import { expectTidy, expectedRows, mirrorRows, readState } from './helpers.js';
 

@@ -5,19 +5,15 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import path from 'node:path';
 import { UsageError } from '../../src/api/errors.js';
-import {
-  describeDifference,
-  fingerprint,
-  parseState,
-  readState,
-  serializeState,
-  statePath,
-  type SyncQuery,
-  writeState,
-} from '../../src/mirror/partitions/state-file.js';
+import { describeDifference, fingerprint, parseState, readState, serializeState, type SyncQuery, writeState } from '../../src/mirror/partitions/state-file.js';
 import { newState } from '../../src/sync/store.js';
 import { tempDir } from '../helpers/cli.js';
+import { LocalStorage } from '../../src/mirror/folder/local-storage.js';
+
+/** The state file of a folder mirror. */
+const statePath = (dir: string) => path.join(dir, '.swapx-sync.json');
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -47,7 +43,7 @@ describe('readState: a state that cannot be read is never none', () => {
     const dir = tempDir('swapx-state-');
     fs.writeFileSync(statePath(dir), stateText());
     vi.spyOn(fsp, 'readFile').mockRejectedValueOnce(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }));
-    const error = await readState(dir).catch((e: unknown) => e);
+    const error = await readState(new LocalStorage(dir)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toBe(`cannot read the sync state ${statePath(dir)} (EACCES); fix its permissions, or sync into a new --out dir`);
     expect(fs.readFileSync(statePath(dir), 'utf8')).toBe(stateText());
@@ -56,16 +52,18 @@ describe('readState: a state that cannot be read is never none', () => {
   it('a directory in its place, and an error without a code, are errors too', async () => {
     const dir = tempDir('swapx-state-');
     fs.mkdirSync(statePath(dir));
-    await expect(readState(dir)).rejects.toThrow(`cannot read the sync state ${statePath(dir)} (EISDIR); fix its permissions, or sync into a new --out dir`);
+    await expect(readState(new LocalStorage(dir))).rejects.toThrow(
+      `cannot read the sync state ${statePath(dir)} (EISDIR); fix its permissions, or sync into a new --out dir`,
+    );
     vi.spyOn(fsp, 'readFile').mockRejectedValueOnce(new Error('odd'));
-    await expect(readState(tempDir('swapx-state-'))).rejects.toThrow(/^cannot read the sync state .* \(Error: odd\); fix its permissions/);
+    await expect(readState(new LocalStorage(tempDir('swapx-state-')))).rejects.toThrow(/^cannot read the sync state .* \(Error: odd\); fix its permissions/);
   });
 
   it('a corrupt state names the problem, and is left untouched', async () => {
     const dir = tempDir('swapx-state-');
     const text = stateText({ version: 3 });
     fs.writeFileSync(statePath(dir), text);
-    const error = await readState(dir).catch((e: unknown) => e);
+    const error = await readState(new LocalStorage(dir)).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toBe(
       `the sync state ${statePath(dir)} is corrupt (version 3 is not 1 or 2); it was left untouched: restore it from a backup, or sync into a new --out dir`,
@@ -76,7 +74,7 @@ describe('readState: a state that cannot be read is never none', () => {
   it('a valid state is read', async () => {
     const dir = tempDir('swapx-state-');
     fs.writeFileSync(statePath(dir), stateText());
-    expect(await readState(dir)).toEqual({
+    expect(await readState(new LocalStorage(dir))).toEqual({
       query,
       since: T,
       cursor: T + 7_200_000,
@@ -202,9 +200,9 @@ describe('writing the state', () => {
     );
     expect(serializeState(newState(query, T), T)).toContain('\n  "rescannedAt": null,\n');
     const dir = tempDir('swapx-state-');
-    await writeState(dir, state, T + 3_000);
+    await writeState(new LocalStorage(dir), state, T + 3_000);
     expect(fs.statSync(statePath(dir)).mode & 0o777).toBe(0o644);
-    expect(await readState(dir)).toEqual(state);
+    expect(await readState(new LocalStorage(dir))).toEqual(state);
   });
 
   it('writes the fields list in its place even when another value is empty text', () => {

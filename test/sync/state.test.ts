@@ -4,19 +4,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SWAP_FIELDS } from '../../src/api/types.js';
 import { UsageError } from '../../src/api/errors.js';
-import {
-  describeDifference,
-  fingerprint,
-  parseState,
-  readState,
-  serializeState,
-  statePath,
-  writeState,
-  type SyncQuery,
-} from '../../src/mirror/partitions/state-file.js';
+import { describeDifference, fingerprint, parseState, readState, serializeState, writeState, type SyncQuery } from '../../src/mirror/partitions/state-file.js';
 import { newState } from '../../src/sync/store.js';
 import { planStep } from '../../src/sync/plan-step.js';
 import { tempDir } from '../helpers/cli.js';
+import { LocalStorage } from '../../src/mirror/folder/local-storage.js';
+
+/** The state file of a folder mirror. */
+const statePath = (dir: string) => path.join(dir, '.swapx-sync.json');
 
 const query: SyncQuery = { baseUrl: 'http://127.0.0.1:1', filter: 'Completed', format: 'jsonl', fields: [...SWAP_FIELDS], gzip: false };
 const T = Date.parse('2026-11-10T00:00:00Z');
@@ -90,13 +85,13 @@ describe('SyncState', () => {
 
   it('reads a missing state as none, and a corrupt one as a UsageError that leaves it untouched', async () => {
     const dir = tempDir('swapx-state-');
-    expect(await readState(dir)).toBeUndefined();
+    expect(await readState(new LocalStorage(dir))).toBeUndefined();
     fs.writeFileSync(statePath(dir), 'garbage');
-    await expect(readState(dir)).rejects.toThrow(UsageError);
-    await expect(readState(dir)).rejects.toThrow(/is corrupt .* left untouched/);
+    await expect(readState(new LocalStorage(dir))).rejects.toThrow(UsageError);
+    await expect(readState(new LocalStorage(dir))).rejects.toThrow(/is corrupt .* left untouched/);
     expect(fs.readFileSync(statePath(dir), 'utf8')).toBe('garbage');
-    await writeState(dir, newState(query, T), T);
-    expect((await readState(dir))?.since).toBe(T);
+    await writeState(new LocalStorage(dir), newState(query, T), T);
+    expect((await readState(new LocalStorage(dir)))?.since).toBe(T);
     expect(fs.readdirSync(dir)).toEqual([path.basename(statePath(dir))]);
   });
 

@@ -6,8 +6,8 @@ import { createClient, type SwapxClient } from '../../src/api/client.js';
 import { fsReason } from '../../src/cli/exit-codes.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { type ErrorPolicy, runSync, type SyncEvent } from '../../src/sync/engine.js';
-import { FolderStore } from '../../src/mirror/partitions/store.js';
-import { DEFAULT_CHECKPOINT_MS, DEFAULT_LAG_MS } from '../../src/sync/options.js';
+import { FolderStore } from '../../src/mirror/folder/store.js';
+import { DEFAULT_CHECKPOINT_MS, DEFAULT_LAG_MS } from '../../src/sync/defaults.js';
 import { tempDir } from '../helpers/cli.js';
 
 const NOW = Date.parse('2026-11-12T00:00:00Z');

@@ -20,6 +20,11 @@ function missing(error: unknown): boolean {
 export class LocalStorage implements MirrorStorage {
   constructor(readonly name: string) {}
 
+  /** `.swapx-sync.json`, `.swapx-ids`: hidden, and beside no partition a reader globs. */
+  meta(name: string): string {
+    return `.swapx-${name}`;
+  }
+
   private full(file: string): string {
     return path.join(this.name, ...file.split('/'));
   }

@@ -17,11 +17,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { WrappedError } from '../../api/errors.js';
 import { LOCK_FILE, isAlive } from '../../fs/lock.js';
-import { INDEX_DIR } from '../partitions/id-index.js';
+import { INDEX_NAME } from '../partitions/id-index.js';
 import type { LocalStorage } from './local-storage.js';
 import { mergeRow, OLD_PART_RE, PARTITION_FILE_RE, PARTITION_RE, partitionFile, readPartition, writePartition } from '../partitions/partitions.js';
 import type { PartitionCodec, StoredRow } from '../partitions/stored-row.js';
-import { STATE_FILE } from '../partitions/state-file.js';
+import { STATE_NAME } from '../partitions/state-file.js';
 
 export interface Recovered {
   /** temporary files deleted */
@@ -30,15 +30,16 @@ export interface Recovered {
   folded: string[];
 }
 
-const STATE_TEMP_RE = new RegExp(`^\\.${STATE_FILE.replace(/\./g, '\\.')}\\.\\d+-[0-9a-f]+\\.tmp$`);
+/** A temporary file of the state's (tempPathFor's names: `.NAME.PID-TAG.tmp`). */
+const stateTempRe = (storage: LocalStorage) => new RegExp(`^\\.${storage.meta(STATE_NAME).replace(/\./g, '\\.')}\\.\\d+-[0-9a-f]+\\.tmp$`);
 const LOCK_TEMP_RE = new RegExp(`^${LOCK_FILE.replace(/\./g, '\\.')}\\.(\\d+)-[0-9a-f]+\\.(tmp|stale)$`);
 
 /**
  * Leftovers at the top of the dir: the state's temporary files (only the lock holder writes the
  * state, so under the lock every one is a dead run's), and those of lock attempts whose process is gone.
  */
-function isLeftover(name: string): boolean {
-  if (STATE_TEMP_RE.test(name)) return true;
+function isLeftover(name: string, stateTemp: RegExp): boolean {
+  if (stateTemp.test(name)) return true;
   const pid = Number(LOCK_TEMP_RE.exec(name)?.[1]);
   // This process's pid is alive, and so is 0 (our process group).
   return Number.isSafeInteger(pid) && !isAlive(pid);
@@ -47,14 +48,15 @@ function isLeftover(name: string): boolean {
 export async function recover(storage: LocalStorage, codec: PartitionCodec): Promise<Recovered> {
   const result: Recovered = { removed: 0, folded: [] };
   const dir = storage.name;
+  const stateTemp = stateTempRe(storage);
   for (const name of await storage.list('')) {
-    if (isLeftover(name)) {
+    if (isLeftover(name, stateTemp)) {
       // Only the lock holder removes these: each is there until it does.
       await fs.rm(path.join(dir, name));
       result.removed += 1;
       continue;
     }
-    if (name === INDEX_DIR) {
+    if (name === storage.meta(INDEX_NAME)) {
       result.removed += await storage.tidy(name);
       continue;
     }

@@ -1,7 +1,7 @@
 /**
  * Which partition holds each swap: a swap whose completedAt moves to another UTC day must be moved there, not held
  * twice, so a flush asks which other partitions hold the ids it adds. Each partition has an index file beside the
- * mirror's state, `.swapx-ids/YYYY-MM-DD.ids`, which readers of the partitions never meet: the stamp of the
+ * mirror's state (`.swapx-ids/YYYY-MM-DD.ids` in a folder), which readers of the partitions never meet: the stamp of the
  * partition file it was made from (storage.ts), then a 64-bit hash of each key the partition holds, sorted. An index
  * whose stamp is not its partition's (a crash between the two writes, a partition restored or edited by hand) is
  * made again from the partition, so an index can be stale only in what it costs, never in what it answers. A hash
@@ -12,15 +12,12 @@ import { heldIndex, PARTITION_RE, partitionFile } from './partitions.js';
 import type { MirrorStorage } from './storage.js';
 import type { PartitionCodec } from './stored-row.js';
 
-export const INDEX_DIR = '.swapx-ids';
+/** The folder of the indexes among swapx's own files (storage.ts: `.swapx-ids` in a folder). */
+export const INDEX_NAME = 'ids';
 const INDEX_FILE_RE = /^(\d{4}-\d{2}-\d{2})\.ids$/;
 
 /** Sorted 64-bit hashes, as pairs of 32-bit halves (high, low). */
 type Hashes = Uint32Array;
-
-function indexFile(date: string): string {
-  return `${INDEX_DIR}/${date}.ids`;
-}
 
 /** A key's 64-bit hash: the first 8 bytes of its MD5, as two halves. */
 export function hashOf(key: string): [number, number] {
@@ -102,6 +99,10 @@ export class IdIndex {
     private readonly codec: PartitionCodec,
   ) {}
 
+  private indexFile(date: string): string {
+    return `${this.storage.meta(INDEX_NAME)}/${date}.ids`;
+  }
+
   /**
    * Loads the index of every partition, making those that are missing or stale from their partitions (once, for a
    * mirror of an older swapx). Returns the dates whose index was made.
@@ -110,18 +111,18 @@ export class IdIndex {
     if (this.byDate) return [];
     const byDate = new Map<string, Hashes>();
     const made: string[] = [];
-    const indexes = new Set(await this.storage.list(INDEX_DIR));
+    const indexes = new Set(await this.storage.list(this.storage.meta(INDEX_NAME)));
     for (const name of await this.storage.list('')) {
       const date = PARTITION_RE.exec(name)?.[1];
       if (date === undefined) continue;
       const stamp = await this.storage.stamp(partitionFile(date, this.codec));
       if (stamp === undefined) continue;
-      const bytes = indexes.has(`${date}.ids`) ? await this.storage.read(indexFile(date)) : undefined;
+      const bytes = indexes.has(`${date}.ids`) ? await this.storage.read(this.indexFile(date)) : undefined;
       let hashes = bytes === undefined ? undefined : decode(bytes, stamp);
       if (!hashes) {
         const held = await heldIndex(this.storage, partitionFile(date, this.codec), this.codec);
         hashes = hashesOf([...held.updated.keys()]).hashes;
-        await this.storage.write(indexFile(date), encode(stamp, hashes));
+        await this.storage.write(this.indexFile(date), encode(stamp, hashes));
         made.push(date);
       }
       byDate.set(date, hashes);
@@ -129,7 +130,7 @@ export class IdIndex {
     // Indexes of partitions that are gone (removed by hand) would only cost reads: removed.
     for (const name of indexes) {
       const date = INDEX_FILE_RE.exec(name)?.[1];
-      if (date !== undefined && !byDate.has(date)) await this.storage.remove(indexFile(date));
+      if (date !== undefined && !byDate.has(date)) await this.storage.remove(this.indexFile(date));
     }
     this.byDate = byDate;
     return made;
@@ -201,12 +202,12 @@ export class IdIndex {
   async update(date: string, keys: readonly string[]): Promise<void> {
     const stamp = await this.storage.stamp(partitionFile(date, this.codec));
     if (stamp === undefined || keys.length === 0) {
-      await this.storage.remove(indexFile(date));
+      await this.storage.remove(this.indexFile(date));
       this.byDate?.delete(date);
       return;
     }
     const { hashes } = hashesOf(keys);
-    await this.storage.write(indexFile(date), encode(stamp, hashes));
+    await this.storage.write(this.indexFile(date), encode(stamp, hashes));
     this.byDate?.set(date, hashes);
   }
 }

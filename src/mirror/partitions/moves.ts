@@ -1,7 +1,7 @@
 /**
  * A swap whose completedAt moved to another UTC day moves to that day's partition: written there first, and only
  * then removed from the partition it was in, so that it is never absent, at worst held twice for a moment. A commit
- * records what it moves in `.swapx-moving.json` before it writes any partition; a run killed before the moves are
+ * records what it moves (`.swapx-moving.json` in a folder) before it writes any partition; a run killed before the moves are
  * finished leaves that file, and the next one, under the lock, finishes them before anything else: each key its
  * new partition holds is removed from the old one (a key the new partition does not hold yet stays where it was,
  * for the run that fetches it again to move).
@@ -12,7 +12,8 @@ import { heldIndex, partitionFile, readPartition, writePartition } from './parti
 import type { MirrorStorage } from './storage.js';
 import { compareUpdated, type PartitionCodec } from './stored-row.js';
 
-export const MOVES_FILE = '.swapx-moving.json';
+/** What a commit moves, among swapx's own files (storage.ts: `.swapx-moving.json` in a folder). */
+export const MOVES_NAME = 'moving.json';
 
 /** A swap (by key) leaving the partition of one date for another's. */
 export interface Move {
@@ -23,12 +24,12 @@ export interface Move {
 
 /** Records the moves a commit is about to make, before it writes a partition. */
 export async function recordMoves(storage: MirrorStorage, moves: readonly Move[]): Promise<void> {
-  await storage.write(MOVES_FILE, Buffer.from(`${JSON.stringify({ version: 1, moves })}\n`));
+  await storage.write(storage.meta(MOVES_NAME), Buffer.from(`${JSON.stringify({ version: 1, moves })}\n`));
 }
 
 /** The moves a killed run left to finish, or undefined. Unreadable: UsageError, the file left as it is. */
 export async function readMoves(storage: MirrorStorage): Promise<Move[] | undefined> {
-  const bytes = await storage.read(MOVES_FILE);
+  const bytes = await storage.read(storage.meta(MOVES_NAME));
   if (bytes === undefined) return undefined;
   try {
     const { moves } = JSON.parse(bytes.toString('utf8')) as { moves: unknown };
@@ -39,7 +40,7 @@ export async function readMoves(storage: MirrorStorage): Promise<Move[] | undefi
     // said below
   }
   throw new UsageError(
-    `${storage.describe(MOVES_FILE)} is not what swapx wrote (edited by hand?); it was left as it is: remove it, and sync into a new --out dir if swaps are then held twice`,
+    `${storage.describe(storage.meta(MOVES_NAME))} is not what swapx wrote (edited by hand?); it was left as it is: remove it, and sync into a new --out dir if swaps are then held twice`,
   );
 }
 
@@ -76,7 +77,7 @@ export async function finishMoves(storage: MirrorStorage, codec: PartitionCodec,
     );
     written.push(file);
   }
-  await storage.remove(MOVES_FILE);
+  await storage.remove(storage.meta(MOVES_NAME));
   return written;
 }
 

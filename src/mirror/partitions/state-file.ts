@@ -8,15 +8,14 @@
  * Version 1 (append-only parts, ids over the re-scan horizon) is read and
  * upgraded: see `upgraded`.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { UsageError } from '../../api/errors.js';
-import { writeFileAtomic } from '../../fs/atomic-file.js';
 import { formatUtc } from '../../util/time.js';
 import { describeDifference as describe, fingerprint } from '../../util/fingerprint.js';
 import type { MirrorQuery, MirrorState } from '../../sync/store.js';
+import type { MirrorStorage } from './storage.js';
 
-export const STATE_FILE = '.swapx-sync.json';
+/** The state's name among swapx's own files (storage.ts: `.swapx-sync.json` in a folder). */
+export const STATE_NAME = 'sync.json';
 export const SYNC_FORMATS = ['jsonl', 'csv', 'parquet'] as const;
 export type SyncFormat = (typeof SYNC_FORMATS)[number];
 
@@ -29,10 +28,6 @@ export interface SyncQuery extends MirrorQuery {
 export interface SyncState extends MirrorState<SyncQuery> {
   /** read from a version 1 state: the partitions are folded and updates caught up from `since` */
   upgradedFrom?: 1;
-}
-
-export function statePath(dir: string): string {
-  return path.join(dir, STATE_FILE);
 }
 
 export { fingerprint };
@@ -115,25 +110,30 @@ export function parseState(text: string): SyncState {
   return state;
 }
 
-/** The saved state, or undefined when the directory has none. Unreadable or invalid: UsageError, file untouched. */
-export async function readState(dir: string): Promise<SyncState | undefined> {
-  const file = statePath(dir);
-  let text: string;
+/** The saved state, or undefined when the mirror has none. Unreadable or invalid: UsageError, file untouched. */
+export async function readState(storage: MirrorStorage): Promise<SyncState | undefined> {
+  const file = storage.describe(storage.meta(STATE_NAME));
+  let bytes: Buffer | undefined;
   try {
-    text = await fs.readFile(file, 'utf8');
+    bytes = await storage.read(storage.meta(STATE_NAME));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
     throw new UsageError(`cannot read the sync state ${file} (${code ?? String(error)}); fix its permissions, or sync into a new --out dir`);
   }
+  if (bytes === undefined) return undefined;
   try {
-    return parseState(text);
+    return parseState(bytes.toString('utf8'));
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
     throw new UsageError(`the sync state ${file} is corrupt (${why}); it was left untouched: restore it from a backup, or sync into a new --out dir`);
   }
 }
 
-export async function writeState(dir: string, state: SyncState, now: number): Promise<void> {
-  await writeFileAtomic(statePath(dir), serializeState(state, now), { mode: 0o644 });
+export async function writeState(storage: MirrorStorage, state: SyncState, now: number): Promise<void> {
+  await storage.write(storage.meta(STATE_NAME), Buffer.from(serializeState(state, now)));
+}
+
+/** Removes the state (a first run that committed nothing is cleaned away). */
+export async function removeState(storage: MirrorStorage): Promise<void> {
+  await storage.remove(storage.meta(STATE_NAME));
 }

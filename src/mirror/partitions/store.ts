@@ -1,34 +1,27 @@
 /**
- * The mirror as a folder: daily partitions (partitions.ts), one file each, in
- * a format of the user's choice (codec.ts), and the state file beside them
- * (state.ts), under a lock file (fs/lock.ts), in a local directory
- * (local-storage.ts). A commit rewrites each touched partition whole, THEN
- * writes the state: a crash between leaves the state behind the data, and
- * the next run merges the same versions again, a no-op. Which version is
- * newer is decided by what the partitions hold (pending.ts); which partition
- * holds a swap, by their indexes (id-index.ts), so that a swap whose day
- * changed is moved (moves.ts), never held twice.
+ * A partitioned mirror, over a storage backend (storage.ts: a local folder, or an object store's prefix): daily
+ * partitions (partitions.ts), one file each, in a format of the user's choice (codec.ts), and the state beside
+ * them (state-file.ts), under the backend's one-writer lock. A commit rewrites each touched partition whole, THEN
+ * writes the state: a crash between leaves the state behind the data, and the next run merges the same versions
+ * again, a no-op. Which version is newer is decided by what the partitions hold (pending.ts); which partition
+ * holds a swap, by their indexes (id-index.ts), so that a swap whose day changed is moved (moves.ts), never held
+ * twice.
  */
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { UsageError, WrappedError } from '../../api/errors.js';
 import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../api/types.js';
-import { acquireLock, type HeldLock } from '../../fs/lock.js';
-import { makeDir } from '../../fs/make-dir.js';
+import type { Committed, MirrorRow, MirrorStore } from '../../sync/store.js';
 import { formatUtc } from '../../util/time.js';
 import { partitionCodec } from './codec.js';
 import { IdIndex } from './id-index.js';
-import { LocalStorage } from '../folder/local-storage.js';
 import { finishMoves, readMoves, repairRepeated } from './moves.js';
 import { utcDate } from './partitions.js';
 import { PendingPartitions } from './pending.js';
-import { recover } from '../folder/recovery.js';
-import { describeDifference, readState, statePath, writeState, type SyncFormat, type SyncQuery, type SyncState } from './state-file.js';
-import type { Committed, MirrorRow, MirrorStore } from '../../sync/store.js';
+import { describeDifference, readState, removeState, type SyncFormat, type SyncQuery, type SyncState, writeState } from './state-file.js';
+import type { PartitionBackend, WriterLock } from './storage.js';
 import type { PartitionCodec } from './stored-row.js';
 
-export interface FolderOptions {
-  dir: string;
+export interface PartitionedOptions {
+  backend: PartitionBackend;
   /** as given by flags; undefined: the saved state's, else the default */
   format?: SyncFormat;
   gzip?: boolean;
@@ -37,8 +30,6 @@ export interface FolderOptions {
   now: () => number;
   /** "read-only file system" for a file-system error, else undefined: the shell's words for them */
   fsReason: (error: unknown) => string | undefined;
-  /** the directory's storage (tests give one that fails on cue); default a LocalStorage of `dir` */
-  storage?: LocalStorage;
 }
 
 const SPEC_FIELDS = new Set<string>(SWAP_FIELDS);
@@ -53,25 +44,9 @@ function defaultFields(format: SyncFormat): readonly string[] {
   return format === 'jsonl' ? SWAP_FIELDS : LIST_SWAP_FIELDS;
 }
 
-/** Removes `dir` and its parents up to `top` (the first one this run created), each only if empty. */
-async function removeEmpty(dir: string, top: string): Promise<void> {
-  const stop = path.resolve(top);
-  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
-    try {
-      await fs.rmdir(current);
-    } catch {
-      return;
-    }
-    // (The root is never empty: its rmdir fails before this loop could pass it.)
-    if (current === stop) return;
-  }
-}
-
-export class FolderStore implements MirrorStore<SyncQuery> {
+export class PartitionedStore implements MirrorStore<SyncQuery> {
   readonly name: string;
-  private lock: HeldLock | undefined;
-  /** the first directory this run created, if it created one */
-  private created: string | undefined;
+  private lock: WriterLock | undefined;
   private codec: PartitionCodec | undefined;
   /** whether the rows keep every field as sent (JSON Lines of every field), unknown ones included */
   private keepsEvery = false;
@@ -79,11 +54,13 @@ export class FolderStore implements MirrorStore<SyncQuery> {
   private leftOut = new Set<string>();
   private ids: IdIndex | undefined;
   private pending: PendingPartitions | undefined;
-  private readonly storage: LocalStorage;
 
-  constructor(private readonly options: FolderOptions) {
-    this.name = options.dir;
-    this.storage = options.storage ?? new LocalStorage(options.dir);
+  constructor(private readonly options: PartitionedOptions) {
+    this.name = options.backend.storage.name;
+  }
+
+  private get storage() {
+    return this.options.backend.storage;
   }
 
   resolveQuery(baseUrl: string, saved: SyncQuery | undefined): SyncQuery {
@@ -104,24 +81,25 @@ export class FolderStore implements MirrorStore<SyncQuery> {
   }
 
   readState(): Promise<SyncState | undefined> {
-    return readState(this.options.dir);
+    return readState(this.storage);
   }
 
   async open(note: (message: string) => void): Promise<SyncState | undefined> {
-    const dir = this.options.dir;
+    const { backend } = this.options;
     try {
-      this.created = await makeDir(dir);
-      this.lock = await acquireLock(dir, { onTakeOver: (reason) => note(`took over ${reason} on ${dir}`) });
+      await backend.prepare();
+      this.lock = await backend.lock((reason) => note(`took over ${reason} on ${this.name}`));
     } catch (error) {
-      // A file-system refusal names the dir the user gave, not the temporary file of the lock.
+      // A file-system refusal names the place the user gave, not the temporary file of the lock.
       const reason = this.options.fsReason(error);
-      if (reason) throw new WrappedError(`cannot take the lock in ${dir}: ${reason}`, { cause: error });
+      if (reason) throw new WrappedError(`cannot take the lock in ${this.name}: ${reason}`, { cause: error });
       throw error;
     }
-    const saved = await readState(dir);
+    const dir = this.name;
+    const saved = await readState(this.storage);
     // The saved query's codec; a new mirror's is that of the flags (the base URL plays no part in it).
     this.useQuery(saved?.query ?? this.resolveQuery('', undefined));
-    const recovered = await recover(this.storage, this.codec!);
+    const folded = await backend.recover(this.codec!);
     // Moves a killed run left half done, then the index of every partition (made once for a mirror of an older
     // swapx, which may hold a swap in two partitions: repaired).
     const moves = await readMoves(this.storage);
@@ -137,10 +115,10 @@ export class FolderStore implements MirrorStore<SyncQuery> {
         `${dir} was written by an older swapx: its parts are folded into one file per partition, and updates since ${formatUtc(saved.since)} are fetched once (Filter=Updated) to bring every swap to its latest version`,
       );
       delete saved.upgradedFrom;
-      await writeState(dir, saved, this.options.now());
-    } else if (recovered.folded.length > 0) {
-      note(`folded ${recovered.folded.length} partition(s) an interrupted run left in two files (${recovered.folded.join(', ')})`);
-      await writeState(dir, saved, this.options.now());
+      await writeState(this.storage, saved, this.options.now());
+    } else if (folded.length > 0) {
+      note(`folded ${folded.length} partition(s) an interrupted run left in two files (${folded.join(', ')})`);
+      await writeState(this.storage, saved, this.options.now());
     }
     return saved;
   }
@@ -173,7 +151,7 @@ export class FolderStore implements MirrorStore<SyncQuery> {
     await this.checkLock();
     this.useQuery(next.query);
     const flushed = await this.pending!.flush(newFrom);
-    await writeState(this.options.dir, next, this.options.now());
+    await writeState(this.storage, next, this.options.now());
     const leftOut = [...this.leftOut];
     this.leftOut.clear();
     return {
@@ -186,7 +164,7 @@ export class FolderStore implements MirrorStore<SyncQuery> {
   }
 
   closeNow(): void {
-    this.lock?.releaseSync();
+    this.lock?.releaseSync?.();
     this.lock = undefined;
   }
 
@@ -194,9 +172,9 @@ export class FolderStore implements MirrorStore<SyncQuery> {
     if (!this.lock) return;
     try {
       if (discard) {
-        // Only while the lock is still ours: a directory taken over is another sync's.
+        // Only while the lock is still ours: a mirror taken over is another sync's.
         await this.lock.check();
-        await fs.rm(statePath(this.options.dir));
+        await removeState(this.storage);
       }
     } catch {
       // Nothing to undo for a lock lost, nor a state never written.
@@ -204,7 +182,7 @@ export class FolderStore implements MirrorStore<SyncQuery> {
       await this.lock.release();
       this.lock = undefined;
     }
-    // A first run that wrote nothing (its first window failed) leaves no empty directory behind.
-    if (discard && this.created !== undefined) await removeEmpty(this.options.dir, this.created);
+    // A first run that wrote nothing (its first window failed) leaves no empty place behind.
+    if (discard) await this.options.backend.discard();
   }
 }

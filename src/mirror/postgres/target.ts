@@ -43,11 +43,6 @@ export interface PgTarget {
   passwordFileIgnored?: { file: string; mode: number };
 }
 
-/** Whether `--out` names a Postgres database rather than a directory. */
-export function isPostgresUrl(out: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(out.trim());
-}
-
 /** The URL as it may be shown (it holds no password: one is refused), `postgres://u@h:5432/db` with the table. */
 export function describeTarget(target: Pick<PgTarget, 'host' | 'port' | 'database' | 'user' | 'schema' | 'table'>): string {
   return `${target.user}@${hostPort(target)}/${target.database} ${qualifiedName(target)}`;

@@ -11,8 +11,10 @@ import { UsageError, WrappedError } from '../../../src/api/errors.js';
 import { LIST_SWAP_FIELDS, SWAP_FIELDS, type Swap } from '../../../src/api/types.js';
 import { fsReason } from '../../../src/cli/exit-codes.js';
 import { LOCK_FILE, SyncLockedError } from '../../../src/fs/lock.js';
-import { FolderStore, type FolderOptions } from '../../../src/mirror/partitions/store.js';
-import { serializeState, STATE_FILE, type SyncQuery } from '../../../src/mirror/partitions/state-file.js';
+import { FolderStore, type FolderOptions } from '../../../src/mirror/folder/store.js';
+import { serializeState, type SyncQuery } from '../../../src/mirror/partitions/state-file.js';
+
+const STATE_FILE = '.swapx-sync.json';
 import { newState } from '../../../src/sync/store.js';
 import { tempDir } from '../../helpers/cli.js';
 import { ONE_SWAP } from '../../helpers/one-swap.js';

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fsReason } from '../../../src/cli/exit-codes.js';
-import { FolderStore } from '../../../src/mirror/partitions/store.js';
+import { FolderStore } from '../../../src/mirror/folder/store.js';
 import type { SyncFormat } from '../../../src/mirror/partitions/state-file.js';
 import { tempDir } from '../../helpers/cli.js';
 import { mirrorRows } from '../../sync/helpers.js';

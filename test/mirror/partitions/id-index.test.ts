@@ -9,7 +9,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEncoder } from '../../../src/output/encode.js';
 import { textCodec } from '../../../src/mirror/partitions/codec.js';
-import { hashOf, IdIndex, INDEX_DIR } from '../../../src/mirror/partitions/id-index.js';
+import { hashOf, IdIndex } from '../../../src/mirror/partitions/id-index.js';
+
+const INDEX_DIR = '.swapx-ids';
 import { LocalStorage } from '../../../src/mirror/folder/local-storage.js';
 import { writePartition } from '../../../src/mirror/partitions/partitions.js';
 import { tempDir } from '../../helpers/cli.js';

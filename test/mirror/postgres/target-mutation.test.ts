@@ -13,12 +13,12 @@ import {
   DEFAULT_TABLE,
   describeTarget,
   hostPort,
-  isPostgresUrl,
   parseTarget,
   qualifiedName,
   SSL_MODES,
 } from '../../../src/mirror/postgres/target.js';
 import { tempDir } from '../../helpers/cli.js';
+import { isPostgresUrl } from '../../../src/commands/sync/open-mirror.js';
 
 /** An environment with a HOME of its own (no password file, no CA file) and `extra`. */
 const env = (extra: Record<string, string> = {}) => ({ HOME: tempDir(), ...extra });

@@ -1,7 +1,7 @@
 /** What a sync step reports: the JSON line's keys in their contract order, and the line for people, word for word. */
 import { describe, expect, it } from 'vitest';
-import type { StepResult } from '../../src/sync/step.js';
-import { failureJson, movedJson, noteJson, stepJson, stepText } from '../../src/sync/summary.js';
+import type { StepResult } from '../../../src/sync/step.js';
+import { failureJson, movedJson, noteJson, stepJson, stepText } from '../../../src/commands/sync/render.js';
 
 const T = Date.parse('2026-11-10T12:00:00Z');
 const result = (change: Partial<StepResult> = {}): StepResult => ({

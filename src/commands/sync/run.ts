@@ -1,19 +1,15 @@
-/** The `swapx sync` handler, loaded only when that command runs (the declaration is in sync.ts): flags in, the engine, lines out. */
-import { AbortedError, UsageError } from '../api/errors.js';
-import type { Context } from '../cli/context.js';
-import { EXIT, exitCodeFor, fsReason, messageFor } from '../cli/exit-codes.js';
-import { Progress } from '../cli/progress.js';
-import { wrapHelp } from '../cli/help-wrap.js';
-import { terminalWidth } from '../output/table.js';
-import { formatDuration, formatUtc } from '../util/time.js';
-import { runSync, type ErrorPolicy, type SyncEvent } from '../sync/engine.js';
-import { FolderStore } from '../mirror/partitions/store.js';
-import { parseSyncFlags, type SyncFlags, type SyncOptions } from '../sync/options.js';
-import type { MirrorQuery, MirrorStore } from '../sync/store.js';
-import { unsafeModeWarning } from '../mirror/postgres/pgpass.js';
-import { describeTarget, isPostgresUrl, parseTarget } from '../mirror/postgres/target.js';
-import { VERSION } from '../version.js';
-import { failureJson, movedJson, noteJson, stepJson, stepText } from '../sync/summary.js';
+/** The `swapx sync` handler, loaded only when that command runs (the declaration is in command.ts): flags in, the engine, lines out. */
+import { AbortedError } from '../../api/errors.js';
+import type { Context } from '../../cli/context.js';
+import { EXIT, exitCodeFor, fsReason, messageFor } from '../../cli/exit-codes.js';
+import { Progress } from '../../cli/progress.js';
+import { wrapHelp } from '../../cli/help-wrap.js';
+import { terminalWidth } from '../../output/table.js';
+import { formatDuration, formatUtc } from '../../util/time.js';
+import { runSync, type ErrorPolicy, type SyncEvent } from '../../sync/engine.js';
+import { parseSyncFlags, type SyncFlags } from './flags.js';
+import { openMirror } from './open-mirror.js';
+import { failureJson, movedJson, noteJson, stepJson, stepText } from './render.js';
 
 const errors: ErrorPolicy = {
   fsReason,
@@ -36,7 +32,8 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
       if (log.retryInMs !== undefined) retries += 1;
     },
   });
-  const store: MirrorStore<MirrorQuery> = isPostgresUrl(options.dir) ? await postgresStore(ctx, flags, options) : folderStore(ctx, flags, options);
+  const mirror = await openMirror(ctx, flags, options);
+  const store = mirror.store;
   const json = (line: string) => ctx.io.stderr.write(`${line}\n`);
   const where = store.name;
   // A log keeps a step to one line; a terminal narrower than it gets a clause a line, not words broken by the terminal.
@@ -76,7 +73,7 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
     else if (event.type === 'note') warn(event.message);
     else if (event.type === 'step') {
       if (options.summaryJson) json(stepJson(event.result, ctx.now()));
-      else ctx.info(onTerminal(stepText(event.result, isPostgresUrl(options.dir) ? 'table' : 'partition')));
+      else ctx.info(onTerminal(stepText(event.result, mirror.rowsGoInto)));
     } else if (event.type === 'moved') {
       if (options.summaryJson) json(movedJson(event.from, event.to, ctx.now()));
       else ctx.info(`${where} follows its API from ${event.from} to ${event.to}`);
@@ -106,34 +103,4 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
   ).finally(stopProgress);
   if (options.follow) info(`Stopped; synced up to ${formatUtc(summary.cursor)}`);
   return EXIT.ok;
-}
-
-function folderStore(ctx: Context, flags: SyncFlags, options: SyncOptions): MirrorStore<MirrorQuery> {
-  if (flags.table !== undefined) throw new UsageError('--table applies to a postgres:// --out; a folder mirror has no table');
-  return new FolderStore({ dir: options.dir, format: options.format, gzip: options.gzip, fields: options.fields, now: () => ctx.now(), fsReason });
-}
-
-/** The mirror in a Postgres table: its driver is loaded only here, so other commands start no slower. */
-async function postgresStore(ctx: Context, flags: SyncFlags, options: SyncOptions): Promise<MirrorStore<MirrorQuery>> {
-  // A table keeps every field in a typed column: the folder's file settings do not apply.
-  for (const [given, flag] of [
-    [flags.format, '--format'],
-    [flags.gzip, '--gzip'],
-    [flags.fields, '--fields'],
-  ] as const) {
-    if (given !== undefined) throw new UsageError(`${flag} applies to a folder mirror: a Postgres table keeps every field, each in a typed column`);
-  }
-  const target = parseTarget(options.dir, { table: flags.table, env: ctx.io.env });
-  if (target.passwordFileIgnored) {
-    // Said as psql says it (libpq's words), not skipped in silence; a sync-warning line with --summary-json.
-    const warning = unsafeModeWarning(target.passwordFileIgnored.file);
-    ctx.io.stderr.write(`${options.summaryJson ? noteJson('sync-warning', warning, ctx.now()) : warning}\n`);
-  }
-  if (ctx.globals.verbose) {
-    // Where the password came from, never the password.
-    const password = target.passwordFrom === undefined ? 'no password' : `password from ${target.passwordFrom}`;
-    ctx.io.stderr.write(`postgres: ${describeTarget(target)}, sslmode ${target.sslMode}, ${password}\n`);
-  }
-  const { PostgresStore } = await import('../mirror/postgres/store.js');
-  return new PostgresStore(target, VERSION);
 }

@@ -6,8 +6,8 @@
  * version; into daily partitions (one file each, rewritten atomically),
  * idempotent and safe to kill at any moment.
  */
-import type { Register } from '../cli/command.js';
-import type { SyncFlags } from '../sync/options.js';
+import type { Register } from '../../cli/command.js';
+import type { SyncFlags } from './flags.js';
 
 export const register: Register = (program, run) => {
   program
@@ -63,5 +63,5 @@ export const register: Register = (program, run) => {
         "(the API's or the database's), 130 interrupted.",
       ].join('\n'),
     )
-    .action((flags: SyncFlags) => run(async (ctx) => (await import('./sync-run.js')).sync(ctx, flags)));
+    .action((flags: SyncFlags) => run(async (ctx) => (await import('./run.js')).sync(ctx, flags)));
 };

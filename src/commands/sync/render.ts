@@ -1,6 +1,6 @@
 /** What a sync step reports on stderr: one JSON line for monitoring (--summary-json), or a short line for people. */
-import { formatElapsed, formatUtc } from '../util/time.js';
-import type { StepResult } from './step.js';
+import { formatElapsed, formatUtc } from '../../util/time.js';
+import type { StepResult } from '../../sync/step.js';
 
 /** Every --summary-json line says when it was written: a log of many runs is read by time. */
 function line(event: string, now: number, fields: Record<string, unknown>): string {

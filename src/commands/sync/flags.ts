@@ -4,13 +4,13 @@
  * leaves out (format, gzip, fields) come from the directory's state; one
  * given that differs from it is refused.
  */
-import { UsageError } from '../api/errors.js';
-import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../api/types.js';
-import { parseIntInRange, parseTimeOption } from '../api/bounds.js';
-import { selectFields } from '../output/fields.js';
-import { formatUtc, parseDuration } from '../util/time.js';
-import { SYNC_FORMATS, type SyncFormat } from '../mirror/partitions/state-file.js';
-import type { MirrorState } from './store.js';
+import { UsageError } from '../../api/errors.js';
+import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../api/types.js';
+import { parseIntInRange, parseTimeOption } from '../../api/bounds.js';
+import { selectFields } from '../../output/fields.js';
+import { formatUtc, parseDuration } from '../../util/time.js';
+import { SYNC_FORMATS, type SyncFormat } from '../../mirror/partitions/state-file.js';
+import { DEFAULT_CHECKPOINT_MS, DEFAULT_FOLLOW_RESCAN_MS, DEFAULT_INTERVAL_MS, DEFAULT_LAG_MS } from '../../sync/defaults.js';
 
 export interface SyncFlags {
   out?: string;
@@ -49,20 +49,6 @@ export interface SyncOptions {
   checkpointMs: number;
   /** the API moved: a mirror of another base URL continues from this one */
   moveBaseUrl: boolean;
-}
-
-export const DEFAULT_LAG_MS = 48 * 3_600_000;
-export const DEFAULT_INTERVAL_MS = 60_000;
-/** Time between checkpoints: a run killed without warning (SIGKILL) loses at most this much work. */
-export const DEFAULT_CHECKPOINT_MS = 30_000;
-/** --follow re-scans the trailing lag at most this often by default (a 48 h re-scan is 96 requests) */
-export const DEFAULT_FOLLOW_RESCAN_MS = 15 * 60_000;
-/** swaps completing right now may not be visible yet: the default --until stays this far behind */
-export const SETTLE_MS = 2 * 60_000;
-
-/** The default --until: now minus the settle margin, down to a whole second. */
-export function defaultUntil(now: number): number {
-  return Math.floor((now - SETTLE_MS) / 1000) * 1000;
 }
 
 function duration(text: string, name: string, options: { min: number; max: number; zero?: boolean }): number {
@@ -154,23 +140,4 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
         : duration(flags.checkpointEvery, '--checkpoint-every', { min: 0, max: 3_600_000, zero: true }),
     moveBaseUrl: flags.moveBaseUrl === true,
   };
-}
-
-/**
- * Where the run starts, checked against the state: the first run needs --since; later runs continue
- * from the cursor, and a --since that differs from the state's start is ignored (the caller warns).
- */
-export function checkStart(options: Pick<SyncOptions, 'dir' | 'since' | 'until'>, saved: MirrorState | undefined): { since: number; ignoredSince: boolean } {
-  if (!saved) {
-    if (options.since === undefined) {
-      throw new UsageError(`${options.dir} has no sync state yet: the first run needs --since <time>, where the sync starts (e.g. --since 2026-11-01)`);
-    }
-    return { since: options.since, ignoredSince: false };
-  }
-  if ((options.until ?? saved.cursor) < saved.cursor) {
-    throw new UsageError(
-      `--until ${formatUtc(options.until!)} is before the cursor of ${options.dir} (${formatUtc(saved.cursor)}): those swaps are synced already`,
-    );
-  }
-  return { since: saved.since, ignoredSince: options.since !== undefined && options.since !== saved.since };
 }

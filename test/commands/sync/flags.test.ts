@@ -1,19 +1,11 @@
 /** The options of `swapx sync`, each checked alone and against the saved state: exact values, one-line refusals. */
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/api/errors.js';
-import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import { newState } from '../../src/sync/store.js';
-import {
-  checkStart,
-  DEFAULT_CHECKPOINT_MS,
-  DEFAULT_FOLLOW_RESCAN_MS,
-  DEFAULT_INTERVAL_MS,
-  DEFAULT_LAG_MS,
-  defaultUntil,
-  parseSyncFlags,
-  SETTLE_MS,
-  type SyncFlags,
-} from '../../src/sync/options.js';
+import { UsageError } from '../../../src/api/errors.js';
+import { LIST_SWAP_FIELDS } from '../../../src/api/types.js';
+import { newState } from '../../../src/sync/store.js';
+import { DEFAULT_CHECKPOINT_MS, DEFAULT_FOLLOW_RESCAN_MS, DEFAULT_INTERVAL_MS, DEFAULT_LAG_MS, defaultUntil, SETTLE_MS } from '../../../src/sync/defaults.js';
+import { parseSyncFlags, type SyncFlags } from '../../../src/commands/sync/flags.js';
+import { checkStart } from '../../../src/sync/prepare.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00.500Z');
 const parse = (flags: Omit<SyncFlags, 'out'> & { out?: string }) => parseSyncFlags({ out: 'dir', ...flags }, NOW);

@@ -1,0 +1,61 @@
+/**
+ * Which mirror `--out` names, by its scheme: `postgres://` (or `postgresql://`) a table, anything else a folder;
+ * each destination checks the flags that are its own (a folder's --format, --gzip and --fields; a table's --table)
+ * and refuses the other's. A destination's code (a database driver) is loaded only when it is named.
+ */
+import { UsageError } from '../../api/errors.js';
+import type { Context } from '../../cli/context.js';
+import { fsReason } from '../../cli/exit-codes.js';
+import { FolderStore } from '../../mirror/folder/store.js';
+import type { MirrorQuery, MirrorStore } from '../../sync/store.js';
+import { VERSION } from '../../version.js';
+import type { SyncFlags, SyncOptions } from './flags.js';
+import { noteJson } from './render.js';
+
+export interface OpenedMirror {
+  store: MirrorStore<MirrorQuery>;
+  /** what a step's rows went into, as the line for people says it */
+  rowsGoInto: 'partition' | 'table';
+}
+
+/** Whether `--out` names a Postgres database rather than a directory. */
+export function isPostgresUrl(out: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(out.trim());
+}
+
+export async function openMirror(ctx: Context, flags: SyncFlags, options: SyncOptions): Promise<OpenedMirror> {
+  if (isPostgresUrl(options.dir)) return { store: await postgresStore(ctx, flags, options), rowsGoInto: 'table' };
+  return { store: folderStore(ctx, flags, options), rowsGoInto: 'partition' };
+}
+
+function folderStore(ctx: Context, flags: SyncFlags, options: SyncOptions): MirrorStore<MirrorQuery> {
+  if (flags.table !== undefined) throw new UsageError('--table applies to a postgres:// --out; a folder mirror has no table');
+  return new FolderStore({ dir: options.dir, format: options.format, gzip: options.gzip, fields: options.fields, now: () => ctx.now(), fsReason });
+}
+
+/** The mirror in a Postgres table: its driver is loaded only here, so other commands start no slower. */
+async function postgresStore(ctx: Context, flags: SyncFlags, options: SyncOptions): Promise<MirrorStore<MirrorQuery>> {
+  // A table keeps every field in a typed column: the folder's file settings do not apply.
+  for (const [given, flag] of [
+    [flags.format, '--format'],
+    [flags.gzip, '--gzip'],
+    [flags.fields, '--fields'],
+  ] as const) {
+    if (given !== undefined) throw new UsageError(`${flag} applies to a folder mirror: a Postgres table keeps every field, each in a typed column`);
+  }
+  const { parseTarget, describeTarget } = await import('../../mirror/postgres/target.js');
+  const { unsafeModeWarning } = await import('../../mirror/postgres/pgpass.js');
+  const target = parseTarget(options.dir, { table: flags.table, env: ctx.io.env });
+  if (target.passwordFileIgnored) {
+    // Said as psql says it (libpq's words), not skipped in silence; a sync-warning line with --summary-json.
+    const warning = unsafeModeWarning(target.passwordFileIgnored.file);
+    ctx.io.stderr.write(`${options.summaryJson ? noteJson('sync-warning', warning, ctx.now()) : warning}\n`);
+  }
+  if (ctx.globals.verbose) {
+    // Where the password came from, never the password.
+    const password = target.passwordFrom === undefined ? 'no password' : `password from ${target.passwordFrom}`;
+    ctx.io.stderr.write(`postgres: ${describeTarget(target)}, sslmode ${target.sslMode}, ${password}\n`);
+  }
+  const { PostgresStore } = await import('../../mirror/postgres/store.js');
+  return new PostgresStore(target, VERSION);
+}
