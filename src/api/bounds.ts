@@ -66,6 +66,23 @@ export function parseTimeOption(name: string, text: string, now: number): number
 /** The largest time a Date holds (±100,000,000 days from 1970). */
 const MAX_TIME_MS = 8.64e15;
 
+/**
+ * A `<duration>` that spans data (--last, --window, --lag): a bare number is refused, not read as seconds (as a
+ * wait's is: --timeout 30, as curl's), since `--last 7` meant seven days far more often than seven seconds. 0 is 0.
+ */
+export function parseSpanOption(name: string, text: string): number {
+  refuseBareSpan(name, text);
+  return parseDurationOption(name, text);
+}
+
+/** Throws the refusal of a span given as a bare number (but 0). */
+export function refuseBareSpan(name: string, text: string): void {
+  const bare = /^\s*(\d+(?:\.\d+)?)\s*$/.exec(text)?.[1];
+  if (bare !== undefined && Number(bare) !== 0) {
+    throw new UsageError(`${name}: '${bare}' has no unit, and a range needs one: ${bare}d for ${bare} days, ${bare}h for ${bare} hours (units: ms, s, m, h, d, w)`);
+  }
+}
+
 /** A `<duration>` option, as ms. */
 export function parseDurationOption(name: string, text: string): number {
   const ms = parseDuration(text);

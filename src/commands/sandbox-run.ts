@@ -1,7 +1,7 @@
 /** The `swapx sandbox` handler, loaded only when that command runs (the declaration is in sandbox.ts). */
 import { UsageError, WrappedError } from '../api/errors.js';
 import { isLoopbackHost } from '../api/base-url.js';
-import { parseDurationOption, parseIntInRange, parseTimeOption } from '../api/bounds.js';
+import { parseIntInRange, parseSpanOption, parseTimeOption } from '../api/bounds.js';
 import type { Context } from '../cli/context.js';
 import { wrapHelp } from '../cli/help-wrap.js';
 import { terminalWidth } from '../output/table.js';
@@ -41,7 +41,7 @@ function updateRate(text: string | undefined): number | undefined {
 }
 
 function parseOptions(flags: SandboxFlags): SandboxOptions {
-  const lateBy = flags.lateBy === undefined ? undefined : parseDurationOption('--late-by', flags.lateBy);
+  const lateBy = flags.lateBy === undefined ? undefined : parseSpanOption('--late-by', flags.lateBy);
   let now: (() => number) | undefined;
   if (flags.now !== undefined) {
     const fixed = parseTimeOption('--now', flags.now, Date.now());

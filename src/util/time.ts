@@ -19,7 +19,7 @@ export const TIME_FORMS =
   'an ISO 8601 date or date-time (UTC unless a zone is given, e.g. 2026-11-01 or 2026-11-01T12:30:00Z), now, today, yesterday, or a duration before now such as 90m, 6h, 7d, 2w';
 
 /** The one `<duration>` grammar (--timeout, --window, --last, --interval, config set timeout), said once for errors and help. */
-export const DURATION_FORMS = 'a number with a unit, ms, s, m, h, d or w, such as 500ms, 30s, 90m, 6h, 7d or 1h30m; a bare number is seconds';
+export const DURATION_FORMS = 'a number with a unit, ms, s, m, h, d or w, such as 500ms, 30s, 90m, 6h, 7d or 1h30m';
 
 /**
  * Parses `90m`, `30s`, `500ms`, a sequence like `1h30m`, or a bare number of seconds (`5`, as sleep(1) and

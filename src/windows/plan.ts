@@ -5,7 +5,7 @@
  * output, the concurrency. It is computed before any request; the dry-run
  * text, the resume command and the manifest are all rendered from it.
  */
-import { CONCURRENCY, RPS_MAX, WINDOW_MS, parseDurationOption, parseIntInRange, parseRps, parseTimeOption } from '../api/bounds.js';
+import { CONCURRENCY, RPS_MAX, WINDOW_MS, parseIntInRange, parseRps, parseSpanOption, parseTimeOption } from '../api/bounds.js';
 import { UsageError } from '../api/errors.js';
 import { DATE_RANGE_FILTERS, DEFAULT_FILTER, LIST_SWAP_FIELDS, type DateRangeFilter } from '../api/types.js';
 import { formatFromPath, type Format } from '../output/format.js';
@@ -122,7 +122,7 @@ export function parseFilter(text: string | undefined): DateRangeFilter | undefin
 
 export function parseWindow(text: string | undefined): number {
   if (text === undefined) return WINDOW_MS.default;
-  const ms = parseDurationOption('--window', text);
+  const ms = parseSpanOption('--window', text);
   if (ms < WINDOW_MS.min || ms > WINDOW_MS.max) throw new UsageError(`--window must be from 1m to 30m, not ${text}`);
   if (ms % 1000 !== 0) throw new UsageError(`--window must be whole seconds, not ${text}`);
   return ms;
@@ -147,7 +147,7 @@ function isRelativeTime(text: string): boolean {
 export function parseRange(flags: RangeFlags, now: number): { from: number; to: number; relative: boolean } {
   if (flags.last !== undefined) {
     if (flags.from !== undefined || flags.to !== undefined) throw new UsageError('--last covers the range ending now: give either --last or --from/--to');
-    const ms = parseDurationOption('--last', flags.last);
+    const ms = parseSpanOption('--last', flags.last);
     if (ms <= 0) throw new UsageError(`--last must be longer than 0, not '${flags.last}'`);
     checkSpan(now - ms, now);
     return { from: now - ms, to: now, relative: true };

@@ -24,12 +24,24 @@ describe('durations', () => {
   it('the default timeout reads as a duration too', async () => {
     expect((await runSwapx(['config', 'get', 'timeout'], { env: env() })).stdout).toBe('30s\n');
   });
-  it('a bare number is seconds for --last as for --timeout', async () => {
-    const r = await runSwapx(['--timeout', '5', 'swaps', '--last', '90', '--dry-run'], { env: env(), now: NOW });
+  it('a bare number is seconds for --timeout (a wait, as curl takes it), with a unit for --last', async () => {
+    const r = await runSwapx(['--timeout', '5', 'swaps', '--last', '90s', '--dry-run'], { env: env(), now: NOW });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('range        2026-11-07T23:58:30Z → 2026-11-08T00:00:00Z (UTC, end excluded)');
   });
+
+  it.each([
+    [['swaps', '--last', '7', '--dry-run'], "--last: '7' has no unit, and a range needs one: 7d for 7 days, 7h for 7 hours (units: ms, s, m, h, d, w)"],
+    [['swaps', '--from', '2026-11-01', '--to', '2026-11-02', '--window', '10', '--dry-run'], "--window: '10' has no unit, and a range needs one: 10d for 10 days, 10h for 10 hours (units: ms, s, m, h, d, w)"],
+    [['sync', '--out', 'x', '--since', '2026-11-01', '--lag', '48'], "--lag: '48' has no unit, and a range needs one: 48d for 48 days, 48h for 48 hours (units: ms, s, m, h, d, w)"],
+    [['sandbox', '--late-by', '3'], "--late-by: '3' has no unit, and a range needs one: 3d for 3 days, 3h for 3 hours (units: ms, s, m, h, d, w)"],
+  ])('a range given as a bare number is refused, offering the units it may mean: %s', async (args, message) => {
+    // It was: --last 7 was seven seconds, silently.
+    const r = await runSwapx(args, { env: env(), now: NOW });
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, '', `swapx: error: ${message}\n`]);
+  });
+
   it('--window 10m is planned as 10m and resumed with --window 10m, not 600s', async () => {
     const r = await runSwapx(['swaps', '--from', '2026-11-01', '--to', '2026-11-02', '--window', '10m', '--dry-run'], { env: env(), now: NOW });
     expect(r.stdout.split('\n')[2]).toBe('window       10m');

@@ -150,12 +150,13 @@ const CASES: Case[] = [
   ['window too short', ['swaps', ...R, '--window', '30s'], /^--window must be from 1m to 30m, not 30s$/],
   ['window too long', ['swaps', ...R, '--window', '31m'], /^--window must be from 1m to 30m, not 31m$/],
   ['window words', ['swaps', ...R, '--window', 'half an hour'], /^--window: 'half an hour' is not a duration/],
-  // issue 22.13: one grammar (a bare number is seconds), errors with one pair of brackets at most
+  // issue 22.13: one grammar, errors with one pair of brackets at most (issue 33: a range's bare number needs a unit)
   ['window zero', ['swaps', ...R, '--window', '0'], /^--window must be from 1m to 30m, not 0$/],
+  ['last bare', ['swaps', '--last', '7'], /^--last: '7' has no unit, and a range needs one: 7d for 7 days, 7h for 7 hours \(units: ms, s, m, h, d, w\)$/],
   [
     'last words, the grammar said once',
     ['swaps', '--last', '24 hours'],
-    /^--last: '24 hours' is not a duration: use a number with a unit, ms, s, m, h, d or w, such as 500ms, 30s, 90m, 6h, 7d or 1h30m; a bare number is seconds$/,
+    /^--last: '24 hours' is not a duration: use a number with a unit, ms, s, m, h, d or w, such as 500ms, 30s, 90m, 6h, 7d or 1h30m$/,
   ],
   ['concurrency zero', ['swaps', ...R, '--concurrency', '0'], /^--concurrency must be from 1 to 32, not 0$/],
   ['concurrency 33', ['swaps', ...R, '--concurrency', '33'], /^--concurrency must be from 1 to 32, not 33$/],

@@ -39,7 +39,7 @@ describe('parseDuration', () => {
     expect(parseDuration('-5')).toBeUndefined();
     expect(parseDuration('')).toBeUndefined();
   });
-  // Issue 22.13: one grammar: a bare number is seconds everywhere (as --timeout 5 always was, and sleep(1)).
+  // Issue 22.13: one grammar: a bare number is seconds (as --timeout 5 always was, and sleep(1)); a range refuses it (bounds.ts, issue 33).
   it('reads a bare number as seconds', () => {
     expect(parseDuration('30')).toBe(30_000);
     expect(parseDuration('0')).toBe(0);

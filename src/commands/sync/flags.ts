@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../../api/errors.js';
 import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../api/types.js';
-import { parseIntInRange, parseTimeOption } from '../../api/bounds.js';
+import { parseIntInRange, parseTimeOption, refuseBareSpan } from '../../api/bounds.js';
 import { selectFields } from '../../output/fields.js';
 import { formatUtc, parseDuration } from '../../util/time.js';
 import { SYNC_FORMATS, type SyncFormat } from '../../mirror/partitions/state-file.js';
@@ -51,7 +51,9 @@ export interface SyncOptions {
   moveBaseUrl: boolean;
 }
 
-function duration(text: string, name: string, options: { min: number; max: number; zero?: boolean }): number {
+function duration(text: string, name: string, options: { min: number; max: number; zero?: boolean; span?: boolean }): number {
+  // A span of data (--lag) needs a unit: '48' is refused with the units it may have meant (bounds.ts).
+  if (options.span) refuseBareSpan(name, text);
   // parseDuration reads a bare '0' as 0 s: `zero` only says, in the refusal, that 0 is taken.
   const ms = parseDuration(text);
   if (ms === undefined) throw new UsageError(`${name}: '${text}' is not a duration (such as 90s, 15m, 48h${options.zero ? ', or 0' : ''})`);
@@ -123,7 +125,7 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
     format: format?.format,
     gzip: flags.gzip === true || format?.gzip === true ? true : undefined,
     fields,
-    lagMs: flags.lag === undefined ? DEFAULT_LAG_MS : duration(flags.lag, '--lag', { min: 0, max: 30 * 86_400_000, zero: true }),
+    lagMs: flags.lag === undefined ? DEFAULT_LAG_MS : duration(flags.lag, '--lag', { min: 0, max: 30 * 86_400_000, zero: true, span: true }),
     rescanEveryMs:
       flags.rescanEvery === undefined
         ? follow
