@@ -79,7 +79,9 @@ export function parseSpanOption(name: string, text: string): number {
 export function refuseBareSpan(name: string, text: string): void {
   const bare = /^\s*(\d+(?:\.\d+)?)\s*$/.exec(text)?.[1];
   if (bare !== undefined && Number(bare) !== 0) {
-    throw new UsageError(`${name}: '${bare}' has no unit, and a range needs one: ${bare}d for ${bare} days, ${bare}h for ${bare} hours (units: ms, s, m, h, d, w)`);
+    throw new UsageError(
+      `${name}: '${bare}' has no unit, and a range needs one: ${bare}d for ${bare} days, ${bare}h for ${bare} hours (units: ms, s, m, h, d, w)`,
+    );
   }
 }
 

@@ -33,8 +33,14 @@ describe('durations', () => {
 
   it.each([
     [['swaps', '--last', '7', '--dry-run'], "--last: '7' has no unit, and a range needs one: 7d for 7 days, 7h for 7 hours (units: ms, s, m, h, d, w)"],
-    [['swaps', '--from', '2026-11-01', '--to', '2026-11-02', '--window', '10', '--dry-run'], "--window: '10' has no unit, and a range needs one: 10d for 10 days, 10h for 10 hours (units: ms, s, m, h, d, w)"],
-    [['sync', '--out', 'x', '--since', '2026-11-01', '--lag', '48'], "--lag: '48' has no unit, and a range needs one: 48d for 48 days, 48h for 48 hours (units: ms, s, m, h, d, w)"],
+    [
+      ['swaps', '--from', '2026-11-01', '--to', '2026-11-02', '--window', '10', '--dry-run'],
+      "--window: '10' has no unit, and a range needs one: 10d for 10 days, 10h for 10 hours (units: ms, s, m, h, d, w)",
+    ],
+    [
+      ['sync', '--out', 'x', '--since', '2026-11-01', '--lag', '48'],
+      "--lag: '48' has no unit, and a range needs one: 48d for 48 days, 48h for 48 hours (units: ms, s, m, h, d, w)",
+    ],
     [['sandbox', '--late-by', '3'], "--late-by: '3' has no unit, and a range needs one: 3d for 3 days, 3h for 3 hours (units: ms, s, m, h, d, w)"],
   ])('a range given as a bare number is refused, offering the units it may mean: %s', async (args, message) => {
     // It was: --last 7 was seven seconds, silently.
