@@ -97,12 +97,12 @@ export function rowDifferences(actual: readonly SyncedRow[], expected: readonly 
 
 /** Hidden files a finished sync must not leave (temporary parts, state or lock files). */
 /**
- * Hidden files a sync left in `dir` that a finished run keeps none of: everything hidden but the state, the folder of
+ * Hidden files a sync left in `dir` that a finished run keeps none of: everything hidden but the state, its last run, the folder of
  * partition indexes and the index of each partition there is (a temporary file, a lock, moves not finished).
  */
 export function syncLeftovers(dir: string): string[] {
   const names = fs.readdirSync(dir, { recursive: true }).map(String);
-  const kept = new Set(['.swapx-sync.json', '.swapx-ids']);
+  const kept = new Set(['.swapx-sync.json', '.swapx-last-run.json', '.swapx-ids']);
   for (const name of names) {
     const date = /^date=(\d{4}-\d{2}-\d{2})$/.exec(name)?.[1];
     if (date !== undefined) kept.add(path.join('.swapx-ids', `${date}.ids`));

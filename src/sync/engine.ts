@@ -18,7 +18,7 @@ import { believe, CLOCK_SKEW_MS, pullBack } from './present.js';
 import { newState } from './store.js';
 import { runStep, type StepOutcome, type StepProgress, type StepResult } from './step.js';
 import { StepWarnings } from './warnings.js';
-import type { MirrorQuery, MirrorState, MirrorStore } from './store.js';
+import type { MirrorQuery, MirrorState, MirrorStore, RunRecord } from './store.js';
 
 /** What a run is asked to do. */
 export interface SyncRunOptions {
@@ -144,6 +144,11 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
     stopListener();
     throw error;
   });
+  // The run's start, then its end, for `swapx sync status`: best effort (a store that fails is said by the run itself).
+  const run: RunRecord = { startedAt: deps.now(), outcome: 'running' };
+  const record = () => store.recordRun?.(run).catch(() => {});
+  await record();
+  let failure: unknown;
   /** this run made the mirror; should it fail before it committed anything past the start, closing removes what it made */
   const isNew = !saved;
   let rowsCommitted = false;
@@ -264,7 +269,14 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
     });
     succeeded = true;
     return summary();
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
+    run.endedAt = deps.now();
+    run.outcome = succeeded ? 'complete' : failure instanceof AbortedError ? 'interrupted' : 'failed';
+    if (run.outcome === 'failed') run.message = failure instanceof Error ? failure.message : String(failure);
+    await record();
     // The last words stay ready until the lock is released: a second signal may come while it is.
     await store.close(isNew && !succeeded && committedNothing());
     stopListener();

@@ -49,6 +49,27 @@ export function newState<Q extends MirrorQuery>(query: Q, since: number): Mirror
   return { query, since, cursor: since, updatedCursor: since, rescanBase: since, rescannedAt: undefined };
 }
 
+/** A run of a sync, as the mirror keeps the last one. */
+export interface RunRecord {
+  /** epoch ms, this machine's clock */
+  startedAt: number;
+  endedAt?: number;
+  outcome: 'running' | 'complete' | 'failed' | 'interrupted';
+  /** why a failed run failed: its error's one line */
+  message?: string;
+}
+
+/** Where a mirror stands (`swapx sync status`). */
+export interface MirrorStatus<Q extends MirrorQuery = MirrorQuery> {
+  state: MirrorState<Q>;
+  /** the last run recorded, if any */
+  lastRun: RunRecord | undefined;
+  /** swaps held */
+  swaps: number;
+  /** what holds them: "12 partitions of jsonl", "table public.xflow_swaps" */
+  holds: string;
+}
+
 /** A swap as the engine hands it to a store. */
 export interface MirrorRow {
   swap: Swap;
@@ -121,6 +142,13 @@ export interface MirrorStore<Q extends MirrorQuery = MirrorQuery> {
    * that failed after committing rows or cursors is kept, for the cron line to continue.)
    */
   close(discard: boolean): Promise<void>;
+  /**
+   * Records a run's start (outcome 'running') and, at its end, how it ended, for `swapx sync status`: best effort,
+   * outside the commits (a run whose store failed may record no end; status then says so). Under the lock.
+   */
+  recordRun?(run: RunRecord): Promise<void>;
+  /** Where the mirror stands, read without the lock (a sync may be running): undefined when it has no state. */
+  readStatus?(): Promise<MirrorStatus<Q> | undefined>;
   /**
    * The process ends at once (a second Ctrl-C): release, synchronously, a lock that would outlive it (a lock file).
    * What is half-written stays as a crash leaves it, for the next run to repair. Not needed by a lock that ends with

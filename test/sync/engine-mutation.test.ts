@@ -478,7 +478,7 @@ describe('failures', () => {
     // A first run that failed after it committed keeps what it committed, for the cron line (no --since) to continue:
     // it was discarded, its state file removed while its partition stayed, and the next run exited 2.
     expect(readState(dir).cursor).toBe('2026-11-11T08:30:00Z');
-    expect(fs.readdirSync(dir).sort()).toEqual(['.swapx-ids', '.swapx-sync.json', 'date=2026-11-11']);
+    expect(fs.readdirSync(dir).sort()).toEqual(['.swapx-ids', '.swapx-last-run.json', '.swapx-sync.json', 'date=2026-11-11']);
 
     const other = newDir();
     const odd = new Error('odd');

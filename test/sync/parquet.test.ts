@@ -126,6 +126,7 @@ describe('sync --format parquet', () => {
       '.swapx-ids',
       '.swapx-ids/2026-11-10.ids',
       '.swapx-ids/2026-11-11.ids',
+      '.swapx-last-run.json',
       '.swapx-sync.json',
       'date=2026-11-10',
       'date=2026-11-10/part.parquet',

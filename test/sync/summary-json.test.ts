@@ -67,7 +67,7 @@ describe.concurrent('sync --summary-json', () => {
     const cases: [string[], string, string][] = [
       [['sync', '--out', dir, '--sinse', SINCE], 'UsageError', "unknown option '--sinse' (Did you mean --since?)"],
       [['--retries', '2', 'sync', '--summary-json', '--out', dir, '--concurrency'], 'UsageError', "option '--concurrency <n>' argument missing"],
-      [['sync', '--out', dir, 'extra'], 'UsageError', "too many arguments for 'sync'. Expected 0 arguments but got 1."],
+      [['sync', '--out', dir, 'extra'], 'UsageError', "'extra' is not an action of sync: 'swapx sync status --out DIR|URL' says where a mirror stands"],
       [
         ['sync', '--out', dir, '--api-key', 'k'],
         'UsageError',

@@ -239,11 +239,11 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
   });
 });
 
-/** File names, sizes and modification times under dir. */
+/** File names, sizes and modification times under dir (but the state and the last run, written by every run). */
 function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of fs.readdirSync(dir, { recursive: true }).map(String).sort()) {
-    if (name === '.swapx-sync.json') continue;
+    if (name === '.swapx-sync.json' || name === '.swapx-last-run.json') continue;
     const stat = fs.statSync(path.join(dir, name));
     out[name] = stat.isDirectory() ? 'dir' : `${stat.size}:${stat.mtimeMs}`;
   }

@@ -12,7 +12,8 @@ import type { SyncFlags } from './flags.js';
 export const register: Register = (program, run) => {
   program
     .command('sync')
-    .description('a current mirror for cron: new, late and updated swaps into daily partitions of a directory')
+    .argument('[status]', "'status': where the mirror at --out stands (cursors, last run, swaps held, lag behind the API's clock); reads only")
+    .description('a current mirror for cron: new, late and updated swaps into daily partitions of a directory, or a Postgres table')
     .option(
       '--out <dir|url>',
       'a directory (one partition per day and the sync state) or postgres://USER@HOST/DB (a table; the password from PGPASSWORD or ~/.pgpass)',
@@ -36,6 +37,8 @@ export const register: Register = (program, run) => {
       'make progress durable at least this often, so a run killed without warning loses at most this much (a run also commits after its first window, then 1s, 2s, 4s… later); 0: after every window (default: 30s)',
     )
     .option('--move-base-url', 'the API moved: continue a mirror made from another base URL from this one (its state records the new one)')
+    .option('--json', 'with status: as one JSON object')
+    .option('--max-lag <duration>', "with status: exit 1 when the mirror lags the API's clock by more than this (e.g. 2h)")
     .option(
       '--summary-json',
       'one JSON line on stderr after each step (time, newSwaps, lateSwaps, updatedSwaps, outsideWindow, cursor, updatedCursor, windows, requests, retries, elapsedMs, parts); a failure is a JSON line too (time, exitCode, error, message)',
@@ -50,18 +53,23 @@ export const register: Register = (program, run) => {
         '  # later runs (cron): new, late and updated swaps',
         '  swapx sync --out /data/swaps --summary-json',
         '  swapx sync --out /data/swaps --follow --interval 30s',
+        '  # where the mirror stands; exit 1 when it lags the API by more than 2h (a monitor)',
+        '  swapx sync status --out /data/swaps --max-lag 2h',
         '  # the same mirror in a Postgres table (password in PGPASSWORD or ~/.pgpass)',
         '  swapx sync --out postgres://swapx@db.internal/analytics --since 2026-11-01',
         '',
         'Each partition holds one row per swap, its latest version; it is rewritten',
         'whole and atomically, and the state (.swapx-sync.json) is written after the',
         'data it records is durable, so a killed run is simply run again. Read the',
-        'partitions with a glob on the partition files, e.g. date=*/part.jsonl (the',
-        'state file is JSON too). In Postgres, the rows and the cursors of each commit',
-        'are one transaction. Exit codes: 0 done, 1 API, I/O or database failure, or',
-        'another sync holds the lock (rerun continues), 2 bad input, 3 credentials',
+        'partitions with a glob on the partition files, e.g. date=*/part.jsonl',
+        "(swapx's own files are JSON too). In Postgres, the rows and the cursors of",
+        'each commit are one transaction. Exit codes: 0 done, 1 API, I/O or database',
+        'failure, or another sync holds the lock (rerun continues), or (status',
+        '--max-lag) the mirror is staler than that, 2 bad input, 3 credentials',
         "(the API's or the database's), 130 interrupted.",
       ].join('\n'),
     )
-    .action((flags: SyncFlags) => run(async (ctx) => (await import('./run.js')).sync(ctx, flags)));
+    .action((action: string | undefined, flags: SyncFlags) =>
+      run(async (ctx) => (action === undefined ? (await import('./run.js')).sync(ctx, flags) : (await import('./status.js')).status(ctx, action, flags))),
+    );
 };

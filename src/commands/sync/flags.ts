@@ -29,6 +29,10 @@ export interface SyncFlags {
   moveBaseUrl?: boolean;
   /** a postgres:// --out's table, name or schema.name */
   table?: string;
+  /** sync status: as JSON */
+  json?: boolean;
+  /** sync status: the lag past which it exits 1 */
+  maxLag?: string;
 }
 
 export interface SyncOptions {
@@ -114,6 +118,12 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
   }
   if ((until ?? Number.POSITIVE_INFINITY) < (since ?? Number.NEGATIVE_INFINITY)) {
     throw new UsageError(`--until (${formatUtc(until!)}) is before --since (${formatUtc(since!)})`);
+  }
+  for (const [given, flag] of [
+    [flags.json, '--json'],
+    [flags.maxLag, '--max-lag'],
+  ] as const) {
+    if (given !== undefined) throw new UsageError(`${flag} applies to 'swapx sync status', not to a sync (a sync's lines are JSON with --summary-json)`);
   }
   const follow = flags.follow === true;
   if (follow && flags.until !== undefined) throw new UsageError('--follow keeps up with now: give --until or --follow, not both');

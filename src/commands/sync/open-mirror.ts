@@ -23,18 +23,21 @@ export function isPostgresUrl(out: string): boolean {
   return /^postgres(ql)?:\/\//i.test(out.trim());
 }
 
-export async function openMirror(ctx: Context, flags: SyncFlags, options: SyncOptions): Promise<OpenedMirror> {
+/** What of the run's options a destination reads: where, and a folder's own settings. */
+export type MirrorOptions = Pick<SyncOptions, 'dir' | 'format' | 'gzip' | 'fields' | 'summaryJson'>;
+
+export async function openMirror(ctx: Context, flags: SyncFlags, options: MirrorOptions): Promise<OpenedMirror> {
   if (isPostgresUrl(options.dir)) return { store: await postgresStore(ctx, flags, options), rowsGoInto: 'table' };
   return { store: folderStore(ctx, flags, options), rowsGoInto: 'partition' };
 }
 
-function folderStore(ctx: Context, flags: SyncFlags, options: SyncOptions): MirrorStore<MirrorQuery> {
+function folderStore(ctx: Context, flags: SyncFlags, options: MirrorOptions): MirrorStore<MirrorQuery> {
   if (flags.table !== undefined) throw new UsageError('--table applies to a postgres:// --out; a folder mirror has no table');
   return new FolderStore({ dir: options.dir, format: options.format, gzip: options.gzip, fields: options.fields, now: () => ctx.now(), fsReason });
 }
 
 /** The mirror in a Postgres table: its driver is loaded only here, so other commands start no slower. */
-async function postgresStore(ctx: Context, flags: SyncFlags, options: SyncOptions): Promise<MirrorStore<MirrorQuery>> {
+async function postgresStore(ctx: Context, flags: SyncFlags, options: MirrorOptions): Promise<MirrorStore<MirrorQuery>> {
   // A table keeps every field in a typed column: the folder's file settings do not apply.
   for (const [given, flag] of [
     [flags.format, '--format'],

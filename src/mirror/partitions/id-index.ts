@@ -136,6 +136,26 @@ export class IdIndex {
     return made;
   }
 
+  /**
+   * The partitions and the swaps they hold, read without writing anything (status reads a mirror a sync may be
+   * writing): each partition's count from its index where it is current, else from the partition itself.
+   */
+  async count(): Promise<{ partitions: number; swaps: number }> {
+    let partitions = 0;
+    let swaps = 0;
+    for (const name of await this.storage.list('')) {
+      const date = PARTITION_RE.exec(name)?.[1];
+      if (date === undefined) continue;
+      const stamp = await this.storage.stamp(partitionFile(date, this.codec));
+      if (stamp === undefined) continue;
+      const bytes = await this.storage.read(this.indexFile(date)).catch(() => undefined);
+      const hashes = bytes === undefined ? undefined : decode(bytes, stamp);
+      partitions += 1;
+      swaps += hashes ? hashes.length / 2 : (await heldIndex(this.storage, partitionFile(date, this.codec), this.codec)).updated.size;
+    }
+    return { partitions, swaps };
+  }
+
   /** For each key, the partitions other than `except(key)` whose index holds its hash (candidates: read them to be sure). */
   async locate(keys: readonly string[], except: (key: string) => string): Promise<Map<string, string[]>> {
     await this.load();

@@ -9,13 +9,14 @@
  */
 import { UsageError, WrappedError } from '../../api/errors.js';
 import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../api/types.js';
-import type { Committed, MirrorRow, MirrorStore } from '../../sync/store.js';
+import type { Committed, MirrorRow, MirrorStatus, MirrorStore, RunRecord } from '../../sync/store.js';
 import { formatUtc } from '../../util/time.js';
 import { partitionCodec } from './codec.js';
 import { IdIndex } from './id-index.js';
 import { finishMoves, readMoves, repairRepeated } from './moves.js';
 import { utcDate } from './partitions.js';
 import { PendingPartitions } from './pending.js';
+import { readRunRecord, removeRunRecord, writeRunRecord } from './run-record.js';
 import { describeDifference, readState, removeState, type SyncFormat, type SyncQuery, type SyncState, writeState } from './state-file.js';
 import type { PartitionBackend, WriterLock } from './storage.js';
 import type { PartitionCodec } from './stored-row.js';
@@ -163,6 +164,20 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
     };
   }
 
+  async recordRun(run: RunRecord): Promise<void> {
+    await this.lock?.check();
+    await writeRunRecord(this.storage, run);
+  }
+
+  async readStatus(): Promise<MirrorStatus<SyncQuery> | undefined> {
+    const state = await readState(this.storage);
+    if (!state) return undefined;
+    const codec = partitionCodec({ ...state.query, allFields: SWAP_FIELDS });
+    const { partitions, swaps } = await new IdIndex(this.storage, codec).count();
+    const format = `${state.query.format}${state.query.gzip ? '.gz' : ''}`;
+    return { state, lastRun: await readRunRecord(this.storage), swaps, holds: `${partitions} partition${partitions === 1 ? '' : 's'} of ${format}` };
+  }
+
   closeNow(): void {
     this.lock?.releaseSync?.();
     this.lock = undefined;
@@ -175,6 +190,7 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
         // Only while the lock is still ours: a mirror taken over is another sync's.
         await this.lock.check();
         await removeState(this.storage);
+        await removeRunRecord(this.storage);
       }
     } catch {
       // Nothing to undo for a lock lost, nor a state never written.

@@ -21,14 +21,14 @@
  *   _swapx_extra.
  */
 import { createHash } from 'node:crypto';
-import type { MirrorState, UnfitValue } from '../../sync/store.js';
+import type { MirrorState, RunRecord, UnfitValue } from '../../sync/store.js';
 import { SyncLockedError } from '../../fs/lock.js';
 import { COLUMNS, keyOf, versionOf, quoteIdent } from './columns.js';
 import { connect, type Db, describeError, type Sql } from './driver.js';
 import { copyRows, mergeSql, type Pending, replaces } from './merge.js';
 import { encodeRow } from './row.js';
 import { ensureTables, type Ensured, qualified, STATE_TABLE, type TableName } from './schema.js';
-import { selectState, writeState } from './state.js';
+import { selectState, writeRun, writeState } from './state.js';
 import { describeTarget, type PgTarget } from './target.js';
 import { PostgresLockTimeoutError } from './errors.js';
 import { lockHolder, namingLockHolder, namingLockHolderApart } from './lock.js';
@@ -211,6 +211,11 @@ export class PostgresMirror {
       // Nothing more to undo on a connection lost: the next run finds a new mirror's start, or nothing.
     }
     return this.session.lost === undefined;
+  }
+
+  /** Records a run in the state row (status.ts reads it), within the session's bounds. */
+  async recordRun(run: RunRecord): Promise<void> {
+    await this.session.run(() => writeRun(this.db, this.name, run));
   }
 
   /** Buffers a swap; `placedMs` is the completion time it counts as (new or late) when its completedAt is unreadable. */

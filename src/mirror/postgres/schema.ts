@@ -35,6 +35,17 @@ const STATE_COLUMNS: readonly { name: string; type: string; notNull: boolean }[]
   { name: 'updated_at', type: 'timestamp with time zone', notNull: true },
 ];
 
+/**
+ * The state table's columns of a mirror's last run (`swapx sync status`), written outside the commits: added to a
+ * state table an older swapx made (nullable, no rewrite of the table).
+ */
+export const RUN_COLUMNS: readonly { name: string; type: string; notNull: boolean }[] = [
+  { name: 'last_run_started_at', type: 'timestamp with time zone', notNull: false },
+  { name: 'last_run_ended_at', type: 'timestamp with time zone', notNull: false },
+  { name: 'last_run_outcome', type: 'text', notNull: false },
+  { name: 'last_run_message', type: 'text', notNull: false },
+];
+
 /** Postgres's longest identifier, in bytes (a table name swapx takes is ASCII: one byte a character). */
 const MAX_NAME = 63;
 
@@ -192,16 +203,21 @@ export async function ensureTables(sql: Db, name: TableName, lockTimeout = DDL_L
     const stateExisting = await describeTable(tx, state);
     const createdState = !stateExisting;
     if (!stateExisting) {
-      const columns = STATE_COLUMNS.map((c) => `${quoteIdent(c.name)} ${c.type}${c.notNull ? ' NOT NULL' : ''}${c.name === 'mirror' ? ' PRIMARY KEY' : ''}`);
+      const columns = [...STATE_COLUMNS, ...RUN_COLUMNS].map(
+        (c) => `${quoteIdent(c.name)} ${c.type}${c.notNull ? ' NOT NULL' : ''}${c.name === 'mirror' ? ' PRIMARY KEY' : ''}`,
+      );
       await tx.unsafe(`CREATE TABLE IF NOT EXISTS ${qualified(state)} (${columns.join(', ')})`);
       await tx.unsafe(`COMMENT ON TABLE ${qualified(state)} IS 'swapx sync: the cursors of each mirror table of this schema, committed with its rows'`);
     } else {
-      check(stateExisting, state, STATE_COLUMNS, 'mirror', "swapx's state table");
+      check(stateExisting, state, [...STATE_COLUMNS, ...RUN_COLUMNS], 'mirror', "swapx's state table");
       const missing = STATE_COLUMNS.filter((c) => !stateExisting.columns.has(c.name));
       if (missing.length > 0) {
         throw new UsageError(
           `${state.schema}.${state.table} lacks the column ${missing[0]!.name}: it was not made by swapx, or was edited; it was left as it is`,
         );
+      }
+      for (const column of RUN_COLUMNS.filter((c) => !stateExisting.columns.has(c.name))) {
+        await tx.unsafe(`ALTER TABLE ${qualified(state)} ADD COLUMN ${quoteIdent(column.name)} ${column.type}`);
       }
     }
     const final = (await describeTable(tx, name))!;

@@ -1,5 +1,5 @@
 /** The state row of a mirror table in swapx's state table: its query and cursors, written in the commit's transaction. */
-import type { MirrorQuery, MirrorState } from '../../sync/store.js';
+import type { MirrorQuery, MirrorState, RunRecord } from '../../sync/store.js';
 import type { JSONValue, Sql } from './driver.js';
 import { qualified, STATE_TABLE, type TableName } from './schema.js';
 
@@ -47,4 +47,26 @@ export async function writeState(tx: Sql, name: TableName, state: MirrorState, v
       version,
     ],
   );
+}
+
+/** Records a run of the mirror in its state row (none yet for a new mirror's start: its row comes with its first commit). */
+export async function writeRun(sql: Sql, name: TableName, run: RunRecord): Promise<void> {
+  const iso = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+  await sql.unsafe(
+    `UPDATE ${qualified({ schema: name.schema, table: STATE_TABLE })} SET last_run_started_at = $2, last_run_ended_at = $3, last_run_outcome = $4, last_run_message = $5 WHERE mirror = $1`,
+    [name.table, iso(run.startedAt), iso(run.endedAt), run.outcome, run.message ?? null],
+  );
+}
+
+/** The last run recorded in the state row, or undefined. */
+export async function selectRun(sql: Sql, name: TableName): Promise<RunRecord | undefined> {
+  const [row] = await sql.unsafe(
+    `SELECT last_run_started_at AS started, last_run_ended_at AS ended, last_run_outcome AS outcome, last_run_message AS message FROM ${qualified({ schema: name.schema, table: STATE_TABLE })} WHERE mirror = $1`,
+    [name.table],
+  );
+  if (!row || row.started === null) return undefined;
+  const run: RunRecord = { startedAt: (row.started as Date).getTime(), outcome: row.outcome as RunRecord['outcome'] };
+  if (row.ended !== null) run.endedAt = (row.ended as Date).getTime();
+  if (row.message !== null) run.message = row.message as string;
+  return run;
 }

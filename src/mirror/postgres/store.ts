@@ -7,8 +7,9 @@
  * format, gzip and --fields do not apply.
  */
 import { SWAP_FIELDS } from '../../api/types.js';
-import type { Committed, MirrorQuery, MirrorRow, MirrorState, MirrorStore } from '../../sync/store.js';
+import type { Committed, MirrorQuery, MirrorRow, MirrorState, MirrorStatus, MirrorStore, RunRecord } from '../../sync/store.js';
 import { PostgresMirror } from './mirror.js';
+import { readStatus } from './status.js';
 import { describeTarget, type PgTarget, qualifiedName } from './target.js';
 
 export class PostgresStore implements MirrorStore<MirrorQuery> {
@@ -32,6 +33,14 @@ export class PostgresStore implements MirrorStore<MirrorQuery> {
 
   readState(): Promise<MirrorState | undefined> {
     return PostgresMirror.peekState(this.target);
+  }
+
+  readStatus(): Promise<MirrorStatus | undefined> {
+    return readStatus(this.target);
+  }
+
+  async recordRun(run: RunRecord): Promise<void> {
+    await this.mirror?.recordRun(run);
   }
 
   async open(note: (message: string) => void): Promise<MirrorState | undefined> {
