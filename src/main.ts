@@ -59,7 +59,9 @@ Environment:
                                   server beyond loopback
   NO_COLOR                        any value turns colour off (like --no-color)
   FORCE_COLOR=0, TERM=dumb        colour off too
-  Precedence: flag > environment > profile > default.
+  Precedence: flag > environment > profile > default; a profile named with
+  --profile is a flag: its credentials beat the environment's, and one that
+  does not exist is exit 2.
 
 Exit codes:
   0    success (an empty result is a success)

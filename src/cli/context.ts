@@ -76,11 +76,14 @@ function checkProfileName(name: string, from: string): string {
 
 export class Context {
   readonly profile: string;
+  /** how the profile was named; undefined for the default one */
+  readonly profileFrom: '--profile' | 'SWAPX_PROFILE' | undefined;
   readonly store: ConfigStore;
   /** colours for stdout and stderr, each off unless that stream may have them */
   readonly out: ChalkInstance;
   readonly err: ChalkInstance;
   private resolvedSettings: ResolvedSettings | undefined;
+  private profileChecked = false;
   private readonly clients: SwapxClient[] = [];
   private readonly stopHooks = new Set<() => void>();
 
@@ -88,12 +91,8 @@ export class Context {
     readonly io: Io,
     readonly globals: GlobalOptions,
   ) {
-    this.profile =
-      globals.profile !== undefined
-        ? checkProfileName(globals.profile, '--profile')
-        : io.env.SWAPX_PROFILE
-          ? checkProfileName(io.env.SWAPX_PROFILE, 'SWAPX_PROFILE')
-          : 'default';
+    this.profileFrom = globals.profile !== undefined ? '--profile' : io.env.SWAPX_PROFILE ? 'SWAPX_PROFILE' : undefined;
+    this.profile = this.profileFrom === undefined ? 'default' : checkProfileName((globals.profile ?? io.env.SWAPX_PROFILE)!, this.profileFrom);
     this.store = new ConfigStore(io.env, (message) => this.warn(message));
     this.out = new Chalk({ level: colorEnabled(io.stdout, io.env, globals.color) ? 1 : 0 });
     this.err = new Chalk({ level: colorEnabled(io.stderr, io.env, globals.color) ? 1 : 0 });
@@ -107,9 +106,13 @@ export class Context {
     return this.globals.quiet === true;
   }
 
-  /** Settings after flag > environment > profile > default; checked on first use. */
-  settings(): ResolvedSettings {
+  /**
+   * Settings after flag > environment > profile > default; checked on first use. `newProfile`: the command makes the
+   * profile it names (auth login), which need not exist yet.
+   */
+  settings(options: { newProfile?: boolean } = {}): ResolvedSettings {
     if (!this.resolvedSettings) {
+      if (!options.newProfile) this.requireProfile();
       const flags: Partial<Record<SettingName, string>> = {
         'base-url': this.globals.baseUrl,
         timeout: this.globals.timeout,
@@ -120,25 +123,32 @@ export class Context {
     return this.resolvedSettings;
   }
 
+  /**
+   * A profile named (--profile, SWAPX_PROFILE) must exist, whatever credentials the environment holds, as the AWS
+   * CLI's must: a typo is said, not answered with other credentials. The default one may be empty.
+   */
+  private requireProfile(): void {
+    if (this.profileChecked || this.profileFrom === undefined || this.profile === 'default') return;
+    const known = this.store.profileNames();
+    if (!known.includes(this.profile)) {
+      throw new UsageError(
+        `${this.profileFrom}: unknown profile '${this.profile}' (${known.length ? `known: ${known.join(', ')}` : 'none is stored yet'}); create it with 'swapx auth login --profile ${this.profile}'`,
+      );
+    }
+    this.profileChecked = true;
+  }
+
+  /** As the AWS CLI's: a --profile's own credentials, else the environment's, else the profile's. */
   credentials(): ResolvedCredentials | undefined {
-    return resolveCredentials(this.io.env, this.store, this.profile);
+    this.requireProfile();
+    return resolveCredentials(this.io.env, this.store, this.profile, this.profileFrom === '--profile');
   }
 
   /** An API client with the resolved settings and credentials; exit 3 with a hint when there are none. */
   client(extras: ClientExtras = {}): SwapxClient {
     this.settings();
     const resolved = this.credentials();
-    if (!resolved) {
-      // A profile named but never made is a typo more often than a login not yet done.
-      const known = this.store.profileNames();
-      if (this.profile !== 'default' && !known.includes(this.profile)) {
-        const from = this.globals.profile !== undefined ? '--profile' : 'SWAPX_PROFILE';
-        throw new UsageError(
-          `${from}: unknown profile '${this.profile}' (${known.length ? `known: ${known.join(', ')}` : 'none is stored yet'}); create it with 'swapx auth login --profile ${this.profile}'`,
-        );
-      }
-      throw new AuthError(loginHint(this.profile));
-    }
+    if (!resolved) throw new AuthError(loginHint(this.profile, this.profileFrom === '--profile'));
     return this.clientFor(resolved.credentials, extras);
   }
 

@@ -26,7 +26,9 @@ describe('help', () => {
       '                                  server beyond loopback',
       '  NO_COLOR                        any value turns colour off (like --no-color)',
       '  FORCE_COLOR=0, TERM=dumb        colour off too',
-      '  Precedence: flag > environment > profile > default.',
+      '  Precedence: flag > environment > profile > default; a profile named with',
+      "  --profile is a flag: its credentials beat the environment's, and one that",
+      '  does not exist is exit 2.',
     ]);
     expect(section(r.stdout, 'Exit codes:').map((line) => line.trim().split(/\s+/)[0])).toEqual(['0', '1', '2', '3', '4', '130']);
   });
