@@ -54,9 +54,10 @@ export async function swap(ctx: Context, identifierArg: string, flags: OutputFla
     throw new NoMatchError(`no swap matches ${asked} (looked up as a transaction hash and as a swap id)`);
   }
   // With --fields, a table shows exactly those fields, one `field  value` line each.
+  const look = { c: ctx.out, width: tableWidth(ctx, plan) };
   const view = (s: Swap) =>
     flags.fields === undefined
-      ? swapDetail(s, ctx.out, tableWidth(ctx, plan))
+      ? swapDetail(s, look)
       : renderPairs(
           plan.fields.map((field) => [field, displayValue((s as unknown as Record<string, unknown>)[field]) || '—'] as const),
           (label) => ctx.out.dim(label),
