@@ -1,15 +1,20 @@
 /**
  * The lines of a swap card: `label  value` pairs and the two legs side by side, fitted to a width. A value too long
  * for its line goes on below it, aligned under the values, every character kept: a hash is never cut (a Solana
- * signature, 88 characters, cannot stand whole on an 80-column line beside anything).
+ * signature, 88 characters, cannot stand whole on an 80-column line beside anything). A link's address is never
+ * broken: broken, it would open the wrong page.
  */
 import type { ChalkInstance } from 'chalk';
+import { hyperlink } from '../cli/hyperlink.js';
 import { stripControl } from '../output/sanitize.js';
 import { textWidth } from '../output/table.js';
 
-/** A value on the card. */
+/** A value on the card; `url`: the page it opens. */
 export interface Cell {
   text: string;
+  url?: string;
+  /** never broken over lines (an address to open or to copy) */
+  whole?: boolean;
   /** colours the text (a status) */
   style?: (text: string) => string;
 }
@@ -18,6 +23,8 @@ export interface CardLook {
   c: ChalkInstance;
   /** the line width to fit; a file's is unbounded */
   width: number;
+  /** a link as a terminal hyperlink on its text (osc8), or as its address on a line of its own (plain) */
+  links: 'osc8' | 'plain';
 }
 
 const GAP = '  ';
@@ -43,9 +50,17 @@ export function breakText(text: string, width: number): string[] {
   return lines;
 }
 
-/** One piece of a cell as shown: styled. */
-function shown(piece: string, cell: Cell): string {
-  return cell.style ? cell.style(piece) : piece;
+/** A short id shared by the pieces of one link (FNV-1a of its address), so a terminal treats them as one. */
+function linkId(url: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < url.length; i++) hash = Math.imul(hash ^ url.charCodeAt(i), 0x01000193) >>> 0;
+  return `swapx-${hash.toString(16)}`;
+}
+
+/** One piece of a cell as shown: styled, and a hyperlink where links are. */
+function shown(piece: string, cell: Cell, look: CardLook): string {
+  const text = cell.style ? cell.style(piece) : piece;
+  return cell.url !== undefined && look.links === 'osc8' ? hyperlink(cell.url, text, linkId(cell.url)) : text;
 }
 
 /** `label  value` lines, labels aligned and dimmed; a long value continues below itself. */
@@ -54,8 +69,8 @@ export function pairLines(pairs: readonly (readonly [string, Cell])[], look: Car
   const valueWidth = Math.max(MIN_VALUE_WIDTH, look.width - labelWidth - GAP.length);
   return pairs.flatMap(([label, cell]) => {
     const text = stripControl(cell.text);
-    const pieces = breakText(text, valueWidth);
-    return pieces.map((piece, i) => `${i === 0 ? look.c.dim(label.padEnd(labelWidth)) : ' '.repeat(labelWidth)}${GAP}${shown(piece, cell)}`.trimEnd());
+    const pieces = cell.whole ? [text] : breakText(text, valueWidth);
+    return pieces.map((piece, i) => `${i === 0 ? look.c.dim(label.padEnd(labelWidth)) : ' '.repeat(labelWidth)}${GAP}${shown(piece, cell, look)}`.trimEnd());
   });
 }
 
@@ -74,7 +89,7 @@ export function sideBySide(rows: readonly LegRow[], titles: readonly [string, st
   const header = [' '.repeat(widths[0]!), titles[0] + pad(titles[0], widths[1]!), titles[1]].join(GAP).trimEnd();
   const lines = rows.map((row, r) => {
     const [label, source, destination] = plain[r]!;
-    return [look.c.dim(label + pad(label, widths[0]!)), shown(source, row.source) + pad(source, widths[1]!), shown(destination, row.destination)]
+    return [look.c.dim(label + pad(label, widths[0]!)), shown(source, row.source, look) + pad(source, widths[1]!), shown(destination, row.destination, look)]
       .join(GAP)
       .trimEnd();
   });

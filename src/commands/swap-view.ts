@@ -1,12 +1,14 @@
 /**
  * The people view of one swap: both legs side by side (or one above the other), times, bridge, status, tags, balance
- * changes. Every line fits the width: hashes go on below themselves, whole.
+ * changes. Every line fits the width (hashes go on below themselves, whole), and each transaction opens its
+ * explorer's page: as a terminal hyperlink on the hash, or where there is none, its address on a line below.
  */
 import type { ChalkInstance } from 'chalk';
 import type { Swap } from '../api/types.js';
 import { stripControl } from '../output/sanitize.js';
 import { humanTime, renderTable, textWidth, usdCell } from '../output/table.js';
 import { breakText, type CardLook, type Cell, type LegRow, pairLines, sideBySide } from './card-layout.js';
+import { type Explorers, transactionUrl } from './explorers.js';
 
 function text(value: unknown): string {
   return value === null || value === undefined ? '—' : String(value);
@@ -29,39 +31,72 @@ function headLines(swap: Swap, { c, width }: CardLook): string[] {
   return [`${c.bold('Swap')} ${first}`, ...rest.map((piece) => `     ${piece}`), bridge];
 }
 
-function legRows(swap: Swap): LegRow[] {
+interface Legs {
+  rows: LegRow[];
+  /** each transaction's explorer page */
+  urls: { source?: string; destination?: string };
+}
+
+function legsOf(swap: Swap, explorers: Explorers | undefined): Legs {
   const plain = (label: string, source: unknown, destination: unknown): LegRow => ({
     label,
     source: { text: text(source) },
     destination: { text: text(destination) },
   });
-  return [
+  const urls = {
+    source: transactionUrl(explorers?.get(swap.sourceChain ?? ''), swap.sourceTransaction),
+    destination: transactionUrl(explorers?.get(swap.destinationChain ?? ''), swap.destinationTransaction),
+  };
+  const rows = [
     plain('chain', swap.sourceChain, swap.destinationChain),
     plain('account', swap.sourceAccount, swap.destinationAccount),
-    plain('transaction', swap.sourceTransaction, swap.destinationTransaction),
+    {
+      label: 'transaction',
+      source: { text: text(swap.sourceTransaction), url: urls.source },
+      destination: { text: text(swap.destinationTransaction), url: urls.destination },
+    },
     plain('token', swap.sourceToken, swap.destinationToken),
     plain('contract', swap.sourceTokenContract, swap.destinationTokenContract),
     plain('amount', swap.depositAmount, swap.withdrawnAmount),
     { label: 'USD', source: { text: usdCell(swap.depositUsdAmount) }, destination: { text: usdCell(swap.withdrawnUsdAmount) } },
     plain('protocol', swap.sourceProtocolAddress, swap.destinationProtocolAddress),
   ];
+  return { rows, urls };
 }
 
-/** The legs side by side where they fit, else one above the other. */
-function legLines(rows: readonly LegRow[], look: CardLook): string[] {
+/**
+ * The legs side by side where they fit, else one above the other. Where a link cannot sit on its hash (not a terminal
+ * that takes hyperlinks), its address goes under the transaction, or under the legs when they stand side by side
+ * (two addresses beside each other would fit no terminal).
+ */
+function legLines({ rows, urls }: Legs, look: CardLook): string[] {
+  const { c } = look;
+  const addresses = look.links === 'plain' && (urls.source !== undefined || urls.destination !== undefined);
   const side = sideBySide(rows, ['source (deposit)', 'destination (withdrawal)'], look);
-  if (side) return side;
-  const stacked = (title: string, pick: (l: LegRow) => Cell) => [
-    look.c.bold(title),
-    ...pairLines(
-      rows.map((l) => [l.label, pick(l)] as const),
-      look,
-    ),
-  ];
-  return [...stacked('source (deposit)', (l) => l.source), '', ...stacked('destination (withdrawal)', (l) => l.destination)];
+  if (side) {
+    if (!addresses) return side;
+    const pairs = [['source explorer', urls.source] as const, ['destination explorer', urls.destination] as const];
+    return [
+      ...side,
+      '',
+      ...pairLines(
+        pairs.filter(([, url]) => url !== undefined).map(([label, url]) => [label, { text: url!, whole: true }] as const),
+        look,
+      ),
+    ];
+  }
+  const stacked = (title: string, pick: (l: LegRow) => Cell, url: string | undefined) => {
+    const pairs = rows.flatMap((l) => {
+      const pair = [l.label, pick(l)] as const;
+      return addresses && l.label === 'transaction' ? [pair, ['explorer', { text: url ?? '—', whole: true }] as const] : [pair];
+    });
+    return [c.bold(title), ...pairLines(pairs, look)];
+  };
+  return [...stacked('source (deposit)', (l) => l.source, urls.source), '', ...stacked('destination (withdrawal)', (l) => l.destination, urls.destination)];
 }
 
-export function swapDetail(swap: Swap, look: CardLook): string {
+/** `explorers`: each chain's explorer, for the transactions' links; none, no links. */
+export function swapDetail(swap: Swap, look: CardLook, explorers?: Explorers): string {
   const { c } = look;
 
   const status: Record<string, (t: string) => string> = { OK: c.green, MismatchDetected: c.red, NotFound: c.yellow, Unprocessed: c.dim };
@@ -80,7 +115,7 @@ export function swapDetail(swap: Swap, look: CardLook): string {
     ['USD check', { text: text(swap.usdMismatchStatus), style: status[swap.usdMismatchStatus] }],
     ['tags', { text: tags || '—' }],
   ];
-  const lines = [...headLines(swap, look), '', ...legLines(legRows(swap), look), '', ...pairLines(details, look)];
+  const lines = [...headLines(swap, look), '', ...legLines(legsOf(swap, explorers), look), '', ...pairLines(details, look)];
   if (swap.balanceChanges?.length) lines.push('', c.bold('Balance changes'), ...balanceLines(swap.balanceChanges, c, look.width));
   return `${lines.join('\n')}\n`;
 }

@@ -5,13 +5,18 @@ import { SWAP_FIELDS, type Swap } from '../api/types.js';
 import { checkPathIdentifier } from '../cli/args.js';
 import type { Register } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
+import { hyperlinksEnabled } from '../cli/hyperlink.js';
 import { addOutputOptions, planOutput, writeResult, type OutputFlags } from '../cli/output.js';
 import { displayValue } from '../output/display.js';
 import { renderPairs } from '../output/table.js';
 import { tableWidth } from './columns.js';
+import { explorersOf } from './explorers.js';
 import { chainsOrWrongBaseUrl } from './not-found.js';
 import { parseSwapIdentifier } from './swap-identifier.js';
 import { swapDetail } from './swap-view.js';
+
+/** How long a found swap's card waits for the chain list (its links) still in flight. */
+const LINKS_GRACE_MS = 3_000;
 
 export const register: Register = (program, run) => {
   addOutputOptions(program.command('swap').description('look a swap up by transaction hash (either side) or swap id'))
@@ -27,6 +32,9 @@ export const register: Register = (program, run) => {
         'An EVM hash is 0x and 64 hex digits (pasted without 0x,',
         'it is tried with it); other chains: 64 hex digits or',
         'base58. No match is exit 4.',
+        '',
+        'On a terminal each transaction links to its explorer; elsewhere',
+        'the link’s address is shown.',
       ].join('\n'),
     )
     .action((identifier: string, flags: OutputFlags) => run((ctx) => swap(ctx, identifier, flags)));
@@ -37,6 +45,10 @@ export async function swap(ctx: Context, identifierArg: string, flags: OutputFla
   const { fallback } = parseSwapIdentifier(identifier);
   const plan = planOutput(ctx, flags, SWAP_FIELDS);
   const client = ctx.client();
+  // The card's links need the chain list: asked beside the lookup, not after it (explorersOf never rejects).
+  const card = plan.format === 'table' && flags.fields === undefined;
+  const giveUpChains = new AbortController();
+  const explorers = card ? explorersOf(client, ctx.settings().baseUrl.value, ctx.io.env, ctx.now(), giveUpChains.signal) : undefined;
   const lookUp = async (text: string): Promise<Swap[]> => {
     try {
       return await client.getSwaps(text);
@@ -47,17 +59,26 @@ export async function swap(ctx: Context, identifierArg: string, flags: OutputFla
       return [];
     }
   };
-  let swaps = await lookUp(identifier);
-  if (swaps.length === 0 && fallback) swaps = await lookUp(fallback);
+  const look = async () => {
+    const found = await lookUp(identifier);
+    return found.length === 0 && fallback ? lookUp(fallback) : found;
+  };
+  const swaps = await look();
   if (swaps.length === 0) {
     const asked = fallback ? `'${identifier}' or '${fallback}'` : `'${identifier}'`;
     throw new NoMatchError(`no swap matches ${asked} (looked up as a transaction hash and as a swap id)`);
   }
+  // Hyperlinks only on a terminal that takes them (cli/hyperlink.ts); a file gets the addresses.
+  const links = plan.output === undefined && hyperlinksEnabled(ctx.io.stdout, ctx.io.env) ? ('osc8' as const) : ('plain' as const);
+  const cardLook = { c: ctx.out, width: tableWidth(ctx, plan), links };
+  // The swap is in hand: its links get a few seconds more, then the card goes without them.
+  const grace = setTimeout(() => giveUpChains.abort(), LINKS_GRACE_MS);
+  const known = await explorers;
+  clearTimeout(grace);
   // With --fields, a table shows exactly those fields, one `field  value` line each.
-  const look = { c: ctx.out, width: tableWidth(ctx, plan) };
   const view = (s: Swap) =>
     flags.fields === undefined
-      ? swapDetail(s, look)
+      ? swapDetail(s, cardLook, known)
       : renderPairs(
           plan.fields.map((field) => [field, displayValue((s as unknown as Record<string, unknown>)[field]) || '—'] as const),
           (label) => ctx.out.dim(label),

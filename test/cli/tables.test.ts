@@ -153,7 +153,7 @@ describe('lookup tables', () => {
   });
 });
 
-/** What a terminal shows of a card: its text, without any hyperlink sequences. */
+/** What a terminal shows of a card: its text, without the hyperlinks' sequences (test/cli/swap-card.test.ts checks those). */
 const onScreen = (text: string) => text.replace(/\u001b\]8;[^\u001b]*\u001b\\/g, '');
 
 describe('swap card', () => {
