@@ -84,6 +84,7 @@ export class Context {
   readonly err: ChalkInstance;
   private resolvedSettings: ResolvedSettings | undefined;
   private profileChecked = false;
+  private timeoutFlagTaken = false;
   private readonly clients: SwapxClient[] = [];
   private readonly stopHooks = new Set<() => void>();
 
@@ -115,12 +116,22 @@ export class Context {
       if (!options.newProfile) this.requireProfile();
       const flags: Partial<Record<SettingName, string>> = {
         'base-url': this.globals.baseUrl,
-        timeout: this.globals.timeout,
+        timeout: this.timeoutFlagTaken ? undefined : this.globals.timeout,
         retries: this.globals.retries,
       };
       this.resolvedSettings = resolveSettings({ flags, env: this.io.env, profile: this.store.settings(this.profile) });
     }
     return this.resolvedSettings;
+  }
+
+  /**
+   * --timeout for a command that gives it its own meaning (CLI.md: `swap <id> --wait [--timeout <duration>]`, the
+   * wait's deadline): each request then keeps the timeout of the profile or the default. Before settings() is read.
+   */
+  takeTimeoutFlag(): string | undefined {
+    if (this.resolvedSettings) throw new Error('takeTimeoutFlag() comes before settings()');
+    this.timeoutFlagTaken = true;
+    return this.globals.timeout;
   }
 
   /**
