@@ -184,6 +184,15 @@ export function buildProgram(io: Io, onExit: (code: number) => void, outputFaile
     // Every command's help lists the global options it honours (inherited by the subcommands made below).
     .configureHelp({
       showGlobalOptions: true,
+      // A command's arguments as its usage line names them (commander's list ignores it): tokens takes its chain as
+      // optional, to answer a missing one in its own words, but it is required.
+      subcommandTerm(cmd: Command) {
+        const args = cmd
+          .usage()
+          .split(' ')
+          .filter((word) => word !== '[options]' && !(word === '[command]' && cmd.commands.length > 0));
+        return [cmd.name(), ...(cmd.options.length ? ['[options]'] : []), ...args].join(' ');
+      },
       // commander leaves a description column under 40 unwrapped, for the terminal to break mid-word (at 60 columns)
       minWidthToWrap: 24,
       visibleGlobalOptions(cmd: Command) {

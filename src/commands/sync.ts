@@ -12,7 +12,7 @@ import type { SyncFlags } from '../sync/options.js';
 export const register: Register = (program, run) => {
   program
     .command('sync')
-    .description('a current mirror for cron: new, late and updated swaps into daily partitions of a directory')
+    .description('a current mirror for cron: new, late and updated swaps into daily partitions of a directory, or a Postgres table')
     .option(
       '--out <dir|url>',
       'a directory (one partition per day and the sync state) or postgres://USER@HOST/DB (a table; the password from PGPASSWORD or ~/.pgpass)',
