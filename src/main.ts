@@ -6,7 +6,7 @@ import { VERSION } from './version.js';
 import type { Handler } from './cli/command.js';
 import { Context, type GlobalOptions, type Io } from './cli/context.js';
 import { EXIT, exitCodeFor, fsReason, messageFor } from './cli/exit-codes.js';
-import { wrapHelp } from './cli/help-wrap.js';
+import { commandTerm, wrapHelp } from './cli/help-wrap.js';
 import type { OutStream } from './output/stream.js';
 import { COMMANDS } from './commands/index.js';
 import { failureJson } from './sync/summary.js';
@@ -184,15 +184,7 @@ export function buildProgram(io: Io, onExit: (code: number) => void, outputFaile
     // Every command's help lists the global options it honours (inherited by the subcommands made below).
     .configureHelp({
       showGlobalOptions: true,
-      // A command's arguments as its usage line names them (commander's list ignores it): tokens takes its chain as
-      // optional, to answer a missing one in its own words, but it is required.
-      subcommandTerm(cmd: Command) {
-        const args = cmd
-          .usage()
-          .split(' ')
-          .filter((word) => word !== '[options]' && !(word === '[command]' && cmd.commands.length > 0));
-        return [cmd.name(), ...(cmd.options.length ? ['[options]'] : []), ...args].join(' ');
-      },
+      subcommandTerm: commandTerm,
       // commander leaves a description column under 40 unwrapped, for the terminal to break mid-word (at 60 columns)
       minWidthToWrap: 24,
       visibleGlobalOptions(cmd: Command) {
