@@ -6,7 +6,7 @@ import { VERSION } from './version.js';
 import type { Handler } from './cli/command.js';
 import { Context, type GlobalOptions, type Io } from './cli/context.js';
 import { EXIT, exitCodeFor, fsReason, messageFor } from './cli/exit-codes.js';
-import { wrapHelp } from './cli/help-wrap.js';
+import { commandTerm, wrapHelp } from './cli/help-wrap.js';
 import type { OutStream } from './output/stream.js';
 import { COMMANDS } from './commands/index.js';
 import { failureJson } from './commands/sync/render.js';
@@ -59,7 +59,9 @@ Environment:
                                   server beyond loopback
   NO_COLOR                        any value turns colour off (like --no-color)
   FORCE_COLOR=0, TERM=dumb        colour off too
-  Precedence: flag > environment > profile > default.
+  Precedence: flag > environment > profile > default; a profile named with
+  --profile is a flag: its credentials beat the environment's, and one that
+  does not exist is exit 2.
 
 Exit codes:
   0    success (an empty result is a success)
@@ -182,6 +184,7 @@ export function buildProgram(io: Io, onExit: (code: number) => void, outputFaile
     // Every command's help lists the global options it honours (inherited by the subcommands made below).
     .configureHelp({
       showGlobalOptions: true,
+      subcommandTerm: commandTerm,
       // commander leaves a description column under 40 unwrapped, for the terminal to break mid-word (at 60 columns)
       minWidthToWrap: 24,
       visibleGlobalOptions(cmd: Command) {

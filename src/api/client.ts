@@ -79,8 +79,8 @@ export class SwapxClient {
   }
 
   /** GET /v1/external/chains */
-  listChains(): Promise<Chain[]> {
-    return this.get(PATHS.chains, undefined, (body, request) => checkObjects<Chain>(body, 'chains', request, CHAIN_SHAPE));
+  listChains(options?: CallOptions): Promise<Chain[]> {
+    return this.get(PATHS.chains, undefined, (body, request) => checkObjects<Chain>(body, 'chains', request, CHAIN_SHAPE), options);
   }
 
   /** GET /v1/external/chains/{blockchainId}/tokens: one page (Take 0..1000, Offset 0..100000). */

@@ -76,11 +76,15 @@ function checkProfileName(name: string, from: string): string {
 
 export class Context {
   readonly profile: string;
+  /** how the profile was named; undefined for the default one */
+  readonly profileFrom: '--profile' | 'SWAPX_PROFILE' | undefined;
   readonly store: ConfigStore;
   /** colours for stdout and stderr, each off unless that stream may have them */
   readonly out: ChalkInstance;
   readonly err: ChalkInstance;
   private resolvedSettings: ResolvedSettings | undefined;
+  private profileChecked = false;
+  private timeoutFlagTaken = false;
   private readonly clients: SwapxClient[] = [];
   private readonly stopHooks = new Set<() => void>();
 
@@ -88,12 +92,8 @@ export class Context {
     readonly io: Io,
     readonly globals: GlobalOptions,
   ) {
-    this.profile =
-      globals.profile !== undefined
-        ? checkProfileName(globals.profile, '--profile')
-        : io.env.SWAPX_PROFILE
-          ? checkProfileName(io.env.SWAPX_PROFILE, 'SWAPX_PROFILE')
-          : 'default';
+    this.profileFrom = globals.profile !== undefined ? '--profile' : io.env.SWAPX_PROFILE ? 'SWAPX_PROFILE' : undefined;
+    this.profile = this.profileFrom === undefined ? 'default' : checkProfileName((globals.profile ?? io.env.SWAPX_PROFILE)!, this.profileFrom);
     this.store = new ConfigStore(io.env, (message) => this.warn(message));
     this.out = new Chalk({ level: colorEnabled(io.stdout, io.env, globals.color) ? 1 : 0 });
     this.err = new Chalk({ level: colorEnabled(io.stderr, io.env, globals.color) ? 1 : 0 });
@@ -107,12 +107,16 @@ export class Context {
     return this.globals.quiet === true;
   }
 
-  /** Settings after flag > environment > profile > default; checked on first use. */
-  settings(): ResolvedSettings {
+  /**
+   * Settings after flag > environment > profile > default; checked on first use. `newProfile`: the command makes the
+   * profile it names (auth login), which need not exist yet.
+   */
+  settings(options: { newProfile?: boolean } = {}): ResolvedSettings {
     if (!this.resolvedSettings) {
+      if (!options.newProfile) this.requireProfile();
       const flags: Partial<Record<SettingName, string>> = {
         'base-url': this.globals.baseUrl,
-        timeout: this.globals.timeout,
+        timeout: this.timeoutFlagTaken ? undefined : this.globals.timeout,
         retries: this.globals.retries,
       };
       this.resolvedSettings = resolveSettings({ flags, env: this.io.env, profile: this.store.settings(this.profile) });
@@ -120,25 +124,42 @@ export class Context {
     return this.resolvedSettings;
   }
 
+  /**
+   * --timeout for a command that gives it its own meaning (CLI.md: `swap <id> --wait [--timeout <duration>]`, the
+   * wait's deadline): each request then keeps the timeout of the profile or the default. Before settings() is read.
+   */
+  takeTimeoutFlag(): string | undefined {
+    if (this.resolvedSettings) throw new Error('takeTimeoutFlag() comes before settings()');
+    this.timeoutFlagTaken = true;
+    return this.globals.timeout;
+  }
+
+  /**
+   * A profile named (--profile, SWAPX_PROFILE) must exist, whatever credentials the environment holds, as the AWS
+   * CLI's must: a typo is said, not answered with other credentials. The default one may be empty.
+   */
+  private requireProfile(): void {
+    if (this.profileChecked || this.profileFrom === undefined || this.profile === 'default') return;
+    const known = this.store.profileNames();
+    if (!known.includes(this.profile)) {
+      throw new UsageError(
+        `${this.profileFrom}: unknown profile '${this.profile}' (${known.length ? `known: ${known.join(', ')}` : 'none is stored yet'}); create it with 'swapx auth login --profile ${this.profile}'`,
+      );
+    }
+    this.profileChecked = true;
+  }
+
+  /** As the AWS CLI's: a --profile's own credentials, else the environment's, else the profile's. */
   credentials(): ResolvedCredentials | undefined {
-    return resolveCredentials(this.io.env, this.store, this.profile);
+    this.requireProfile();
+    return resolveCredentials(this.io.env, this.store, this.profile, this.profileFrom === '--profile');
   }
 
   /** An API client with the resolved settings and credentials; exit 3 with a hint when there are none. */
   client(extras: ClientExtras = {}): SwapxClient {
     this.settings();
     const resolved = this.credentials();
-    if (!resolved) {
-      // A profile named but never made is a typo more often than a login not yet done.
-      const known = this.store.profileNames();
-      if (this.profile !== 'default' && !known.includes(this.profile)) {
-        const from = this.globals.profile !== undefined ? '--profile' : 'SWAPX_PROFILE';
-        throw new UsageError(
-          `${from}: unknown profile '${this.profile}' (${known.length ? `known: ${known.join(', ')}` : 'none is stored yet'}); create it with 'swapx auth login --profile ${this.profile}'`,
-        );
-      }
-      throw new AuthError(loginHint(this.profile));
-    }
+    if (!resolved) throw new AuthError(loginHint(this.profile, this.profileFrom === '--profile'));
     return this.clientFor(resolved.credentials, extras);
   }
 

@@ -6,8 +6,10 @@
  *  - an example command: broken at a space with ` \` and continued indented, so it still runs as pasted;
  *  - a comment (`  # ...`): continued as a comment;
  *  - a paragraph (lines of one indent): wrapped as one.
- * A word longer than the line (a 66-character hash) stays whole.
+ * A word longer than the line (a 66-character hash) stays whole. And the program's list of commands, each with
+ * the arguments its usage names (commandTerm).
  */
+import type { Command } from 'commander';
 
 /** A command line in an example (`swapx …`, `try: SWAPX_BASE_URL=… swapx chains`); a line an earlier one continued (` \`) is one too. */
 const COMMAND = /^(?:[a-z]+: )?(swapx |printf |[A-Z_]+=)/;
@@ -94,4 +96,17 @@ export function wrapHelp(text: string, max: number): string {
   return units(text.split('\n'))
     .flatMap((unit) => wrapUnit(unit, max))
     .join('\n');
+}
+
+/**
+ * A command as the program's help lists it: its name, [options], and its arguments as its usage line names them,
+ * which commander's list ignores (tokens holds its chain optional, to answer a missing one in its own words, but
+ * its usage says <blockchainId>: it is required).
+ */
+export function commandTerm(cmd: Command): string {
+  const args = cmd
+    .usage()
+    .split(' ')
+    .filter((word) => word !== '[options]' && !(word === '[command]' && cmd.commands.length > 0));
+  return [cmd.name(), ...(cmd.options.length ? ['[options]'] : []), ...args].join(' ');
 }

@@ -4,23 +4,20 @@
  * summary at the end. It listens to the run's events and the client's
  * retries; it changes nothing.
  */
-import { fstatSync } from 'node:fs';
-import type { Ora } from 'ora';
 import type { ExportEvent, ExportSummary } from '../export/exporter.js';
 import type { Tally } from '../export/sink.js';
 import type { OutStream } from '../output/stream.js';
 import { plural } from '../output/table.js';
 import { formatElapsed } from '../util/time.js';
+import { Spinner, spinnerAllowed } from './spinner.js';
 
 const num = (n: number) => n.toLocaleString('en-US');
 
 export class Progress {
-  private spinner: Ora | undefined;
+  private spinner: Spinner | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly started = performance.now();
   private latest: Tally & { windowsTotal: number };
-  /** stop() came while start() was loading ora: it must draw nothing after */
-  private stopped = false;
 
   constructor(
     private readonly stream: OutStream,
@@ -31,7 +28,7 @@ export class Progress {
       color: boolean;
       intervalMs?: number;
       retries: () => number;
-      /** standard output when the data goes there (no -o): piped, no spinner may sit in front of its lines */
+      /** standard output when the data goes there (no -o): unless it is a terminal, nothing is drawn on this one */
       stdout?: OutStream;
       env?: NodeJS.ProcessEnv;
       /** a spinner on a terminal and nothing elsewhere: a run that says what it did when done (sync) needs no lines in a log */
@@ -43,26 +40,17 @@ export class Progress {
 
   async start(): Promise<void> {
     if (this.options.quiet) return;
-    const terminal = this.stream.isTTY === true;
-    // Data piped from stdout to a program may land on this same terminal (| jq, | head): neither a spinner nor
-    // progress lines go between its lines there; the summary comes at the end. Data redirected to a file (> f) never
-    // does, and a log (stderr not a terminal) still gets its lines.
-    if (terminal && this.options.stdout && this.options.stdout.isTTY !== true && mayReachTerminal(this.options.stdout)) return;
-    // A terminal of zero columns (a pty nobody sized) would make ora clear lines forever; a dumb one cannot redraw.
-    if (terminal && (this.stream.columns ?? 0) > 0 && this.options.env?.TERM !== 'dumb') {
-      // ora loads only for people watching a terminal. It clears its line before any write to its stream, stdout or
-      // stderr (it hooks them), so data shown on this terminal never follows a spinner frame.
-      const { default: ora } = await import('ora');
-      if (this.stopped) return;
-      // color false, not 'white': any colour name is an escape sequence, which NO_COLOR / --no-color forbid.
-      const color = this.options.color ? 'cyan' : false;
-      this.spinner = ora({ text: this.line(), stream: this.stream as NodeJS.WriteStream, color, isEnabled: true, discardStdin: false }).start();
-      this.timer = setInterval(() => this.update(), 250);
-    } else if (this.options.terminalOnly) {
-      return;
-    } else {
-      this.timer = setInterval(() => this.stream.write(`${this.line()}\n`), this.options.intervalMs ?? 10_000);
+    const { stdout, env } = this.options;
+    // Data on a stdout that is not a terminal (| jq, | head, > f) may be shown on this terminal: neither a spinner
+    // nor progress lines go between its lines (gh's rule); the summary comes at the end. A log (stderr not a
+    // terminal) still gets its lines.
+    if (this.stream.isTTY === true && stdout && stdout.isTTY !== true) return;
+    if (spinnerAllowed(this.stream, stdout, env)) {
+      this.spinner = new Spinner(this.stream, () => this.line(), this.options.color);
+      return this.spinner.start();
     }
+    if (this.options.terminalOnly) return;
+    this.timer = setInterval(() => this.stream.write(`${this.line()}\n`), this.options.intervalMs ?? 10_000);
     this.timer.unref();
   }
 
@@ -73,7 +61,7 @@ export class Progress {
   };
 
   private update(): void {
-    if (this.spinner) this.spinner.text = this.line();
+    this.spinner?.update();
   }
 
   elapsedMs(): number {
@@ -91,23 +79,10 @@ export class Progress {
   }
 
   stop(): void {
-    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.spinner?.stop();
     this.spinner = undefined;
-  }
-}
-
-/** Whether what is written to `stream` may be shown on a terminal: true for a pipe or a socket, or when it cannot be told. */
-function mayReachTerminal(stream: OutStream): boolean {
-  const fd = (stream as { fd?: unknown }).fd;
-  if (typeof fd !== 'number') return true;
-  try {
-    const stat = fstatSync(fd);
-    return stat.isFIFO() || stat.isSocket();
-  } catch {
-    return true;
   }
 }
 

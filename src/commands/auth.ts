@@ -1,6 +1,6 @@
 /** `swapx auth login|status|logout`: the credential store. Secrets come from a prompt, stdin or the environment, never argv. */
 import type { Command } from 'commander';
-import { AuthError, PermissionDeniedError, UsageError } from '../api/errors.js';
+import { AuthError, ConnectionError, PermissionDeniedError, UsageError, WrappedError } from '../api/errors.js';
 import { maskSecret, type Credentials } from '../api/credentials.js';
 import type { Register, Run } from '../cli/command.js';
 import type { Context } from '../cli/context.js';
@@ -27,7 +27,16 @@ export const register: Register = (program: Command, run: Run) => {
     .option('--no-verify', 'store without checking the credentials against the API')
     .addHelpText(
       'after',
-      '\nExamples:\n  swapx auth login\n  printf %s "$XFLOW_KEY" | swapx auth login --client-id acme --api-key-stdin\n  swapx auth login --token-stdin < token.jwt',
+      [
+        '',
+        'Examples:',
+        '  swapx auth login',
+        '  printf %s "$XFLOW_KEY" | swapx auth login --client-id acme --api-key-stdin',
+        '  swapx auth login --token-stdin < token.jwt',
+        '',
+        'With --base-url, the profile keeps that API address for the commands that use',
+        'it. With --profile NAME, that profile is made or replaced.',
+      ].join('\n'),
     )
     .action((flags: LoginFlags) => run((ctx) => login(ctx, flags)));
   auth
@@ -86,13 +95,20 @@ function checkClientId(clientId: string): string {
 }
 
 async function login(ctx: Context, flags: LoginFlags): Promise<number> {
-  ctx.settings();
+  const settings = ctx.settings({ newProfile: true });
   const credentials = await readCredentials(ctx, flags);
   if (flags.verify !== false) {
     // Like gh: credentials the API rejects are not stored.
     try {
       await ctx.clientFor(credentials).listChains();
     } catch (error) {
+      // A login that cannot reach the default API (a timeout is a ConnectionError too) is most often meant for another one.
+      if (error instanceof ConnectionError && settings.baseUrl.source === 'default') {
+        throw new WrappedError(
+          `cannot reach the default API, ${settings.baseUrl.value} (${messageFor(error)}); nothing was stored: for another API, give --base-url URL (kept in the profile) or set SWAPX_BASE_URL`,
+          { cause: error },
+        );
+      }
       if (!(error instanceof PermissionDeniedError) || error.isUnconfirmed) throw error;
       const why = error.body?.detail ?? error.body?.title;
       const which = credentials.kind === 'basic' ? `client id '${credentials.clientId}' and this API key` : 'this token';
@@ -102,9 +118,11 @@ async function login(ctx: Context, flags: LoginFlags): Promise<number> {
       );
     }
   }
-  ctx.store.saveCredentials(ctx.profile, credentials);
+  // --base-url named the API these credentials belong to (and were checked against): the profile keeps it.
+  const baseUrl = settings.baseUrl.source === 'flag' ? settings.baseUrl.value : undefined;
+  ctx.store.saveCredentials(ctx.profile, credentials, baseUrl === undefined ? {} : { 'base-url': baseUrl });
   const who = credentials.kind === 'basic' ? `client '${credentials.clientId}'` : 'a Bearer token';
-  ctx.info(`Stored ${who} in profile '${ctx.profile}' (${ctx.store.file})`);
+  ctx.info(`Stored ${who}${baseUrl === undefined ? '' : ` for ${baseUrl}`} in profile '${ctx.profile}' (${ctx.store.file})`);
   return 0;
 }
 
@@ -148,7 +166,7 @@ async function status(ctx: Context, flags: { json?: boolean }): Promise<number> 
         ),
       );
     }
-    throw new AuthError(loginHint(ctx.profile));
+    throw new AuthError(loginHint(ctx.profile, ctx.profileFrom === '--profile'));
   }
   const { credentials } = resolved;
   const facts: StatusFacts = {

@@ -1,4 +1,8 @@
-/** Which credentials a command uses, and where they come from: environment beats the stored profile. */
+/**
+ * Which credentials a command uses, and where they come from, as the AWS CLI chooses: a profile named with --profile
+ * (a flag) gives its own and the environment's are not read; otherwise the environment's beat the stored profile's
+ * (SWAPX_PROFILE's, as AWS_PROFILE's, or the default one).
+ */
 import { AuthError } from '../api/errors.js';
 import type { Credentials } from '../api/credentials.js';
 import type { ConfigStore } from './store.js';
@@ -18,8 +22,9 @@ function fromEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return value;
 }
 
-export function resolveCredentials(env: NodeJS.ProcessEnv, store: ConfigStore, profile: string): ResolvedCredentials | undefined {
-  const resolved = resolve(env, store, profile);
+/** `explicit`: the profile was named with --profile. */
+export function resolveCredentials(env: NodeJS.ProcessEnv, store: ConfigStore, profile: string, explicit = false): ResolvedCredentials | undefined {
+  const resolved = explicit ? fromProfile(store, profile) : (fromEnvironment(env) ?? fromProfile(store, profile));
   const unsendable = resolved && unsendableCredentials(resolved.credentials);
   if (unsendable) {
     const name =
@@ -29,7 +34,7 @@ export function resolveCredentials(env: NodeJS.ProcessEnv, store: ConfigStore, p
   return resolved;
 }
 
-function resolve(env: NodeJS.ProcessEnv, store: ConfigStore, profile: string): ResolvedCredentials | undefined {
+function fromEnvironment(env: NodeJS.ProcessEnv): ResolvedCredentials | undefined {
   const clientId = fromEnv(env, 'SWAPX_CLIENT_ID');
   const apiKey = fromEnv(env, 'SWAPX_API_KEY');
   if (clientId && apiKey)
@@ -40,6 +45,10 @@ function resolve(env: NodeJS.ProcessEnv, store: ConfigStore, profile: string): R
   }
   const token = fromEnv(env, 'SWAPX_TOKEN');
   if (token) return { credentials: { kind: 'bearer', token }, source: 'env', origin: 'the environment (SWAPX_TOKEN)' };
+  return undefined;
+}
+
+function fromProfile(store: ConfigStore, profile: string): ResolvedCredentials | undefined {
   const stored = store.storedCredentials(profile);
   if (stored) return { credentials: stored, source: 'profile', origin: `profile '${profile}' (${store.file})` };
   return undefined;
@@ -59,7 +68,9 @@ export function unsendableCredentials(credentials: Credentials): { field: 'token
   return undefined;
 }
 
-export function loginHint(profile: string): string {
+/** `explicit`: named with --profile, whose credentials are the only ones read. */
+export function loginHint(profile: string, explicit = false): string {
   const flag = profile === 'default' ? '' : ` --profile ${profile}`;
+  if (explicit) return `no credentials in profile '${profile}': run 'swapx auth login${flag}' (with --profile, credentials in the environment are not used)`;
   return `no credentials: run 'swapx auth login${flag}', or set SWAPX_CLIENT_ID and SWAPX_API_KEY (or SWAPX_TOKEN)`;
 }

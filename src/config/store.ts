@@ -99,11 +99,13 @@ export class ConfigStore {
     conf.set('profiles', profiles);
   }
 
-  saveCredentials(name: string, credentials: Credentials): void {
+  /** `settings`: stored with the credentials in the same write (auth login --base-url). */
+  saveCredentials(name: string, credentials: Credentials, settings: Record<string, string> = {}): void {
     this.update(name, (profile) => {
       delete profile.clientId;
       delete profile.apiKey;
       delete profile.token;
+      if (Object.keys(settings).length > 0) profile.settings = { ...profile.settings, ...settings };
       return credentials.kind === 'basic'
         ? { ...profile, clientId: credentials.clientId, apiKey: credentials.apiKey }
         : { ...profile, token: credentials.token };

@@ -211,8 +211,13 @@ describe('auth status without credentials', () => {
       stdout: `profile      default\ncredentials  none\nbase URL     ${sandbox.url} (env)\n`,
       stderr: "swapx: error: no credentials: run 'swapx auth login', or set SWAPX_CLIENT_ID and SWAPX_API_KEY (or SWAPX_TOKEN)\n",
     });
+    // A profile that exists without credentials (a profile never made is exit 2: test/cli/profiles.test.ts).
+    expect((await runSwapx(['--profile', 'work', 'config', 'set', 'retries', '2'], { env })).code).toBe(0);
     const json = await runSwapx(['--profile', 'work', 'auth', 'status', '--json'], { env });
     expect(json.code).toBe(3);
+    expect(json.stderr).toBe(
+      "swapx: error: no credentials in profile 'work': run 'swapx auth login --profile work' (with --profile, credentials in the environment are not used)\n",
+    );
     expect(JSON.parse(json.stdout)).toEqual({
       profile: 'work',
       source: null,

@@ -26,9 +26,36 @@ describe('help', () => {
       '                                  server beyond loopback',
       '  NO_COLOR                        any value turns colour off (like --no-color)',
       '  FORCE_COLOR=0, TERM=dumb        colour off too',
-      '  Precedence: flag > environment > profile > default.',
+      '  Precedence: flag > environment > profile > default; a profile named with',
+      "  --profile is a flag: its credentials beat the environment's, and one that",
+      '  does not exist is exit 2.',
     ]);
     expect(section(r.stdout, 'Exit codes:').map((line) => line.trim().split(/\s+/)[0])).toEqual(['0', '1', '2', '3', '4', '130']);
+  });
+  // Issue "the people, round two", 6: the list says what each command takes and does.
+  it('swapx --help lists each command with the arguments it takes; tokens needs its chain, sync mirrors into Postgres too', async () => {
+    const r = await runSwapx(['--help']);
+    const commands = section(r.stdout, 'Commands:');
+    expect(commands.filter((line) => /^ {2}\S/.test(line)).map((line) => line.trim().split(/\s{2,}/)[0])).toEqual([
+      'swaps [options]',
+      'sync [options] [status]',
+      'swap [options] <identifier>',
+      'chains [options]',
+      'tokens [options] <blockchainId>',
+      'bridges [options]',
+      'auth',
+      'config',
+      'sandbox [options]',
+      'completion <shell>',
+      'help [command]',
+    ]);
+    const sync = commands.slice(
+      commands.findIndex((line) => line.startsWith('  sync ')),
+      commands.findIndex((line) => line.startsWith('  swap ')),
+    );
+    expect(sync.map((line) => line.trim().replace(/^sync \[options\]\s+/, '')).join(' ')).toBe(
+      'a current mirror for cron: new, late and updated swaps into daily partitions of a directory, or a Postgres table',
+    );
   });
   it.each([['swaps'], ['sync'], ['swap'], ['tokens'], ['auth', 'status'], ['config', 'set']])(
     'swapx %s --help lists the global options',

@@ -1,8 +1,8 @@
 /**
  * Issue 22.9: the spinner never sits in front of data lines. Data on a terminal: ora clears the spinner line
- * before each write to the streams it hooks (its own, stdout, stderr) and draws it again below. Data piped
- * (| jq, | head, which may print to this same terminal): no spinner and no progress lines on the terminal, only
- * the summary at the end.
+ * before each write to the streams it hooks (its own, stdout, stderr) and draws it again below. Data on a stdout
+ * that is not a terminal (| jq, | head, which may print to this same terminal, or > file): no spinner and no
+ * progress lines on the terminal, only the summary at the end; data to -o FILE leaves the terminal to the spinner.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -27,7 +27,9 @@ describe('the spinner and the data', () => {
     expect(starts.length).toBeGreaterThan(100);
     for (const at of starts) expect(screen.text.slice(Math.max(0, at - 8), at)).toMatch(CLEARED);
   });
-  it('data redirected to a file (> week.jsonl): the spinner shows on the terminal, since no data does', async () => {
+  // Issue "the people, round two", 5: gh's rule. A stdout redirected to a file is not a terminal, and swapx cannot
+  // tell it from a pipe into a program that prints on this terminal: nothing is drawn; -o FILE is told, and draws.
+  it('data redirected to a file (> week.jsonl): nothing drawn while it runs, as for a pipe; the summary at the end', async () => {
     const file = path.join(tempDir(), 'out.jsonl');
     const fd = fs.openSync(file, 'w');
     const stdout = Object.assign(new Capture(), { fd });
@@ -38,6 +40,21 @@ describe('the spinner and the data', () => {
     } finally {
       fs.closeSync(fd);
     }
+    expect(stderr.text).not.toContain('\u001b[');
+    expect(stderr.text).toMatch(/^Exported [\d,]+ swaps to stdout\n/);
+  });
+  it('data to -o FILE, stdout piped: the spinner shows on the terminal, since no data does', async () => {
+    const file = path.join(tempDir(), 'out.jsonl');
+    const stderr = new Capture({ isTTY: true, columns: 120 });
+    const r = await runSwapx([...EXPORT, '-o', file], { env: api.env(), stdout: new Capture(), stderr });
+    expect(r.code).toBe(0);
+    expect(stderr.text).toMatch(/windows \d+\/18 · /);
+    expect(stderr.text).toContain(`Exported`);
+  });
+  it('stdout and stderr two terminals: the spinner shows', async () => {
+    const stderr = new Capture({ isTTY: true, columns: 120 });
+    const r = await runSwapx([...EXPORT, '--fields', 'id'], { env: api.env(), stdout: new Capture({ isTTY: true, columns: 120 }), stderr });
+    expect(r.code).toBe(0);
     expect(stderr.text).toMatch(/windows \d+\/18 · /);
   });
   it('data piped: nothing drawn on the terminal while it runs, the summary at the end', async () => {

@@ -11,7 +11,11 @@
  * - range exports run against a sparse copy of the default sandbox to stay fast; lookups by hash or id
  *   against the default one, where the README's examples come from;
  * - the clock (swapx's and the sparse sandbox's) stands at NOW, a day after the README's example week: a
- *   `sync --since 2026-11-01` on the real clock would fetch a day more of windows every day.
+ *   `sync --since 2026-11-01` on the real clock would fetch a day more of windows every day;
+ * - a line that names its own profile store (`SWAPX_CONFIG_DIR=/etc/swapx`, the cron line's) gets no credentials
+ *   from the environment: it reads them from that store, which the line the README gives for it must have filled;
+ * - `echo '…' >> FILE` and `chmod MODE FILE` (the ~/.pgpass recipe) are done in the scratch folder, and the file is
+ *   read afterwards as libpq reads it, for the server the README's URL names.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -19,6 +23,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
+import { lookUpPassword } from '../../src/mirror/postgres/pgpass.js';
 import { usePostgres } from '../helpers/postgres.js';
 import { Capture, runSwapx } from '../helpers/run.js';
 
@@ -28,7 +33,7 @@ const README = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.m
  * (made under the scratch folder); `export` of the sandbox's address and demo client (the test gives each run
  * its own sandbox and those credentials).
  */
-const OTHER_PROGRAMS = ['npm', 'mkdir', 'export'];
+const OTHER_PROGRAMS = ['npm', 'mkdir', 'export', 'echo', 'chmod'];
 const CRON = /^([\d*/,-]+\s+){5}(?=\S)/;
 const NOW = Date.parse('2026-11-09T00:00:00Z');
 
@@ -102,6 +107,9 @@ interface Planned {
   stderrFile?: string;
 }
 
+/** An absolute path or one under ~, in the scratch folder. */
+const scratch = (w: string) => (w.startsWith('/') ? path.join(root, w) : w.startsWith('~/') ? path.join(root, 'home', w.slice(2)) : w);
+
 function plan(line: string): Planned {
   const yesterday = new Date(NOW - 86_400_000).toISOString().slice(0, 10);
   let text = line
@@ -112,7 +120,7 @@ function plan(line: string): Planned {
   const vars = { XFLOW_KEY: 'demo' };
   let tokens = words(text, vars)
     .flatMap((w) => /^(2>>|>|<)(.+)$/.exec(w)?.slice(1) ?? [w])
-    .map((w) => (w.startsWith('/') ? path.join(root, w) : w.startsWith('~/') ? path.join(root, 'home', w.slice(2)) : w))
+    .map(scratch)
     .map((w) => (/^postgres(ql)?:\/\//.test(w) ? db.url : w));
   const planned: Planned = { argv: [], env: {} };
   const pipe = tokens.indexOf('|');
@@ -138,7 +146,7 @@ function plan(line: string): Planned {
   }
   while (/^[A-Z_]+=/.test(tokens[0] ?? '')) {
     const [name, ...value] = tokens.shift()!.split('=');
-    planned.env[name!] = value.join('=');
+    planned.env[name!] = scratch(value.join('='));
   }
   expect(tokens[0], line).toBe('swapx');
   planned.argv = tokens.slice(1).map((w) => (w.endsWith('.csv') || w.endsWith('.gz') || w.endsWith('.jsonl') ? path.resolve(root, w) : w));
@@ -158,8 +166,8 @@ async function execute(line: string): Promise<{ code: number; stdout: string; st
     ...p.env,
     SWAPX_BASE_URL: sandbox.url,
   };
-  // Logging in writes the profile: only the credentials the line gives count.
-  if (p.argv[0] === 'auth' && p.argv[1] === 'login') {
+  // Logging in writes the profile: only the credentials the line gives count. A line naming its own store reads them there.
+  if ((p.argv[0] === 'auth' && p.argv[1] === 'login') || p.env.SWAPX_CONFIG_DIR !== undefined) {
     delete env.SWAPX_CLIENT_ID;
     delete env.SWAPX_API_KEY;
   }
@@ -200,7 +208,7 @@ describe('README', () => {
   it('has commands to run, and only lines of known other programs are not swapx', () => {
     expect(lines.length).toBeGreaterThan(25);
     const others = lines.filter((l) => OTHER_PROGRAMS.includes(l.split(' ')[0]!));
-    expect(others.map((l) => l.split(' ')[0])).toEqual(['npm', 'npm', 'export', 'mkdir']);
+    expect(others.map((l) => l.split(' ')[0])).toEqual(['npm', 'npm', 'export', 'echo', 'chmod', 'mkdir']);
     expect(others[2]).toBe('export SWAPX_BASE_URL=http://127.0.0.1:8787 SWAPX_CLIENT_ID=demo SWAPX_API_KEY=demo');
     // a placeholder such as 0x5f1c…e2a9 would not run
     expect(lines.filter((l) => l.includes('…'))).toEqual([]);
@@ -216,6 +224,12 @@ describe('README', () => {
           for (const dir of rest.slice(1))
             fs.mkdirSync(dir.startsWith('~/') ? path.join(root, 'home', dir.slice(2)) : path.join(root, dir), { recursive: true });
         }
+        if (program === 'echo') {
+          const [, text, file] = /^'([^']*)' >> (\S+)$/.exec(rest.join(' '))!;
+          fs.mkdirSync(path.dirname(scratch(file!)), { recursive: true });
+          fs.appendFileSync(scratch(file!), `${text}\n`, { mode: 0o644 });
+        }
+        if (program === 'chmod') fs.chmodSync(scratch(rest[1]!), Number.parseInt(rest[0]!, 8));
         if (OTHER_PROGRAMS.includes(program!)) continue;
         const r = await execute(line);
         expect({ line, code: r.code, stderr: r.code === 0 ? '' : r.stderr }).toEqual({ line, code: 0, stderr: '' });
@@ -225,6 +239,14 @@ describe('README', () => {
     }
     expect(fs.readFileSync(path.join(root, 'home/.local/share/bash-completion/completions/swapx'), 'utf8')).toContain('complete -F _swapx swapx');
     expect(fs.readFileSync(path.join(root, 'week-slim.csv'), 'utf8').split('\n')[0]).toBe('id,bridge,sourceChain,destinationChain,withdrawnUsdAmount');
+    // The cron line's store holds what its login line put there (the cron line ran on it: it had no other credentials).
+    expect(JSON.parse(fs.readFileSync(path.join(root, 'etc/swapx/config.json'), 'utf8'))).toEqual({
+      profiles: { default: { clientId: 'acme', apiKey: 'demo' } },
+    });
+    // The ~/.pgpass the recipe makes gives the password for the server of the README's URL, postgres://swapx@db.internal/analytics.
+    const pgpass = path.join(root, 'home/.pgpass');
+    expect(fs.statSync(pgpass).mode & 0o777).toBe(0o600);
+    expect(lookUpPassword(pgpass, { host: 'db.internal', port: 5432, database: 'analytics', user: 'swapx' })).toBe('PASSWORD');
   });
 });
 
