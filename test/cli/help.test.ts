@@ -53,7 +53,7 @@ describe('help', () => {
       commands.findIndex((line) => line.startsWith('  sync ')),
       commands.findIndex((line) => line.startsWith('  swap ')),
     );
-    expect(sync.map((line) => line.trim().replace(/^sync \[options\]\s+/, '')).join(' ')).toBe(
+    expect(sync.map((line) => line.trim().replace(/^sync \[options\] \[status\]\s+/, '')).join(' ')).toBe(
       'a current mirror for cron: new, late and updated swaps into daily partitions of a directory, or a Postgres table',
     );
   });
