@@ -129,8 +129,16 @@ export async function readState(storage: MirrorStorage): Promise<SyncState | und
   }
 }
 
-export async function writeState(storage: MirrorStorage, state: SyncState, now: number): Promise<void> {
-  await storage.write(storage.meta(STATE_NAME), Buffer.from(serializeState(state, now)));
+/** Writes the state over the version `expect` names (storage.ts; undefined: unconditionally); returns its new stamp. */
+export async function writeState(storage: MirrorStorage, state: SyncState, now: number, expect?: string | null): Promise<string | undefined> {
+  const file = storage.meta(STATE_NAME);
+  await storage.write(file, Buffer.from(serializeState(state, now)), expect === undefined ? undefined : { expect });
+  return storage.stamp(file);
+}
+
+/** The state's stamp now (undefined: there is none). */
+export function stateStamp(storage: MirrorStorage): Promise<string | undefined> {
+  return storage.stamp(storage.meta(STATE_NAME));
 }
 
 /** Removes the state (a first run that committed nothing is cleaned away). */

@@ -18,8 +18,13 @@ export interface MirrorStorage {
   describe(path: string): string;
   /** the bytes of a file, or undefined when there is none */
   read(path: string): Promise<Buffer | undefined>;
-  /** replaces the file with `bytes`, whole and durably, making the folders it needs */
-  write(path: string, bytes: Buffer): Promise<void>;
+  /**
+   * Replaces the file with `bytes`, whole and durably, making the folders it needs. `expect`: the stamp the file must
+   * have now (null: it must not exist), else StaleWriteError and nothing written: where writers are kept apart by
+   * a lease that can be lost (an object store), the state is written only over the version this writer last saw.
+   * A folder, one writer by its lock file, takes it as said.
+   */
+  write(path: string, bytes: Buffer, options?: { expect?: string | null }): Promise<void>;
   /** the names in a folder ('' for the root), sorted; none when it does not exist */
   list(folder: string): Promise<string[]>;
   /** removes a file, if it is there */
@@ -29,6 +34,14 @@ export interface MirrorStorage {
    * an object's ETag), or undefined when there is none: what an index of the file records, to know it is current.
    */
   stamp(path: string): Promise<string | undefined>;
+}
+
+/** A conditional write whose condition did not hold: another writer changed the file (storage.ts `expect`). */
+export class StaleWriteError extends Error {
+  override name = 'StaleWriteError';
+  constructor(readonly path: string) {
+    super(`${path} was written by another writer meanwhile`);
+  }
 }
 
 /** A held one-writer lock (fs/lock.ts for a folder; a lease object in a bucket). */

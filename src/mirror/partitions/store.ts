@@ -8,6 +8,7 @@
  * twice.
  */
 import { UsageError, WrappedError } from '../../api/errors.js';
+import { SyncLockedError } from '../../fs/lock.js';
 import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../api/types.js';
 import type { Committed, MirrorRow, MirrorStatus, MirrorStore, RunRecord } from '../../sync/store.js';
 import { formatUtc } from '../../util/time.js';
@@ -17,14 +18,16 @@ import { finishMoves, readMoves, repairRepeated } from './moves.js';
 import { utcDate } from './partitions.js';
 import { PendingPartitions } from './pending.js';
 import { readRunRecord, removeRunRecord, writeRunRecord } from './run-record.js';
-import { describeDifference, readState, removeState, type SyncFormat, type SyncQuery, type SyncState, writeState } from './state-file.js';
-import type { PartitionBackend, WriterLock } from './storage.js';
+import { describeDifference, readState, removeState, stateStamp, type SyncFormat, type SyncQuery, type SyncState, writeState } from './state-file.js';
+import { type PartitionBackend, StaleWriteError, type WriterLock } from './storage.js';
 import type { PartitionCodec } from './stored-row.js';
 
 export interface PartitionedOptions {
   backend: PartitionBackend;
-  /** as given by flags; undefined: the saved state's, else the default */
+  /** as given by flags; undefined: the saved state's, else `defaultFormat` */
   format?: SyncFormat;
+  /** a new mirror's format when no flag names one: JSON Lines in a folder, Parquet in a lake */
+  defaultFormat?: SyncFormat;
   gzip?: boolean;
   fields?: string[];
   /** the wall clock, for the state's updatedAt */
@@ -55,6 +58,8 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
   private leftOut = new Set<string>();
   private ids: IdIndex | undefined;
   private pending: PendingPartitions | undefined;
+  /** the state's stamp as this run last read or wrote it (null: there was none), for a conditional write */
+  private stamp: string | null = null;
 
   constructor(private readonly options: PartitionedOptions) {
     this.name = options.backend.storage.name;
@@ -66,7 +71,7 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
 
   resolveQuery(baseUrl: string, saved: SyncQuery | undefined): SyncQuery {
     const { format: given, gzip, fields } = this.options;
-    const format = given ?? saved?.format ?? 'jsonl';
+    const format = given ?? saved?.format ?? this.options.defaultFormat ?? 'jsonl';
     const query: SyncQuery = {
       baseUrl,
       filter: 'Completed',
@@ -98,6 +103,7 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
     }
     const dir = this.name;
     const saved = await readState(this.storage);
+    this.stamp = (await stateStamp(this.storage)) ?? null;
     // The saved query's codec; a new mirror's is that of the flags (the base URL plays no part in it).
     this.useQuery(saved?.query ?? this.resolveQuery('', undefined));
     const folded = await backend.recover(this.codec!);
@@ -116,10 +122,10 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
         `${dir} was written by an older swapx: its parts are folded into one file per partition, and updates since ${formatUtc(saved.since)} are fetched once (Filter=Updated) to bring every swap to its latest version`,
       );
       delete saved.upgradedFrom;
-      await writeState(this.storage, saved, this.options.now());
+      await this.saveState(saved);
     } else if (folded.length > 0) {
       note(`folded ${folded.length} partition(s) an interrupted run left in two files (${folded.join(', ')})`);
-      await writeState(this.storage, saved, this.options.now());
+      await this.saveState(saved);
     }
     return saved;
   }
@@ -148,11 +154,24 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
     await this.pending!.add(utcDate(row.completedMs), stored);
   }
 
+  /**
+   * Writes the state over the version this run last read or wrote (`stamp`): where writers are kept apart by a lease
+   * that can be lost (an object store), a writer that lost it cannot commit over the one that took it over.
+   */
+  private async saveState(state: SyncState): Promise<void> {
+    try {
+      this.stamp = (await writeState(this.storage, state, this.options.now(), this.stamp)) ?? null;
+    } catch (error) {
+      if (!(error instanceof StaleWriteError)) throw error;
+      throw new SyncLockedError(`another swapx sync wrote the state of ${this.name} meanwhile (this run's lock was lost); this run stopped before writing more`);
+    }
+  }
+
   async commit(next: SyncState, newFrom: number): Promise<Committed> {
     await this.checkLock();
     this.useQuery(next.query);
     const flushed = await this.pending!.flush(newFrom);
-    await writeState(this.storage, next, this.options.now());
+    await this.saveState(next);
     const leftOut = [...this.leftOut];
     this.leftOut.clear();
     return {
