@@ -142,7 +142,7 @@ class Client implements S3Client {
     const conditional = options.ifMatch !== undefined || options.ifNoneMatch !== undefined;
     if (!conditional && body.length > (this.options.multipartThreshold ?? MULTIPART_THRESHOLD)) {
       const etag = await putMultipart(
-        { transport: this.transport, refused: (response, what) => this.refused(response, what, { method: 'POST', key: full }) },
+        { transport: this.transport, refused: (response, what) => this.refused(response, what, { method: 'POST', key: full }), name: this.where(key) },
         full,
         body,
         this.options.partSize ?? PART_SIZE,

@@ -17,14 +17,16 @@ export interface MultipartContext {
   transport: S3Transport;
   /** the answer of a request that failed, as the error to throw (refusals.ts) */
   refused: (response: S3Response, what: string) => Error;
+  /** the object as messages name it (s3://bucket/key) */
+  name: string;
 }
 
 export async function putMultipart(context: MultipartContext, key: string, body: Buffer, partSize: number): Promise<string> {
-  const { transport, refused } = context;
+  const { transport, refused, name } = context;
   const started = await transport.send({ method: 'POST', key, query: { uploads: '' } });
-  if (started.status !== 200) throw refused(started, `a multipart upload of ${key}`);
+  if (started.status !== 200) throw refused(started, `a multipart upload of ${name}`);
   const uploadId = text(started.body.toString('utf8'), 'UploadId');
-  if (!uploadId) throw new Error(`the S3 server started a multipart upload of ${key} without an UploadId`);
+  if (!uploadId) throw new Error(`the S3 server started a multipart upload of ${name} without an UploadId`);
   try {
     const count = Math.max(1, Math.ceil(body.length / partSize));
     const etags: string[] = new Array(count);
@@ -34,7 +36,7 @@ export async function putMultipart(context: MultipartContext, key: string, body:
         const index = next++;
         const part = body.subarray(index * partSize, Math.min(body.length, (index + 1) * partSize));
         const sent = await transport.send({ method: 'PUT', key, query: { partNumber: String(index + 1), uploadId }, body: part });
-        if (sent.status !== 200 || !sent.headers.etag) throw refused(sent, `part ${index + 1} of ${key}`);
+        if (sent.status !== 200 || !sent.headers.etag) throw refused(sent, `part ${index + 1} of ${name}`);
         etags[index] = sent.headers.etag;
       }
     };
@@ -45,11 +47,11 @@ export async function putMultipart(context: MultipartContext, key: string, body:
     // AWS may answer 200 and still fail: the error is then in the body.
     const answer = done.body.toString('utf8');
     if (done.status !== 200 || text(answer, 'Code') !== undefined)
-      throw refused({ ...done, status: done.status === 200 ? 500 : done.status }, `completing ${key}`);
+      throw refused({ ...done, status: done.status === 200 ? 500 : done.status }, `completing ${name}`);
     // radosgw 16 answers an empty <ETag/>: the object's own HEAD then says it (a write racing this one could be read
     // instead; only unconditional puts come here, and the mirror compares ETags only to know a file changed).
     const etag = text(answer, 'ETag') || done.headers.etag || (await transport.send({ method: 'HEAD', key })).headers.etag;
-    if (!etag) throw new Error(`the S3 server completed ${key} without an ETag`);
+    if (!etag) throw new Error(`the S3 server completed ${name} without an ETag`);
     return etag;
   } catch (error) {
     // Best effort: the upload's parts are otherwise kept (and billed) until a lifecycle rule removes them.

@@ -144,7 +144,7 @@ describe('multipart uploads', () => {
   it('aborts the upload when it fails (parts under S3’s 5 MiB minimum): no parts are left behind', async () => {
     const s3 = client({ multipartThreshold: 1024 * 1024, partSize: 1024 * 1024 });
     const failed = await failure(s3.put('small-parts.bin', randomBytes(3 * 1024 * 1024)));
-    expect(failed.message).toMatch(/^the S3 server refused completing lake\/small-parts\.bin \(HTTP 400 EntityTooSmall/);
+    expect(failed.message).toMatch(new RegExp(`^the S3 server refused completing s3://${lake.bucket}/lake/small-parts\\.bin \\(HTTP 400 EntityTooSmall`));
     const uploads = await signedRequest(lake.server, lake.server.owner, 'GET', `/${lake.bucket}?uploads`);
     expect(uploads.body).not.toContain('small-parts.bin');
     expect(await s3.head('small-parts.bin')).toBeUndefined();
