@@ -68,7 +68,7 @@ export interface S3ClientOptions {
   now?: () => number;
 }
 
-/** An ETag in the form S3 returns it, quoted: radosgw leaves the quotes out of a list's ETags. */
+/** An ETag in the form S3 returns it, quoted, whatever form a server (or a caller's ifMatch) gave it in: ETags compare as strings. */
 function quoted(etag: string): string {
   return etag.startsWith('"') || etag.startsWith('W/"') ? etag : `"${etag}"`;
 }
