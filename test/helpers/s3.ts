@@ -70,17 +70,26 @@ export function s3Env(server: S3Server, user: S3User = server.owner): Record<str
   };
 }
 
-/** A fresh bucket for the enclosing block; its fields are valid inside tests. */
+/**
+ * A fresh bucket for the enclosing block; its fields are valid inside tests. When the server did not start, each
+ * test that uses them fails with why (not marked skipped, as tests under a failed beforeAll are).
+ */
 export function useBucket(): TestBucket {
   let handle: TestBucket | undefined;
+  let failure: unknown;
   beforeAll(async () => {
-    const server = await runS3Server();
-    const bucket = `swapx-${randomBytes(6).toString('hex')}`;
-    const made = await signedRequest(server, server.owner, 'PUT', `/${bucket}`);
-    if (made.status !== 200) throw new Error(`could not make the test bucket ${bucket}: HTTP ${made.status} ${made.body}`);
-    handle = { server, bucket, env: s3Env(server) };
+    try {
+      const server = await runS3Server();
+      const bucket = `swapx-${randomBytes(6).toString('hex')}`;
+      const made = await signedRequest(server, server.owner, 'PUT', `/${bucket}`);
+      if (made.status !== 200) throw new Error(`could not make the test bucket ${bucket}: HTTP ${made.status} ${made.body}`);
+      handle = { server, bucket, env: s3Env(server) };
+    } catch (error) {
+      failure = error;
+    }
   });
   const get = <K extends keyof TestBucket>(key: K): TestBucket[K] => {
+    if (failure !== undefined) throw failure;
     if (!handle) throw new Error('the test bucket is not made yet: use it inside a test');
     return handle[key];
   };
