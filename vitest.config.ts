@@ -4,8 +4,9 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     setupFiles: ['test/helpers/cleanup.ts'],
-    // One real PostgreSQL server for the run (each Postgres test file makes a database of its own on it).
-    globalSetup: ['test/helpers/postgres-cluster.ts'],
+    // One real PostgreSQL server for the run (each Postgres test file makes a database of its own on it), and one real
+    // S3 server, Ceph's radosgw (each S3 test file makes a bucket of its own on it); both start in the background.
+    globalSetup: ['test/helpers/postgres-cluster.ts', 'test/helpers/s3-server.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Forks, not threads: some tests change the working directory, which a worker thread may not.

@@ -9,6 +9,13 @@ import { EXIT } from './exit-status.js';
 // The codes themselves live apart (the bin's start uses them without loading this mapping); here for every other user.
 export { EXIT };
 
+/**
+ * An error's exit code, by its class. The object store's errors (src/mirror/lake/s3/errors.ts) are classes of this
+ * hierarchy and take their base's code: a wrong key, an expired token or AccessDenied (S3CredentialsError,
+ * S3AccessDeniedError: AuthError) 3; a bucket that does not exist (NoSuchBucketError: UsageError) 2; an endpoint
+ * that cannot be reached (S3UnreachableError: ConnectionError), another refusal (S3Error) and a conditional put that
+ * lost its race (PreconditionFailedError) 1. Not imported here: a lookup never loads the lake's modules.
+ */
 export function exitCodeFor(error: unknown): number {
   let inWindow = false;
   while (error instanceof WrappedError && error.cause !== undefined) {

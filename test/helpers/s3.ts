@@ -1,0 +1,107 @@
+/**
+ * A bucket of its own for the tests of a file (or describe block), on the run's S3 server
+ * (test/helpers/s3-server.ts): created before them. The cluster, buckets and all, goes at the end of the run.
+ */
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
+import { beforeAll, inject } from 'vitest';
+import { sha256Hex, signRequest } from '../../src/mirror/lake/s3/sigv4.js';
+import type { S3Server, S3Status, S3User } from './s3-server.js';
+
+/**
+ * The run's server, once it has started: the globalSetup starts it in the background, so that the files that need
+ * no S3 run meanwhile. Throws why it did not start.
+ */
+export async function runS3Server(): Promise<S3Server> {
+  const file = inject('s3Status');
+  // Below the hook timeout (30 s), so that a server slow to start says so, not "hook timed out".
+  const deadline = Date.now() + 28_000;
+  for (;;) {
+    let body: string | undefined;
+    try {
+      body = fs.readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+    if (body !== undefined) {
+      const status = JSON.parse(body) as S3Status;
+      if ('error' in status) throw new Error(status.error);
+      return status.server;
+    }
+    if (Date.now() > deadline) throw new Error('the S3 test server did not start within 28 s');
+    await sleep(20);
+  }
+}
+
+/** A request signed as `user`, straight to the server: for what the client does not do (make a bucket). */
+export async function signedRequest(server: S3Server, user: S3User, method: string, path: string, body = ''): Promise<{ status: number; body: string }> {
+  const url = new URL(`${server.endpoint}${path}`);
+  const headers = signRequest({
+    method,
+    url,
+    headers: {},
+    payloadHash: sha256Hex(body),
+    region: 'us-east-1',
+    service: 's3',
+    credentials: user,
+    now: Date.now(),
+  });
+  const response = await request(url, { method: method as 'PUT', headers, body: body || undefined });
+  return { status: response.statusCode, body: await response.body.text() };
+}
+
+export interface TestBucket {
+  readonly server: S3Server;
+  readonly bucket: string;
+  /** the environment a swapx run against the bucket takes: the owner's keys, the endpoint, no instance metadata */
+  readonly env: Record<string, string>;
+}
+
+/** The environment that reaches `server` as `user` (IMDS off: a test never looks for a real instance role). */
+export function s3Env(server: S3Server, user: S3User = server.owner): Record<string, string> {
+  return {
+    AWS_ACCESS_KEY_ID: user.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: user.secretAccessKey,
+    AWS_ENDPOINT_URL: server.endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_EC2_METADATA_DISABLED: 'true',
+  };
+}
+
+/**
+ * A fresh bucket for the enclosing block; its fields are valid inside tests. When the server did not start, each
+ * test that uses them fails with why (not marked skipped, as tests under a failed beforeAll are).
+ */
+export function useBucket(): TestBucket {
+  let handle: TestBucket | undefined;
+  let failure: unknown;
+  beforeAll(async () => {
+    try {
+      const server = await runS3Server();
+      const bucket = `swapx-${randomBytes(6).toString('hex')}`;
+      const made = await signedRequest(server, server.owner, 'PUT', `/${bucket}`);
+      if (made.status !== 200) throw new Error(`could not make the test bucket ${bucket}: HTTP ${made.status} ${made.body}`);
+      handle = { server, bucket, env: s3Env(server) };
+    } catch (error) {
+      failure = error;
+    }
+  });
+  const get = <K extends keyof TestBucket>(key: K): TestBucket[K] => {
+    if (failure !== undefined) throw failure;
+    if (!handle) throw new Error('the test bucket is not made yet: use it inside a test');
+    return handle[key];
+  };
+  return {
+    get server() {
+      return get('server');
+    },
+    get bucket() {
+      return get('bucket');
+    },
+    get env() {
+      return get('env');
+    },
+  };
+}
