@@ -189,6 +189,11 @@ export class Context {
     return client;
   }
 
+  /** With -v, what prints one line per HTTP request of another client (the lake's object store); else undefined. */
+  attemptLogger(): ((log: AttemptLog) => void) | undefined {
+    return this.globals.verbose ? (log) => this.verboseLine(log) : undefined;
+  }
+
   private verboseLine(log: AttemptLog): void {
     const parts = [log.method, log.path, String(log.status), `${Math.round(log.ms)}ms`];
     if (log.attempts > 1 && (log.attempt > 1 || log.retryInMs !== undefined)) parts.push(`attempt ${log.attempt}/${log.attempts}`);

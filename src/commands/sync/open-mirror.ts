@@ -1,7 +1,8 @@
 /**
- * Which mirror `--out` names, by its scheme: `postgres://` (or `postgresql://`) a table, anything else a folder;
- * each destination checks the flags that are its own (a folder's --format, --gzip and --fields; a table's --table)
- * and refuses the other's. A destination's code (a database driver) is loaded only when it is named.
+ * Which mirror `--out` names, by its scheme, in this one place: `postgres://` (or `postgresql://`) a table,
+ * `s3://` a lake (partitions in an object store), anything else a folder; each destination checks the flags that
+ * are its own (the partitions' --format, --gzip and --fields; a table's --table) and refuses the other's. A
+ * destination's code (a database driver, an S3 client) is loaded only when it is named.
  */
 import { UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/context.js';
@@ -18,6 +19,11 @@ export interface OpenedMirror {
   rowsGoInto: 'partition' | 'table';
 }
 
+/** Whether `--out` names an object store (a lake) rather than a directory. */
+export function isS3Url(out: string): boolean {
+  return /^s3:\/\//i.test(out.trim());
+}
+
 /** Whether `--out` names a Postgres database rather than a directory. */
 export function isPostgresUrl(out: string): boolean {
   return /^postgres(ql)?:\/\//i.test(out.trim());
@@ -28,7 +34,27 @@ export type MirrorOptions = Pick<SyncOptions, 'dir' | 'format' | 'gzip' | 'field
 
 export async function openMirror(ctx: Context, flags: SyncFlags, options: MirrorOptions): Promise<OpenedMirror> {
   if (isPostgresUrl(options.dir)) return { store: await postgresStore(ctx, flags, options), rowsGoInto: 'table' };
+  if (isS3Url(options.dir)) return { store: await lakeStore(ctx, flags, options), rowsGoInto: 'partition' };
   return { store: folderStore(ctx, flags, options), rowsGoInto: 'partition' };
+}
+
+/** The mirror in an object store: its client is loaded only here, and proved by one request before the run starts. */
+async function lakeStore(ctx: Context, flags: SyncFlags, options: MirrorOptions): Promise<MirrorStore<MirrorQuery>> {
+  if (flags.table !== undefined) throw new UsageError('--table applies to a postgres:// --out; a lake has no table');
+  const { openLake } = await import('../../mirror/lake/open.js');
+  const { store, description } = await openLake(options.dir, {
+    env: ctx.io.env,
+    format: options.format,
+    gzip: options.gzip,
+    fields: options.fields,
+    now: () => ctx.now(),
+    fsReason,
+    signal: ctx.io.signal,
+    onAttempt: ctx.attemptLogger(),
+  });
+  // Where, which endpoint and region, and where the credentials came from: never the credentials.
+  if (ctx.globals.verbose) ctx.io.stderr.write(`s3: ${description}\n`);
+  return store;
 }
 
 function folderStore(ctx: Context, flags: SyncFlags, options: MirrorOptions): MirrorStore<MirrorQuery> {

@@ -44,7 +44,7 @@ export async function status(ctx: Context, action: string, flags: SyncFlags): Pr
   if (flags.out === undefined || flags.out.trim() === '') throw new UsageError('--out <dir|url> is missing: the mirror whose status to show');
   const maxLagMs = flags.maxLag === undefined ? undefined : parseSpanOption('--max-lag', flags.maxLag);
   const { store } = await openMirror(ctx, flags, { dir: flags.out, format: undefined, gzip: undefined, fields: undefined, summaryJson: false });
-  const mirror = await store.readStatus!();
+  const mirror = await store.readStatus!().finally(() => store.close(false));
   if (!mirror) throw new UsageError(`${store.name} holds no mirror yet: its first run is 'swapx sync --out ${flags.out} --since <time>'`);
   // The API's clock, as a sync reads it (its Date header); this machine's when it cannot be read.
   let apiTime: number | undefined;

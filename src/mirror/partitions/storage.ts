@@ -67,4 +67,6 @@ export interface PartitionBackend {
   recover(codec: PartitionCodec): Promise<string[]>;
   /** a first run that committed nothing: removes the place `prepare` made, if it is empty */
   discard(): Promise<void>;
+  /** lets go of what the backend holds open (a client's connections) */
+  close?(): Promise<void>;
 }

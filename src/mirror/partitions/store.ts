@@ -163,7 +163,9 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
       this.stamp = (await writeState(this.storage, state, this.options.now(), this.stamp)) ?? null;
     } catch (error) {
       if (!(error instanceof StaleWriteError)) throw error;
-      throw new SyncLockedError(`another swapx sync wrote the state of ${this.name} meanwhile (this run's lock was lost); this run stopped before writing more`);
+      throw new SyncLockedError(
+        `another swapx sync wrote the state of ${this.name} meanwhile (this run's lock was lost); this run stopped before writing more`,
+      );
     }
   }
 
@@ -203,6 +205,14 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
   }
 
   async close(discard: boolean): Promise<void> {
+    try {
+      await this.release(discard);
+    } finally {
+      await this.options.backend.close?.();
+    }
+  }
+
+  private async release(discard: boolean): Promise<void> {
     if (!this.lock) return;
     try {
       if (discard) {

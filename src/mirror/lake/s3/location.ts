@@ -11,11 +11,6 @@ export interface S3Location {
   prefix: string;
 }
 
-/** Whether `--out` names an object store rather than a directory. */
-export function isS3Url(out: string): boolean {
-  return /^s3:\/\//i.test(out.trim());
-}
-
 /** The location as messages name it: s3://bucket/prefix/ (or s3://bucket/). */
 export function describeLocation(location: S3Location, key = ''): string {
   return `s3://${location.bucket}/${location.prefix}${key}`;
@@ -29,7 +24,7 @@ const MAX_PREFIX_BYTES = 512;
 
 export function parseS3Location(text: string): S3Location {
   const trimmed = text.trim();
-  if (!isS3Url(trimmed)) throw new UsageError('--out: expected s3://BUCKET or s3://BUCKET/PREFIX');
+  if (!/^s3:\/\//i.test(trimmed)) throw new UsageError('--out: expected s3://BUCKET or s3://BUCKET/PREFIX');
   const rest = trimmed.slice('s3://'.length);
   const slash = rest.indexOf('/');
   const authority = slash === -1 ? rest : rest.slice(0, slash);
