@@ -1,0 +1,89 @@
+/**
+ * The lake's one-writer lease (src/mirror/lake/lease.ts) on a real S3 server: one holder; a second refused naming
+ * it; renewed while held; taken over once ended, said; a holder whose lease was taken over, or that could not renew
+ * it in time, stops before its next write; given back, it is taken at once; of two takers of an ended lease, one
+ * wins. Leases of seconds: the server's clock moves them, the test waits (past the end by more than a second: the
+ * server's Date header names its second).
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SyncLockedError } from '../../../src/fs/lock.js';
+import { acquireLease } from '../../../src/mirror/lake/lease.js';
+import type { S3Client } from '../../../src/mirror/lake/s3/client.js';
+import { openS3Client } from '../../../src/mirror/lake/s3/open.js';
+import { useBucket } from '../../helpers/s3.js';
+
+const lake = useBucket();
+const clients: S3Client[] = [];
+afterAll(async () => {
+  for (const client of clients.splice(0)) await client.close();
+});
+let n = 0;
+async function client(prefix = `lease-${++n}`): Promise<S3Client> {
+  const { client } = await openS3Client(`s3://${lake.bucket}/${prefix}`, { env: lake.env });
+  clients.push(client);
+  return client;
+}
+const KEY = '_swapx/sync.lock';
+/** Short leases, with margins for a loaded machine and for the server's clock, which its Date header gives to the second. */
+const quick = { leaseMs: 2000, renewMs: 400, safetyMs: 400 };
+const none = () => {};
+
+describe.concurrent('the lease', () => {
+  it('one holder: a second is refused naming it; given back, it is taken at once', async () => {
+    const c = await client();
+    const first = await acquireLease(c, KEY, { onTakeOver: none });
+    await expect(acquireLease(c, KEY, { onTakeOver: none })).rejects.toThrow(
+      new RegExp(`^another swapx sync \\(pid ${process.pid} on \\S+, since \\S+\\) holds the lease of ${c.name} for (59|60) s more; this run stopped$`),
+    );
+    await first.check();
+    await first.release();
+    const second = await acquireLease(c, KEY, { onTakeOver: () => expect.unreachable('a lease given back is no take-over') });
+    await second.release();
+  });
+
+  it('renewed while held: still held after three times its length', { timeout: 30_000 }, async () => {
+    const c = await client();
+    const held = await acquireLease(c, KEY, { onTakeOver: none, times: quick });
+    await sleep(6000);
+    await held.check();
+    await expect(acquireLease(c, KEY, { onTakeOver: none, times: quick })).rejects.toBeInstanceOf(SyncLockedError);
+    await held.release();
+  });
+
+  it('taken over once ended, and said; the one that lost it stops before its next write', async () => {
+    const c = await client();
+    const first = await acquireLease(c, KEY, { onTakeOver: none, times: { ...quick, renewMs: 60_000 } });
+    await sleep(3200);
+    // Not renewed in time: it knows, before anyone took it over.
+    await expect(first.check()).rejects.toThrow(/ could not be renewed in time while this sync ran; it stopped before writing more: run it again$/);
+    const said: string[] = [];
+    const second = await acquireLease(c, KEY, { onTakeOver: (reason) => said.push(reason), times: quick });
+    expect(said).toEqual([expect.stringMatching(new RegExp(`^a lease of pid ${process.pid} on \\S+ \\(since \\S+\\), ended \\d+ s ago$`))]);
+    // The first gives back nothing it no longer holds.
+    await first.release();
+    await expect(acquireLease(c, KEY, { onTakeOver: none })).rejects.toBeInstanceOf(SyncLockedError);
+    await second.release();
+  });
+
+  it('a renewal refused (taken over meanwhile): the holder stops at its next check', async () => {
+    const c = await client();
+    const first = await acquireLease(c, KEY, { onTakeOver: none, times: { leaseMs: 1000, renewMs: 2500, safetyMs: 0 } });
+    await sleep(2200);
+    const second = await acquireLease(c, KEY, { onTakeOver: none, times: { leaseMs: 60_000, renewMs: 20_000, safetyMs: 15_000 } });
+    await sleep(800);
+    await expect(first.check()).rejects.toThrow(/ was taken over while this sync ran; it stopped before writing more: run it again$/);
+    await second.release();
+    await first.release();
+  });
+
+  it('of two takers of an ended lease, one wins', async () => {
+    const c = await client();
+    const ended = await acquireLease(c, KEY, { onTakeOver: none, times: { leaseMs: 500, renewMs: 60_000, safetyMs: 0 } });
+    await sleep(1900);
+    const results = await Promise.allSettled([acquireLease(c, KEY, { onTakeOver: none }), acquireLease(c, KEY, { onTakeOver: none })]);
+    expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    for (const r of results) if (r.status === 'fulfilled') await r.value.release();
+    await ended.release();
+  });
+});
