@@ -31,7 +31,7 @@ export interface LockInfo {
  * This process's pid namespace, or undefined where there is none to read. Two containers of one hostname sharing a
  * volume are two namespaces: a pid alive in one is not seen in the other.
  */
-function pidNamespace(): string | undefined {
+export function pidNamespace(): string | undefined {
   try {
     return fsSync.readlinkSync('/proc/self/ns/pid');
   } catch {
@@ -54,6 +54,26 @@ export interface HeldLock {
   release(): Promise<void>;
   /** `release` for a process about to exit (a second Ctrl-C): at once, synchronously */
   releaseSync(): void;
+}
+
+/**
+ * Whether the holder of a lock (a lock file, a lake's lease) is a process of this host and pid namespace that no
+ * longer runs: its lock can be taken over at once. Of another host or namespace, its pid tells nothing here.
+ */
+export function holderGone(holder: Holder): boolean {
+  return ofThisHost(holder) && holder.pid !== process.pid && !isAlive(holder.pid);
+}
+
+interface Holder {
+  pid: number;
+  host: string;
+  pidNamespace?: string;
+}
+
+/** Whether the holder's pid can be asked about here: of this host and of this pid namespace. */
+function ofThisHost(holder: Holder): boolean {
+  const namespace = pidNamespace();
+  return holder.host === os.hostname() && (holder.pidNamespace === undefined || namespace === undefined || holder.pidNamespace === namespace);
 }
 
 /** Whether a process with this pid runs on this host: one that exists and is not a zombie. */
@@ -117,8 +137,7 @@ const heldHere = new Set<string>();
 function staleReason(info: LockInfo | undefined, age: number, text: string): string | undefined {
   if (!info) return 'an unreadable lock';
   // Another host, or another pid namespace of this one: the pid cannot be asked about, only the heartbeat.
-  const namespace = pidNamespace();
-  if (info.host !== os.hostname() || (info.pidNamespace !== undefined && namespace !== undefined && info.pidNamespace !== namespace)) {
+  if (!ofThisHost(info)) {
     return age > STALE_MS ? `a lock of pid ${info.pid} on host ${info.host}, not refreshed for ${Math.round(age / 60_000)} min` : undefined;
   }
   // Our own pid: a lock this process holds (a library caller running two at once), or a container restarted with

@@ -1,8 +1,9 @@
 /**
  * The one-writer lock of a lake: a lease object, `_swapx/sync.lock`, holding its writer's token and when the lease
  * ends (by the object store's clock, its Date header, which every writer reads alike). It is created only where none
- * is (If-None-Match: *), renewed by its holder every RENEW_MS (If-Match its ETag), taken over only once it has ended
- * (If-Match the ended one's ETag: of two takers, one wins), and given back by writing it ended (If-Match: a lease
+ * is (If-None-Match: *), renewed by its holder every RENEW_MS (If-Match its ETag), taken over only once it has ended, or
+ * at once where its holder was a process of this host that no longer runs (If-Match the ETag read: of two takers,
+ * one wins), and given back by writing it ended (If-Match: a lease
  * taken over meanwhile is left alone). Its holder stops before any write once it cannot be sure it still holds it:
  * a renewal refused, or SAFETY_MS short of the end it last renewed to (by its own monotonic clock), so that its
  * last write ends before another can take over. The state is written conditionally as well (partitions/store.ts),
@@ -10,7 +11,7 @@
  */
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
-import { SyncLockedError } from '../../fs/lock.js';
+import { holderGone, pidNamespace, SyncLockedError } from '../../fs/lock.js';
 import type { WriterLock } from '../partitions/storage.js';
 import type { S3Client } from './s3/client.js';
 import { PreconditionFailedError } from './s3/errors.js';
@@ -32,6 +33,7 @@ interface Lease {
   token: string;
   host: string;
   pid: number;
+  pidNamespace?: string;
   since: string;
   /** epoch ms by the object store's clock; 0: given back */
   endsAt: number;
@@ -57,7 +59,14 @@ export async function acquireLease(
 ): Promise<WriterLock> {
   const times: LeaseTimes = { leaseMs: LEASE_MS, renewMs: RENEW_MS, safetyMs: SAFETY_MS, ...options.times };
   const where = `${client.name}${key}`;
-  const mine = { token: randomBytes(8).toString('hex'), host: os.hostname(), pid: process.pid, since: new Date().toISOString() };
+  const namespace = pidNamespace();
+  const mine = {
+    token: randomBytes(8).toString('hex'),
+    host: os.hostname(),
+    pid: process.pid,
+    ...(namespace ? { pidNamespace: namespace } : {}),
+    since: new Date().toISOString(),
+  };
   /** the store's clock: its last Date header, else ours */
   const storeNow = () => client.serverTime() ?? Date.now();
   const body = (endsAt: number) => Buffer.from(`${JSON.stringify({ ...mine, endsAt })}\n`);
@@ -77,7 +86,9 @@ export async function acquireLease(
     const held = await client.get(key);
     const lease = held ? parse(held.body) : undefined;
     const now = storeNow();
-    if (held && lease && lease.endsAt > now) {
+    // A lease of a process of this host that no longer runs (killed; its cron line runs next) is over, ended or not.
+    const gone = lease !== undefined && lease.endsAt > now && holderGone(lease);
+    if (held && lease && lease.endsAt > now && !gone) {
       throw new SyncLockedError(
         `another swapx sync (pid ${lease.pid} on ${lease.host}, since ${lease.since}) holds the lease of ${client.name} for ${seconds(lease.endsAt - now)} more; this run stopped`,
       );
@@ -93,7 +104,8 @@ export async function acquireLease(
       throw again;
     }
     taken(started);
-    if (lease && lease.endsAt > 0)
+    if (gone) options.onTakeOver(`a lease left by pid ${lease.pid} (since ${lease.since}), which is no longer running`);
+    else if (lease && lease.endsAt > 0)
       options.onTakeOver(`a lease of pid ${lease.pid} on ${lease.host} (since ${lease.since}), ended ${seconds(now - lease.endsAt)} ago`);
   }
 

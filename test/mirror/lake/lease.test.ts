@@ -5,6 +5,8 @@
  * wins. Leases of seconds: the server's clock moves them, the test waits (past the end by more than a second: the
  * server's Date header names its second).
  */
+import { spawnSync } from 'node:child_process';
+import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SyncLockedError } from '../../../src/fs/lock.js';
@@ -85,5 +87,20 @@ describe.concurrent('the lease', () => {
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     for (const r of results) if (r.status === 'fulfilled') await r.value.release();
     await ended.release();
+  });
+
+  it('a lease of a process of this host that no longer runs is taken over at once, and said; of one still running, not', async () => {
+    const c = await client();
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const lease = (pid: number) =>
+      Buffer.from(JSON.stringify({ token: 't', host: os.hostname(), pid, since: '2026-11-27T00:00:00.000Z', endsAt: Date.now() + 600_000 }));
+    await c.put(KEY, lease(dead));
+    const said: string[] = [];
+    const taker = await acquireLease(c, KEY, { onTakeOver: (reason) => said.push(reason) });
+    expect(said).toEqual([`a lease left by pid ${dead} (since 2026-11-27T00:00:00.000Z), which is no longer running`]);
+    await taker.release();
+    // Our parent runs: its lease is held.
+    await c.put(KEY, lease(process.ppid));
+    await expect(acquireLease(c, KEY, { onTakeOver: none })).rejects.toThrow(new RegExp(`^another swapx sync \\(pid ${process.ppid} on `));
   });
 });
