@@ -59,7 +59,7 @@ export interface Harness {
   /** The clean run of the query (same data, no fault, no latency; a sync at the sandbox clock `now`), once per query and clock. */
   reference(query: Query, now?: number): Promise<Reference>;
   /** Runs `body` as a case: times it, and turns a crash of the harness into a failed row. */
-  runCase(name: string, body: (row: CaseRow) => Promise<void>): Promise<CaseRow>;
+  runCase(name: string, body: (row: CaseRow) => Promise<void>, always?: boolean): Promise<CaseRow>;
   /** Checks a finished run and compares its output with the reference. */
   finish(row: CaseRow, subject: Subject, run: Run, output: string, reference: Reference): Promise<void>;
   /** Runs `args`, then goes on (resume or rerun, noted) while it exits 1, at most three times more. */

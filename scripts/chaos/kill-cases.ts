@@ -27,7 +27,7 @@ export function clean(harness: Harness, spec: { name: string; query: Query; late
     } finally {
       await harness.stopSandbox(sandbox);
     }
-  });
+  }, true);
 }
 
 /** Killed with SIGKILL `moment` ms after the sandbox's first answer to it, then gone on with (export: --resume; sync: run again). */

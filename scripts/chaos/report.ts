@@ -16,6 +16,8 @@ export interface CaseRow {
   ms: number;
   /** clean cases: how long the run took from the sandbox's first answer to its exit, ms */
   runMs: number;
+  /** left out by --only */
+  skipped?: boolean;
 }
 
 export function emptyRow(name: string): CaseRow {
