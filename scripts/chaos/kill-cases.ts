@@ -16,18 +16,22 @@ async function watchedCase(harness: Harness, spec: { name: string; query: Query;
 
 /** With latency but no fault: the baseline, and how long a run takes (row.runMs) to spread kill moments over. */
 export function clean(harness: Harness, spec: { name: string; query: Query; latencyMs?: number }): Promise<CaseRow> {
-  return harness.runCase(spec.name, async (row) => {
-    const { subject, reference, sandbox, firstAnswer, output } = await watchedCase(harness, spec);
-    try {
-      const run = await runSwapx(subject.args(output), harness.env(sandbox));
-      row.faults = `none (latency ${spec.latencyMs ?? 25} ms)`;
-      row.runMs = Math.round(performance.now() - (await firstAnswer));
-      row.retries = subject.retries(run.stderr);
-      await harness.finish(row, subject, run, output, reference);
-    } finally {
-      await harness.stopSandbox(sandbox);
-    }
-  }, true);
+  return harness.runCase(
+    spec.name,
+    async (row) => {
+      const { subject, reference, sandbox, firstAnswer, output } = await watchedCase(harness, spec);
+      try {
+        const run = await runSwapx(subject.args(output), harness.env(sandbox));
+        row.faults = `none (latency ${spec.latencyMs ?? 25} ms)`;
+        row.runMs = Math.round(performance.now() - (await firstAnswer));
+        row.retries = subject.retries(run.stderr);
+        await harness.finish(row, subject, run, output, reference);
+      } finally {
+        await harness.stopSandbox(sandbox);
+      }
+    },
+    true,
+  );
 }
 
 /** Killed with SIGKILL `moment` ms after the sandbox's first answer to it, then gone on with (export: --resume; sync: run again). */

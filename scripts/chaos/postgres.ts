@@ -96,18 +96,11 @@ export class PostgresChaos {
     return syncedRows(dir).map(([, line]) => syncedRow(comparableSwap(JSON.parse(line) as Record<string, unknown>)));
   }
 
-  async #case(name: string, body: (row: CaseRow, table: string, dir: string) => Promise<void>): Promise<CaseRow> {
-    const started = performance.now();
-    const row: CaseRow = { case: name, faults: '', retries: 0, rows: 0, differences: null, problems: [], notes: [], ms: 0, runMs: 0 };
-    const table = `chaos_${++this.#tables}`;
-    const dir = fs.mkdtempSync(path.join(this.chaos.root, `pg-${this.#tables}-`));
-    try {
-      await body(row, table, dir);
-    } catch (error) {
-      row.problems.push(`harness: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    row.ms = Math.round(performance.now() - started);
-    return row;
+  #case(name: string, body: (row: CaseRow, table: string, dir: string) => Promise<void>): Promise<CaseRow> {
+    return this.chaos.runCase(name, (row) => {
+      const table = `chaos_${++this.#tables}`;
+      return body(row, table, fs.mkdtempSync(path.join(this.chaos.root, `pg-${this.#tables}-`)));
+    });
   }
 
   /** The table against the API at `clocks`' last and against a folder mirror synced at the same clocks. */

@@ -13,6 +13,7 @@ import type { FaultKind } from '../../src/sandbox/index.js';
 import { mountSupport, randomMoments } from './faults.js';
 import { PostgresChaos } from './postgres.js';
 import { type CaseRow, formatNotes, formatTable, passed, runCases } from './report.js';
+import { LakeChaos } from './lake.js';
 import { Chaos, type ExportQuery, type SyncQuery } from './chaos.js';
 
 const { values } = parseArgs({
@@ -59,6 +60,7 @@ if (noMount) console.error(`chaos: the full-disk and read-only cases are skipped
 let rows: CaseRow[] = [];
 let failed = true;
 let pg: PostgresChaos | undefined;
+let lake: LakeChaos | undefined;
 try {
   // First the clean runs with latency, one at a time: the baseline, and how long the work takes to spread the kills over.
   const exportClean = await chaos.clean({ name: 'export, latency only', query: EXPORT });
@@ -123,6 +125,9 @@ try {
   // The mirror in Postgres, on a cluster of its own: through faults, killed in its fetch, COPY and merge, caught up.
   pg = await PostgresChaos.start(chaos);
   cases.push(...postgresCases(pg, SYNC, seed, kills, syncSpan));
+  // The mirror in an object store (the lake, Parquet), on an S3 server of its own: through faults, killed, two at once.
+  lake = await LakeChaos.start(chaos);
+  cases.push(...lakeCases(lake, SYNC_PARQUET, seed, kills, syncSpan));
   if (!noMount) {
     cases.push(
       () => chaos.fullDisk({ name: 'export, full disk', query: LONG, sizeShare: 0.4 }),
@@ -135,6 +140,7 @@ try {
   failed = !rows.every(passed);
 } finally {
   await pg?.close();
+  lake?.close();
   await chaos.close({ keep: failed || values.keep });
 }
 
@@ -148,6 +154,15 @@ console.log(
 if (failed) {
   console.log(`scratch directory kept: ${chaos.root}`);
   process.exitCode = 1;
+}
+
+/** The lake cases: through fault rate 0.3, `kills` random moments of its run, and two syncs at once. */
+function lakeCases(lake: LakeChaos, query: SyncQuery, seed: number, kills: number, spanMs: number): (() => Promise<CaseRow>)[] {
+  return [
+    () => lake.faultRate('lake sync, fault rate 0.3', query, 0.3),
+    ...randomMoments(seed + 20, kills, 0, spanMs).map((afterMs, i) => () => lake.kill(`lake sync, SIGKILL #${i + 1} at +${afterMs} ms`, query, afterMs)),
+    () => lake.twoAtOnce('lake sync, two at once', query),
+  ];
 }
 
 /** The Postgres cases: `kills` random moments of the fetch, and the COPY, merge, fault and catch-up cases. */

@@ -18,7 +18,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
 import type { TestProject } from 'vitest/node';
+import { sha256Hex, signRequest } from '../../src/mirror/lake/s3/sigv4.js';
 import { collect } from './cli.js';
 
 export interface S3User {
@@ -49,6 +51,34 @@ export type S3Status = { server: S3Server } | { error: string };
 
 const OWNER: S3User = { accessKeyId: 'SWAPXTESTKEY', secretAccessKey: 'SWAPXTESTSECRET' };
 const OTHER: S3User = { accessKeyId: 'SWAPXOTHERKEY', secretAccessKey: 'SWAPXOTHERSECRET' };
+
+/** A request signed as `user`, straight to the server: for what the client does not do (make a bucket). */
+export async function signedRequest(server: S3Server, user: S3User, method: string, path: string, body = ''): Promise<{ status: number; body: string }> {
+  const url = new URL(`${server.endpoint}${path}`);
+  const headers = signRequest({
+    method,
+    url,
+    headers: {},
+    payloadHash: sha256Hex(body),
+    region: 'us-east-1',
+    service: 's3',
+    credentials: user,
+    now: Date.now(),
+  });
+  const response = await request(url, { method: method as 'PUT', headers, body: body || undefined });
+  return { status: response.statusCode, body: await response.body.text() };
+}
+
+/** The environment that reaches `server` as `user` (IMDS off: a test never looks for a real instance role). */
+export function s3Env(server: S3Server, user: S3User = server.owner): Record<string, string> {
+  return {
+    AWS_ACCESS_KEY_ID: user.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: user.secretAccessKey,
+    AWS_ENDPOINT_URL: server.endpoint,
+    AWS_REGION: 'us-east-1',
+    AWS_EC2_METADATA_DISABLED: 'true',
+  };
+}
 
 /** Runs a Ceph program to its end, in a process group of its own that an abort kills; rejects with its output when it fails. */
 async function run(command: string, args: string[], signal?: AbortSignal): Promise<void> {

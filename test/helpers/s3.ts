@@ -5,10 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { request } from 'undici';
 import { beforeAll, inject } from 'vitest';
-import { sha256Hex, signRequest } from '../../src/mirror/lake/s3/sigv4.js';
-import type { S3Server, S3Status, S3User } from './s3-server.js';
+import { type S3Server, type S3Status, s3Env, signedRequest } from './s3-server.js';
 
 /**
  * The run's server, once it has started: the globalSetup starts it in the background, so that the files that need
@@ -35,39 +33,11 @@ export async function runS3Server(): Promise<S3Server> {
   }
 }
 
-/** A request signed as `user`, straight to the server: for what the client does not do (make a bucket). */
-export async function signedRequest(server: S3Server, user: S3User, method: string, path: string, body = ''): Promise<{ status: number; body: string }> {
-  const url = new URL(`${server.endpoint}${path}`);
-  const headers = signRequest({
-    method,
-    url,
-    headers: {},
-    payloadHash: sha256Hex(body),
-    region: 'us-east-1',
-    service: 's3',
-    credentials: user,
-    now: Date.now(),
-  });
-  const response = await request(url, { method: method as 'PUT', headers, body: body || undefined });
-  return { status: response.statusCode, body: await response.body.text() };
-}
-
 export interface TestBucket {
   readonly server: S3Server;
   readonly bucket: string;
   /** the environment a swapx run against the bucket takes: the owner's keys, the endpoint, no instance metadata */
   readonly env: Record<string, string>;
-}
-
-/** The environment that reaches `server` as `user` (IMDS off: a test never looks for a real instance role). */
-export function s3Env(server: S3Server, user: S3User = server.owner): Record<string, string> {
-  return {
-    AWS_ACCESS_KEY_ID: user.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: user.secretAccessKey,
-    AWS_ENDPOINT_URL: server.endpoint,
-    AWS_REGION: 'us-east-1',
-    AWS_EC2_METADATA_DISABLED: 'true',
-  };
 }
 
 /**

@@ -95,7 +95,9 @@ describe.concurrent('the lake under chaos', { timeout: 120_000 }, () => {
     const env = { ...syncEnv(api), ...lake.env };
     const runs = await Promise.all([runCli(args('twice'), { env }), runCli(args('twice'), { env })]);
     expect(runs.map((r) => r.code).sort()).toEqual([0, 1]);
-    expect(runs.find((r) => r.code === 1)!.stderr).toMatch(/^swapx: error: another swapx sync \(pid \d+ on \S+, since \S+\) holds the lease of .* more; this run stopped\n$/);
+    expect(runs.find((r) => r.code === 1)!.stderr).toMatch(
+      /^swapx: error: another swapx sync \(pid \d+ on \S+, since \S+\) holds the lease of .* more; this run stopped\n$/,
+    );
     expect(await days('twice')).toEqual(await reference());
   });
 
@@ -125,7 +127,13 @@ describe.concurrent('the lake under chaos', { timeout: 120_000 }, () => {
             problems.push(`${key} listed, then not found`);
             continue;
           }
-          const ids = new Set(object.body.toString('utf8').trimEnd().split('\n').map((line) => (JSON.parse(line) as { id: string }).id));
+          const ids = new Set(
+            object.body
+              .toString('utf8')
+              .trimEnd()
+              .split('\n')
+              .map((line) => (JSON.parse(line) as { id: string }).id),
+          );
           for (const id of seen.get(key) ?? []) if (!ids.has(id)) problems.push(`${key} lost ${id}`);
           seen.set(key, ids);
           reads += 1;

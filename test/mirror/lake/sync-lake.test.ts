@@ -12,7 +12,8 @@ import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js
 import { tempDir } from '../../helpers/cli.js';
 import { query, sqlString } from '../../helpers/duckdb.js';
 import { runSwapx } from '../../helpers/run.js';
-import { s3Env, signedRequest, useBucket } from '../../helpers/s3.js';
+import { useBucket } from '../../helpers/s3.js';
+import { s3Env, signedRequest } from '../../helpers/s3-server.js';
 import { openS3Client } from '../../../src/mirror/lake/s3/open.js';
 import { syncEnv } from '../../sync/helpers.js';
 

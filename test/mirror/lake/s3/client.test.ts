@@ -12,7 +12,8 @@ import { createS3Client, type S3Client, type S3ClientOptions } from '../../../..
 import type { CredentialProvider } from '../../../../src/mirror/lake/s3/transport.js';
 import { PreconditionFailedError } from '../../../../src/mirror/lake/s3/errors.js';
 import type { S3User } from '../../../helpers/s3-server.js';
-import { signedRequest, useBucket } from '../../../helpers/s3.js';
+import { useBucket } from '../../../helpers/s3.js';
+import { signedRequest } from '../../../helpers/s3-server.js';
 
 const lake = useBucket();
 

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { exitCodeFor, messageFor } from '../../../../src/cli/exit-codes.js';
 import { openS3Client } from '../../../../src/mirror/lake/s3/open.js';
 import { tempDir } from '../../../helpers/cli.js';
-import { s3Env, useBucket } from '../../../helpers/s3.js';
+import { useBucket } from '../../../helpers/s3.js';
+import { s3Env } from '../../../helpers/s3-server.js';
 
 const lake = useBucket();
 
