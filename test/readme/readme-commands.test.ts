@@ -14,6 +14,7 @@
  *   `sync --since 2026-11-01` on the real clock would fetch a day more of windows every day;
  * - a line that names its own profile store (`SWAPX_CONFIG_DIR=/etc/swapx`, the cron line's) gets no credentials
  *   from the environment: it reads them from that store, which the line the README gives for it must have filled;
+ * - an s3://my-lake/ --out is this run's S3 server, in a bucket of its own;
  * - `echo '…' >> FILE` and `chmod MODE FILE` (the ~/.pgpass recipe) are done in the scratch folder, and the file is
  *   read afterwards as libpq reads it, for the server the README's URL names.
  */
@@ -25,6 +26,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { lookUpPassword } from '../../src/mirror/postgres/pgpass.js';
 import { usePostgres } from '../helpers/postgres.js';
+import { useBucket } from '../helpers/s3.js';
 import { Capture, runSwapx } from '../helpers/run.js';
 
 const README = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
@@ -85,6 +87,8 @@ let sparse: RunningSandbox;
 let root: string;
 /** A postgres:// --out in an example is this run's server, its password in PGPASSWORD as the examples say. */
 const db = usePostgres();
+/** An s3://my-lake/… --out is a key prefix in this run's bucket, its keys in the environment as the AWS CLI takes them. */
+const lake = useBucket();
 
 beforeAll(async () => {
   dense = await startSandbox({ port: 0 });
@@ -121,7 +125,7 @@ function plan(line: string): Planned {
   let tokens = words(text, vars)
     .flatMap((w) => /^(2>>|>|<)(.+)$/.exec(w)?.slice(1) ?? [w])
     .map(scratch)
-    .map((w) => (/^postgres(ql)?:\/\//.test(w) ? db.url : w));
+    .map((w) => (/^postgres(ql)?:\/\//.test(w) ? db.url : w.replace(/^s3:\/\/my-lake\//, `s3://${lake.bucket}/`)));
   const planned: Planned = { argv: [], env: {} };
   const pipe = tokens.indexOf('|');
   if (pipe !== -1) {
@@ -163,6 +167,7 @@ async function execute(line: string): Promise<{ code: number; stdout: string; st
     SWAPX_CLIENT_ID: 'demo',
     SWAPX_API_KEY: 'demo',
     ...db.env,
+    ...lake.env,
     ...p.env,
     SWAPX_BASE_URL: sandbox.url,
   };
