@@ -8,6 +8,7 @@
  * found is a candidate: the caller reads that partition to be sure.
  */
 import { hash } from 'node:crypto';
+import pLimit from 'p-limit';
 import { heldIndex, PARTITION_RE, partitionFile } from './partitions.js';
 import type { MirrorStorage } from './storage.js';
 import type { PartitionCodec } from './stored-row.js';
@@ -15,6 +16,8 @@ import type { PartitionCodec } from './stored-row.js';
 /** The folder of the indexes among swapx's own files (storage.ts: `.swapx-ids` in a folder). */
 export const INDEX_NAME = 'ids';
 const INDEX_FILE_RE = /^(\d{4}-\d{2}-\d{2})\.ids$/;
+/** Indexes read at once when a mirror's are loaded. */
+const LOAD_CONCURRENCY = 16;
 
 /** Sorted 64-bit hashes, as pairs of 32-bit halves (high, low). */
 type Hashes = Uint32Array;
@@ -112,20 +115,30 @@ export class IdIndex {
     const byDate = new Map<string, Hashes>();
     const made: string[] = [];
     const indexes = new Set(await this.storage.list(this.storage.meta(INDEX_NAME)));
-    for (const name of await this.storage.list('')) {
-      const date = PARTITION_RE.exec(name)?.[1];
-      if (date === undefined) continue;
-      const stamp = await this.storage.stamp(partitionFile(date, this.codec));
-      if (stamp === undefined) continue;
-      const bytes = indexes.has(`${date}.ids`) ? await this.storage.read(this.indexFile(date)) : undefined;
-      let hashes = bytes === undefined ? undefined : decode(bytes, stamp);
+    const dates = (await this.storage.list('')).map((name) => PARTITION_RE.exec(name)?.[1]).filter((date) => date !== undefined);
+    // Read LOAD_CONCURRENCY at a time: in an object store each is a request, which a year's mirror makes 365 of.
+    const limit = pLimit(LOAD_CONCURRENCY);
+    const read = await Promise.all(
+      dates.map((date) =>
+        limit(async () => {
+          const stamp = await this.storage.stamp(partitionFile(date, this.codec));
+          if (stamp === undefined) return undefined;
+          const bytes = indexes.has(`${date}.ids`) ? await this.storage.read(this.indexFile(date)) : undefined;
+          return { date, stamp, hashes: bytes === undefined ? undefined : decode(bytes, stamp) };
+        }),
+      ),
+    );
+    // One partition at a time where its index must be made: each is read whole.
+    for (const entry of read) {
+      if (!entry) continue;
+      let { hashes } = entry;
       if (!hashes) {
-        const held = await heldIndex(this.storage, partitionFile(date, this.codec), this.codec);
+        const held = await heldIndex(this.storage, partitionFile(entry.date, this.codec), this.codec);
         hashes = hashesOf([...held.updated.keys()]).hashes;
-        await this.storage.write(this.indexFile(date), encode(stamp, hashes));
-        made.push(date);
+        await this.storage.write(this.indexFile(entry.date), encode(entry.stamp, hashes));
+        made.push(entry.date);
       }
-      byDate.set(date, hashes);
+      byDate.set(entry.date, hashes);
     }
     // Indexes of partitions that are gone (removed by hand) would only cost reads: removed.
     for (const name of indexes) {

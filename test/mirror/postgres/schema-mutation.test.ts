@@ -86,6 +86,10 @@ describe('ensureTables', () => {
       'rescanned_to timestamp with time zone',
       'swapx_version text NOT NULL',
       'updated_at timestamp with time zone NOT NULL',
+      'last_run_started_at timestamp with time zone',
+      'last_run_ended_at timestamp with time zone',
+      'last_run_outcome text',
+      'last_run_message text',
     ]);
     expect(await indexesOf(s, 'swapx_sync_state')).toEqual([`CREATE UNIQUE INDEX swapx_sync_state_pkey ON ${s}.swapx_sync_state USING btree (mirror)`]);
     const comments = await db.sql`
