@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import type { TestProject } from 'vitest/node';
+import { startInBackground } from './background-server.js';
 import { collect } from './cli.js';
 
 export interface PostgresServer {
@@ -38,9 +39,6 @@ declare module 'vitest' {
     postgresStatus: string;
   }
 }
-
-/** What the run's status file holds: the server, or why it did not start. */
-export type ClusterStatus = { server: PostgresServer } | { error: string };
 
 function binDir(): string {
   try {
@@ -246,29 +244,5 @@ async function newCluster(bin: string, dir: string, signal?: AbortSignal): Promi
 }
 
 export default function setup(project: TestProject): () => Promise<void> {
-  const statusDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapx-pg-status-'));
-  const statusFile = path.join(statusDir, 'server.json');
-  project.provide('postgresStatus', statusFile);
-  // Written whole (a rename): a worker never reads half of it.
-  const announce = (status: ClusterStatus) => {
-    fs.writeFileSync(`${statusFile}.tmp`, JSON.stringify(status));
-    fs.renameSync(`${statusFile}.tmp`, statusFile);
-  };
-  // Stopped at the end if still starting: a run without a Postgres test does not wait for it.
-  const starting = new AbortController();
-  const started = startCluster(starting.signal).then(
-    (cluster) => {
-      announce({ server: cluster.server });
-      return cluster;
-    },
-    (error: unknown) => {
-      announce({ error: error instanceof Error ? error.message : String(error) });
-      return undefined;
-    },
-  );
-  return async () => {
-    starting.abort();
-    (await started)?.stop();
-    fs.rmSync(statusDir, { recursive: true, force: true });
-  };
+  return startInBackground(project, 'postgresStatus', startCluster);
 }

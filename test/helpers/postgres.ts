@@ -5,11 +5,10 @@
  */
 import { afterAll, beforeAll, inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import postgres from 'postgres';
 import type { PgTarget } from '../../src/mirror/postgres/target.js';
-import { adminConnection, type ClusterStatus, type PostgresServer } from './postgres-cluster.js';
+import { announcedServer } from './background-server.js';
+import { adminConnection, type PostgresServer } from './postgres-cluster.js';
 
 export interface TestDatabase {
   readonly server: PostgresServer;
@@ -29,25 +28,8 @@ export interface TestDatabase {
  * background, so that the workers start, and the files that need no database run, meanwhile. Throws why it did
  * not start.
  */
-export async function runServer(): Promise<PostgresServer> {
-  const file = inject('postgresStatus');
-  // Below the hook timeout (30 s), so that a server slow to start says so, not "hook timed out".
-  const deadline = Date.now() + 25_000;
-  for (;;) {
-    let text: string | undefined;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    if (text !== undefined) {
-      const status = JSON.parse(text) as ClusterStatus;
-      if ('error' in status) throw new Error(status.error);
-      return status.server;
-    }
-    if (Date.now() > deadline) throw new Error('the PostgreSQL test server did not start within 25 s');
-    await sleep(20);
-  }
+export function runServer(): Promise<PostgresServer> {
+  return announcedServer(inject('postgresStatus'), 'PostgreSQL test server', 25_000);
 }
 
 const quiet = { onnotice: () => {}, max: 4, fetch_types: true, connection: { application_name: 'swapx tests' } };

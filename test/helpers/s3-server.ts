@@ -20,6 +20,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import type { TestProject } from 'vitest/node';
+import { startInBackground } from './background-server.js';
 import { sha256Hex, signRequest } from '../../src/mirror/lake/s3/sigv4.js';
 import { collect } from './cli.js';
 
@@ -45,9 +46,6 @@ declare module 'vitest' {
     s3Status: string;
   }
 }
-
-/** What the run's status file holds: the server, or why it did not start. */
-export type S3Status = { server: S3Server } | { error: string };
 
 const OWNER: S3User = { accessKeyId: 'SWAPXTESTKEY', secretAccessKey: 'SWAPXTESTSECRET' };
 const OTHER: S3User = { accessKeyId: 'SWAPXOTHERKEY', secretAccessKey: 'SWAPXOTHERSECRET' };
@@ -279,28 +277,5 @@ export async function startS3Server(signal?: AbortSignal): Promise<{ server: S3S
 }
 
 export default function setup(project: TestProject): () => Promise<void> {
-  const statusDir = fs.mkdtempSync(path.join(os.tmpdir(), 'swapx-s3-status-'));
-  const statusFile = path.join(statusDir, 'server.json');
-  project.provide('s3Status', statusFile);
-  // Written whole (a rename): a worker never reads half of it.
-  const announce = (status: S3Status) => {
-    fs.writeFileSync(`${statusFile}.tmp`, JSON.stringify(status));
-    fs.renameSync(`${statusFile}.tmp`, statusFile);
-  };
-  const starting = new AbortController();
-  const started = startS3Server(starting.signal).then(
-    (cluster) => {
-      announce({ server: cluster.server });
-      return cluster;
-    },
-    (error: unknown) => {
-      announce({ error: error instanceof Error ? error.message : String(error) });
-      return undefined;
-    },
-  );
-  return async () => {
-    starting.abort();
-    (await started)?.stop();
-    fs.rmSync(statusDir, { recursive: true, force: true });
-  };
+  return startInBackground(project, 's3Status', startS3Server);
 }

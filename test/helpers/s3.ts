@@ -3,34 +3,16 @@
  * (test/helpers/s3-server.ts): created before them. The cluster, buckets and all, goes at the end of the run.
  */
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, inject } from 'vitest';
-import { type S3Server, type S3Status, s3Env, signedRequest } from './s3-server.js';
+import { announcedServer } from './background-server.js';
+import { type S3Server, s3Env, signedRequest } from './s3-server.js';
 
 /**
  * The run's server, once it has started: the globalSetup starts it in the background, so that the files that need
  * no S3 run meanwhile. Throws why it did not start.
  */
-export async function runS3Server(): Promise<S3Server> {
-  const file = inject('s3Status');
-  // Below the hook timeout (30 s), so that a server slow to start says so, not "hook timed out".
-  const deadline = Date.now() + 28_000;
-  for (;;) {
-    let body: string | undefined;
-    try {
-      body = fs.readFileSync(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-    if (body !== undefined) {
-      const status = JSON.parse(body) as S3Status;
-      if ('error' in status) throw new Error(status.error);
-      return status.server;
-    }
-    if (Date.now() > deadline) throw new Error('the S3 test server did not start within 28 s');
-    await sleep(20);
-  }
+export function runS3Server(): Promise<S3Server> {
+  return announcedServer(inject('s3Status'), 'S3 test server', 28_000);
 }
 
 export interface TestBucket {
