@@ -29,7 +29,7 @@ export interface SwapsFlags extends OutputFlags {
 
 /** Every check that can fail on input, before any request: the one plan of this export. */
 function planOf(ctx: Context, flags: SwapsFlags, now: number): ExportPlan {
-  const { output: file, format, gzip, fields, excelSafe } = planOutput(ctx, flags, LIST_SWAP_FIELDS, { parquet: true });
+  const { output: file, format, gzip, fields, excelSafe } = planOutput(ctx, flags, LIST_SWAP_FIELDS, { export: true });
   const plan = planFromFlags(flags, { file, format, gzip, fields, excelSafe }, now, ctx.settings().concurrency.value);
   if (flags.resume && !file) throw new UsageError('--resume needs -o FILE: only a file export can be resumed');
   if (flags.resume && flags.force) throw new UsageError('--resume continues an unfinished export and --force discards it: give one');

@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../fs/atomic-file.js';
 import { describeDifference as describe, fingerprint } from '../util/fingerprint.js';
 import { formatUtc } from '../util/time.js';
 import type { DateRangeFilter } from '../api/types.js';
-import type { Format } from '../output/format.js';
+import type { FormatName } from '../formats/registry.js';
 import { freezeOutput, withRange, type ExportPlan } from '../windows/plan.js';
 
 export interface ExportQuery {
@@ -128,7 +128,7 @@ export function planOfQuery(query: ExportQuery, current: ExportPlan): ExportPlan
     ...withRange(current, { from: Date.parse(query.from), to: Date.parse(query.to) }),
     filter: (query.filter ?? undefined) as DateRangeFilter | undefined,
     windowMs: query.windowMs,
-    output: freezeOutput({ file: current.output.file, format: query.format as Format, gzip: query.gzip, fields: query.fields, excelSafe: query.excelSafe }),
+    output: freezeOutput({ file: current.output.file, format: query.format as FormatName, gzip: query.gzip, fields: query.fields, excelSafe: query.excelSafe }),
   });
 }
 

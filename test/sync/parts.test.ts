@@ -15,7 +15,6 @@ import { IdIndex } from '../../src/mirror/partitions/id-index.js';
 import { LocalStorage } from '../../src/mirror/folder/local-storage.js';
 import { PendingPartitions } from '../../src/mirror/partitions/pending.js';
 import { recover } from '../../src/mirror/folder/recovery.js';
-import type { SyncFormat } from '../../src/mirror/partitions/state-file.js';
 import type { PartitionCodec } from '../../src/mirror/partitions/stored-row.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -53,7 +52,7 @@ describe('readCsvRecords', () => {
   });
 });
 
-const cases: [Exclude<SyncFormat, 'parquet'>, boolean][] = [
+const cases: ['jsonl' | 'csv', boolean][] = [
   ['jsonl', false],
   ['jsonl', true],
   ['csv', false],

@@ -14,7 +14,7 @@ import { parseApiTime } from '../../util/time.js';
 import { readCsvRecords } from './csv-records.js';
 import { parquetCodec } from './parquet-codec.js';
 import { type PartitionCodec, type StoredRow, updatedOf } from './stored-row.js';
-import type { SyncFormat } from './state-file.js';
+import type { FormatName } from '../../formats/registry.js';
 
 function timeOf(value: unknown): number {
   return typeof value === 'string' ? parseApiTime(value) : Number.NaN;
@@ -25,7 +25,7 @@ function keyOf(id: unknown, payload: string): string {
 }
 
 /** JSON Lines or CSV, gzipped as one member when `gzip`. */
-export function textCodec(format: Exclude<SyncFormat, 'parquet'>, gzip: boolean, encoder: Encoder): PartitionCodec {
+export function textCodec(format: 'jsonl' | 'csv', gzip: boolean, encoder: Encoder): PartitionCodec {
   const decode = (bytes: Buffer) => (gzip ? gunzipSync(bytes) : bytes).toString('utf8');
   const read =
     format === 'jsonl'
@@ -73,7 +73,7 @@ export function textCodec(format: Exclude<SyncFormat, 'parquet'>, gzip: boolean,
 
 /** Which codec a sync's query writes with. */
 export interface CodecQuery {
-  format: SyncFormat;
+  format: FormatName;
   gzip: boolean;
   fields: readonly string[];
   allFields: readonly string[];
@@ -82,5 +82,6 @@ export interface CodecQuery {
 /** The codec of a sync directory's format: text (src/mirror/partitions/codec.ts) or Parquet (src/mirror/partitions/parquet-codec.ts). */
 export function partitionCodec(query: CodecQuery): PartitionCodec {
   if (query.format === 'parquet') return parquetCodec(query.fields);
-  return textCodec(query.format, query.gzip, createEncoder(query.format, { fields: query.fields, allFields: query.allFields }));
+  const format = query.format as 'jsonl' | 'csv';
+  return textCodec(format, query.gzip, createEncoder(format, { fields: query.fields, allFields: query.allFields }));
 }

@@ -8,7 +8,8 @@
  * twice.
  */
 import { UsageError, WrappedError } from '../../api/errors.js';
-import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../api/types.js';
+import { SWAP_FIELDS } from '../../api/types.js';
+import { DEFAULT_FORMAT, type FormatName, formatOf } from '../../formats/registry.js';
 import type { Committed, MirrorRow, MirrorStore } from '../../sync/store.js';
 import { formatUtc } from '../../util/time.js';
 import { partitionCodec } from './codec.js';
@@ -16,14 +17,14 @@ import { IdIndex } from './id-index.js';
 import { finishMoves, readMoves, repairRepeated } from './moves.js';
 import { utcDate } from './partitions.js';
 import { PendingPartitions } from './pending.js';
-import { describeDifference, readState, removeState, type SyncFormat, type SyncQuery, type SyncState, writeState } from './state-file.js';
+import { describeDifference, readState, removeState, type SyncQuery, type SyncState, writeState } from './state-file.js';
 import type { PartitionBackend, WriterLock } from './storage.js';
 import type { PartitionCodec } from './stored-row.js';
 
 export interface PartitionedOptions {
   backend: PartitionBackend;
   /** as given by flags; undefined: the saved state's, else the default */
-  format?: SyncFormat;
+  format?: FormatName;
   gzip?: boolean;
   fields?: string[];
   /** the wall clock, for the state's updatedAt */
@@ -33,16 +34,6 @@ export interface PartitionedOptions {
 }
 
 const SPEC_FIELDS = new Set<string>(SWAP_FIELDS);
-
-/**
- * A new mirror's fields: those of a list export (no balanceChanges, which the list never returns: a CSV
- * column that would always be empty). JSON Lines keeps every field: its lines are the API's objects as
- * sent (pass-through), which hold no balanceChanges anyway. A mirror keeps the fields in its state, so
- * one made before this default keeps its columns.
- */
-function defaultFields(format: SyncFormat): readonly string[] {
-  return format === 'jsonl' ? SWAP_FIELDS : LIST_SWAP_FIELDS;
-}
 
 export class PartitionedStore implements MirrorStore<SyncQuery> {
   readonly name: string;
@@ -65,12 +56,14 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
 
   resolveQuery(baseUrl: string, saved: SyncQuery | undefined): SyncQuery {
     const { format: given, gzip, fields } = this.options;
-    const format = given ?? saved?.format ?? 'jsonl';
+    const format = given ?? saved?.format ?? DEFAULT_FORMAT.name;
     const query: SyncQuery = {
       baseUrl,
       filter: 'Completed',
       format,
-      fields: fields ?? saved?.fields ?? [...defaultFields(format)],
+      // A new mirror's fields are its format's (registry.ts); a mirror keeps its fields in its state, so one made
+      // before a default changed keeps its columns.
+      fields: fields ?? saved?.fields ?? [...formatOf(format).mirror!.defaultFields],
       gzip: gzip ?? saved?.gzip ?? false,
     };
     if (saved) {
@@ -126,7 +119,7 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
   private useQuery(query: SyncQuery): void {
     if (this.codec) return;
     this.codec = partitionCodec({ ...query, allFields: SWAP_FIELDS });
-    this.keepsEvery = query.format === 'jsonl' && SWAP_FIELDS.every((field) => query.fields.includes(field));
+    this.keepsEvery = !formatOf(query.format).fixedColumns && SWAP_FIELDS.every((field) => query.fields.includes(field));
     this.ids = new IdIndex(this.storage, this.codec);
     this.pending = new PendingPartitions(this.storage, this.codec, this.ids);
   }

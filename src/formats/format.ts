@@ -1,0 +1,40 @@
+/**
+ * A format is one module (src/formats/<name>.ts): what it is — the facts help, completion and the checks of
+ * --format and -o read — and how it is written. The registry (registry.ts) lists the modules; nothing else
+ * names a format.
+ */
+import type { Encoder, EncodeOptions } from '../output/encode.js';
+
+export interface Format<Name extends string = string> {
+  /** as --format takes it, and as the export manifest and the sync state record it */
+  readonly name: Name;
+  /** as messages name it: "Parquet is written only to a file" */
+  readonly title: string;
+  /** the -o extensions that pick it, with the dot, the usual one first (a sync partition's); none: no file's format (the table) */
+  readonly extensions: readonly string[];
+  /** a trailing .gz gzips the file; false: compressed inside (Parquet), or a terminal's view (the table) */
+  readonly gzip: boolean;
+  /** only ever written to -o FILE, never to stdout (Parquet: its footer indexes every row group) */
+  readonly fileOnly: boolean;
+  /** the view for people (the table): the default on a terminal; each lookup lays its own out */
+  readonly people: boolean;
+  /** `--<name>` is a shorthand for `--format <name>` */
+  readonly shorthand: boolean;
+  /** its columns are a fixed list: what the API sends past them (balanceChanges, fields the spec does not name) is left out, and said */
+  readonly fixedColumns: boolean;
+  /** --excel-safe applies: its cells are opened by spreadsheets, which may run them */
+  readonly spreadsheet: boolean;
+  /** its bytes hold no control character a terminal would act on (JSON escapes them; the table strips them) */
+  readonly terminalSafe: boolean;
+  /** the fields it can hold when its schema fixes them (Parquet: a list export's); undefined: any field of a swap */
+  readonly holds?: readonly string[];
+  /** a sync mirror may keep its partitions in it; `defaultFields`: a new mirror's, when --fields is not given */
+  readonly mirror?: { readonly defaultFields: readonly string[] };
+  /**
+   * The encoder of a whole small result (the lookups: chains, tokens, …). A format with none, unless it is the
+   * people view, is written only by an export and a mirror (Parquet: its columns are a swap's).
+   */
+  encoder?(options: EncodeOptions): Encoder;
+  /** a whole result as people read it on a terminal (JSON indented, as gh --json is) */
+  shown?(text: string): string;
+}
