@@ -2,6 +2,7 @@
 import { LIST_SWAP_FIELDS } from '../api/types.js';
 import { createEncoder } from '../output/encode.js';
 import type { Format } from './format.js';
+import { textWriter } from './text-writer.js';
 
 export const csv: Format<'csv'> = {
   name: 'csv',
@@ -18,4 +19,5 @@ export const csv: Format<'csv'> = {
   // The list's fields: balanceChanges, which the list never returns, would be a column always empty.
   mirror: { defaultFields: LIST_SWAP_FIELDS },
   encoder: (options) => createEncoder('csv', options),
+  exportWriter: async (options, start) => textWriter(createEncoder('csv', options), start),
 };

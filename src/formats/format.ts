@@ -4,6 +4,7 @@
  * names a format.
  */
 import type { Encoder, EncodeOptions } from '../output/encode.js';
+import type { ExportStart, ExportWriter, ExportWriterOptions } from './writer.js';
 
 export interface Format<Name extends string = string> {
   /** as --format takes it, and as the export manifest and the sync state record it */
@@ -37,4 +38,10 @@ export interface Format<Name extends string = string> {
   encoder?(options: EncodeOptions): Encoder;
   /** a whole result as people read it on a terminal (JSON indented, as gh --json is) */
   shown?(text: string): string;
+  /** The writer of an export from `start` (export/exporter.ts drives it); a format's heavy code loads here, when used. */
+  exportWriter(options: ExportWriterOptions, start: ExportStart): Promise<ExportWriter>;
+  /** files its writer keeps beside FILE.partial until FILE is complete (Parquet's row groups): removed with an export that saved nothing */
+  sideFiles?(partial: string): string[];
+  /** Refuses (UsageError, nothing changed) a partial export its writer cannot resume from this state: said before the run says it resumes. */
+  checkResume?(partial: string, formatState: string | undefined): Promise<void>;
 }

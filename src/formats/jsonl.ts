@@ -2,6 +2,7 @@
 import { SWAP_FIELDS } from '../api/types.js';
 import { createEncoder } from '../output/encode.js';
 import type { Format } from './format.js';
+import { textWriter } from './text-writer.js';
 
 export const jsonl: Format<'jsonl'> = {
   name: 'jsonl',
@@ -17,4 +18,5 @@ export const jsonl: Format<'jsonl'> = {
   // Its lines are the API's objects as sent (pass-through): every field, unknown ones included.
   mirror: { defaultFields: SWAP_FIELDS },
   encoder: (options) => createEncoder('jsonl', options),
+  exportWriter: async (options, start) => textWriter(createEncoder('jsonl', options), start),
 };
