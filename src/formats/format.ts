@@ -4,7 +4,15 @@
  * names a format.
  */
 import type { Encoder, EncodeOptions } from '../output/encode.js';
+import type { PartitionCodec } from './stored-row.js';
 import type { ExportStart, ExportWriter, ExportWriterOptions } from './writer.js';
+
+/** What a mirror's partitions are written with: its gzip and fields (the state's), and every field a swap has. */
+export interface PartitionQuery {
+  gzip: boolean;
+  fields: readonly string[];
+  allFields: readonly string[];
+}
 
 export interface Format<Name extends string = string> {
   /** as --format takes it, and as the export manifest and the sync state record it */
@@ -29,8 +37,13 @@ export interface Format<Name extends string = string> {
   readonly terminalSafe: boolean;
   /** the fields it can hold when its schema fixes them (Parquet: a list export's); undefined: any field of a swap */
   readonly holds?: readonly string[];
-  /** a sync mirror may keep its partitions in it; `defaultFields`: a new mirror's, when --fields is not given */
-  readonly mirror?: { readonly defaultFields: readonly string[] };
+  /** a sync mirror may keep its partitions in it */
+  readonly mirror?: {
+    /** a new mirror's fields, when --fields is not given */
+    readonly defaultFields: readonly string[];
+    /** how a partition file of a mirror's query is written and read back (its code loads here, when used) */
+    codec(query: PartitionQuery): Promise<PartitionCodec>;
+  };
   /**
    * The encoder of a whole small result (the lookups: chains, tokens, …). A format with none, unless it is the
    * people view, is written only by an export and a mirror (Parquet: its columns are a swap's).

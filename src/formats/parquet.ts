@@ -18,8 +18,11 @@ export const parquet: Format<'parquet'> = {
   spreadsheet: false,
   terminalSafe: false,
   holds: PARQUET_FIELDS,
-  // Every column it has.
-  mirror: { defaultFields: PARQUET_FIELDS },
+  mirror: {
+    // Every column it has.
+    defaultFields: PARQUET_FIELDS,
+    codec: async (query) => (await import('./parquet/partitions.js')).parquetCodec(query.fields),
+  },
   async exportWriter(options, start) {
     const { parquetExportWriter } = await import('./parquet/export-writer.js');
     // runExport refuses a file-only format without a file.

@@ -1,7 +1,7 @@
 /**
  * A partitioned mirror, over a storage backend (storage.ts: a local folder, or an object store's prefix): daily
- * partitions (partitions.ts), one file each, in a format of the user's choice (codec.ts), and the state beside
- * them (state-file.ts), under the backend's one-writer lock. A commit rewrites each touched partition whole, THEN
+ * partitions (partitions.ts), one file each, in a format of the user's choice (its codec: src/formats), and the
+ * state beside them (state-file.ts), under the backend's one-writer lock. A commit rewrites each touched partition whole, THEN
  * writes the state: a crash between leaves the state behind the data, and the next run merges the same versions
  * again, a no-op. Which version is newer is decided by what the partitions hold (pending.ts); which partition
  * holds a swap, by their indexes (id-index.ts), so that a swap whose day changed is moved (moves.ts), never held
@@ -12,14 +12,13 @@ import { SWAP_FIELDS } from '../../api/types.js';
 import { DEFAULT_FORMAT, type FormatName, formatOf } from '../../formats/registry.js';
 import type { Committed, MirrorRow, MirrorStore } from '../../sync/store.js';
 import { formatUtc } from '../../util/time.js';
-import { partitionCodec } from './codec.js';
 import { IdIndex } from './id-index.js';
 import { finishMoves, readMoves, repairRepeated } from './moves.js';
 import { utcDate } from './partitions.js';
 import { PendingPartitions } from './pending.js';
 import { describeDifference, readState, removeState, type SyncQuery, type SyncState, writeState } from './state-file.js';
 import type { PartitionBackend, WriterLock } from './storage.js';
-import type { PartitionCodec } from './stored-row.js';
+import type { PartitionCodec } from '../../formats/stored-row.js';
 
 export interface PartitionedOptions {
   backend: PartitionBackend;
@@ -91,7 +90,7 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
     const dir = this.name;
     const saved = await readState(this.storage);
     // The saved query's codec; a new mirror's is that of the flags (the base URL plays no part in it).
-    this.useQuery(saved?.query ?? this.resolveQuery('', undefined));
+    await this.useQuery(saved?.query ?? this.resolveQuery('', undefined));
     const folded = await backend.recover(this.codec!);
     // Moves a killed run left half done, then the index of every partition (made once for a mirror of an older
     // swapx, which may hold a swap in two partitions: repaired).
@@ -116,10 +115,11 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
     return saved;
   }
 
-  private useQuery(query: SyncQuery): void {
+  private async useQuery(query: SyncQuery): Promise<void> {
     if (this.codec) return;
-    this.codec = partitionCodec({ ...query, allFields: SWAP_FIELDS });
-    this.keepsEvery = !formatOf(query.format).fixedColumns && SWAP_FIELDS.every((field) => query.fields.includes(field));
+    const format = formatOf(query.format);
+    this.codec = await format.mirror!.codec({ gzip: query.gzip, fields: query.fields, allFields: SWAP_FIELDS });
+    this.keepsEvery = !format.fixedColumns && SWAP_FIELDS.every((field) => query.fields.includes(field));
     this.ids = new IdIndex(this.storage, this.codec);
     this.pending = new PendingPartitions(this.storage, this.codec, this.ids);
   }
@@ -142,7 +142,7 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
 
   async commit(next: SyncState, newFrom: number): Promise<Committed> {
     await this.checkLock();
-    this.useQuery(next.query);
+    await this.useQuery(next.query);
     const flushed = await this.pending!.flush(newFrom);
     await writeState(this.storage, next, this.options.now());
     const leftOut = [...this.leftOut];
