@@ -8,7 +8,7 @@ import { UsageError, WrappedError } from '../api/errors.js';
 import { encodeAll } from '../output/encode.js';
 import { writeFileAtomic } from '../fs/atomic-file.js';
 import { outputTarget } from '../fs/output-target.js';
-import { formatFromPath, resolveFormat, STDOUT_NAME, type FormatFlags } from '../formats/choose.js';
+import { DEFAULT_CHOICE, formatFromPath, resolveFormat, STDOUT_NAME, type FormatFlags } from '../formats/choose.js';
 import { FORMATS, type FormatName, formatOf, inLookups } from '../formats/registry.js';
 import { selectFields } from '../output/fields.js';
 import { terminalSafe } from '../output/sanitize.js';
@@ -29,7 +29,7 @@ export function addOutputOptions(command: Command, options: { export?: boolean }
   const formats = toFile.length > 0 ? `${streamed.join(', ')}, or ${toFile.join(', or ')}` : orList(streamed);
   const extensions = offered.flatMap((format) => format.extensions).join('/');
   const spreadsheets = FORMATS.filter((format) => format.spreadsheet).map((format) => format.title);
-  command.option('-f, --format <format>', `${formats} (default: table on a terminal, jsonl otherwise)`);
+  command.option('-f, --format <format>', `${formats} (default: ${DEFAULT_CHOICE})`);
   for (const format of offered) if (format.shorthand) command.option(`--${format.name}`, `shorthand for --format ${format.name}`);
   return command
     .option('--fields <list>', 'only these fields, in this order (comma-separated)')

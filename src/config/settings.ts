@@ -6,7 +6,7 @@ import { UsageError } from '../api/errors.js';
 import { CONCURRENCY, DEFAULT_BASE_URL, RETRIES, TIMEOUT_MS, parseWholeNumber } from '../api/bounds.js';
 import { ALLOW_HTTP_ENV, checkBaseUrl } from '../api/base-url.js';
 import { parseDuration } from '../util/time.js';
-import { DEFAULT_FORMATS, parseFormat } from '../formats/choose.js';
+import { DEFAULT_CHOICE, DEFAULT_FORMATS, parseFormat } from '../formats/choose.js';
 import type { FormatName } from '../formats/registry.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -58,7 +58,7 @@ export const SETTINGS = {
     key: 'format',
     name: 'format',
     default: undefined,
-    defaultText: 'table on a terminal, jsonl otherwise',
+    defaultText: DEFAULT_CHOICE,
     parse: (text: string, from: string) => parseFormat(text, from, DEFAULT_FORMATS),
   } satisfies SettingSpec<'format'>,
   concurrency: {

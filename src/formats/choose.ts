@@ -17,6 +17,9 @@ export interface FormatFlags {
 
 const KNOWN_EXTENSIONS = `${FORMATS.flatMap((format) => format.extensions).join(', ')}, and .gz after a text one`;
 
+/** The format when none is asked for, as help and `config list` say it. */
+export const DEFAULT_CHOICE = `${TERMINAL_FORMAT.name} on a terminal, ${DEFAULT_FORMAT.name} otherwise`;
+
 /** `-o -`: standard output, as in curl and tar. */
 export const STDOUT_NAME = '-';
 
