@@ -1,7 +1,7 @@
 /**
  * A format is one module (src/formats/<name>.ts): what it is — the facts help, completion and the checks of
  * --format and -o read — and how it is written. The registry (registry.ts) lists the modules; nothing else
- * names a format.
+ * keeps a list of formats, nor branches on a format's name.
  */
 import type { Encoder, EncodeOptions } from '../output/encode.js';
 import type { PartitionCodec } from './stored-row.js';
