@@ -15,7 +15,7 @@ import { transformSync } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The engines: everything below the shell (src/cli, src/commands, src/main.ts) but the sandbox, a test tool. */
-const ENGINE_DIRS = ['api', 'config', 'export', 'fs', 'mirror', 'output', 'sync', 'util', 'windows'];
+const ENGINE_DIRS = ['api', 'config', 'export', 'formats', 'fs', 'mirror', 'output', 'sync', 'util', 'windows'];
 const BAR = 85;
 
 const args = process.argv.slice(2);

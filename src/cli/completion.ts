@@ -8,8 +8,7 @@
 import type { Command, Option } from 'commander';
 import { DATE_RANGE_FILTERS } from '../api/types.js';
 import { SETTING_NAMES } from '../config/settings.js';
-import { FORMATS } from '../output/format.js';
-import { SYNC_FORMATS } from '../mirror/partitions/state-file.js';
+import { FORMATS, MIRROR_FORMATS } from '../formats/registry.js';
 import { PROFILES_COMMAND, SHELLS, type Shell } from './completion-shells.js';
 
 interface OptionSpec {
@@ -32,9 +31,9 @@ interface CommandSpec {
 
 /** Values per option, by `command path|long flag`, then by `*|long flag`. */
 const OPTION_VALUES: Record<string, OptionSpec['values']> = {
-  'sync|--format': [...SYNC_FORMATS, 'jsonl.gz', 'csv.gz'],
+  'sync|--format': [...MIRROR_FORMATS.map((format) => format.name), ...MIRROR_FORMATS.filter((format) => format.gzip).map((format) => `${format.name}.gz`)],
   'sync|--out': 'dirs',
-  '*|--format': FORMATS,
+  '*|--format': FORMATS.map((format) => format.name),
   '*|--filter': DATE_RANGE_FILTERS,
   '*|--profile': 'profiles',
   '*|--output': 'files',

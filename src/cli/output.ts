@@ -5,12 +5,14 @@
  */
 import type { Command } from 'commander';
 import { UsageError, WrappedError } from '../api/errors.js';
-import { encodeAll, type MachineFormat } from '../output/encode.js';
+import { encodeAll } from '../output/encode.js';
 import { writeFileAtomic } from '../fs/atomic-file.js';
 import { outputTarget } from '../fs/output-target.js';
+import { DEFAULT_CHOICE, formatFromPath, resolveFormat, STDOUT_NAME, type FormatFlags } from '../formats/choose.js';
+import { FORMATS, type FormatName, formatOf, inLookups } from '../formats/registry.js';
 import { selectFields } from '../output/fields.js';
 import { terminalSafe } from '../output/sanitize.js';
-import { formatFromPath, resolveFormat, STDOUT_NAME, type Format, type FormatFlags } from '../output/format.js';
+import { orList } from '../util/words.js';
 import type { Context } from './context.js';
 import { fsReason } from './exit-codes.js';
 
@@ -19,22 +21,24 @@ export interface OutputFlags extends FormatFlags {
   excelSafe?: boolean;
 }
 
-/** `parquet`: the command writes Parquet (swaps); its help offers each format only where it works. */
-export function addOutputOptions(command: Command, options: { parquet?: boolean } = {}): Command {
-  const formats = options.parquet ? 'table, json, jsonl, csv, or parquet (to a file)' : 'table, json, jsonl or csv';
-  const extensions = options.parquet ? '.json/.jsonl/.ndjson/.csv/.parquet' : '.json/.jsonl/.ndjson/.csv';
+/** `export`: the command runs an export (swapx swaps), which writes every format; its help offers each format only where it works. */
+export function addOutputOptions(command: Command, options: { export?: boolean } = {}): Command {
+  const offered = FORMATS.filter((format) => options.export || inLookups(format));
+  const streamed = offered.filter((format) => !format.fileOnly).map((format) => format.name);
+  const toFile = offered.filter((format) => format.fileOnly).map((format) => `${format.name} (to a file)`);
+  const formats = toFile.length > 0 ? `${streamed.join(', ')}, or ${toFile.join(', or ')}` : orList(streamed);
+  const extensions = offered.flatMap((format) => format.extensions).join('/');
+  const spreadsheets = FORMATS.filter((format) => format.spreadsheet).map((format) => format.title);
+  command.option('-f, --format <format>', `${formats} (default: ${DEFAULT_CHOICE})`);
+  for (const format of offered) if (format.shorthand) command.option(`--${format.name}`, `shorthand for --format ${format.name}`);
   return command
-    .option('-f, --format <format>', `${formats} (default: table on a terminal, jsonl otherwise)`)
-    .option('--json', 'shorthand for --format json')
-    .option('--jsonl', 'shorthand for --format jsonl')
-    .option('--csv', 'shorthand for --format csv')
     .option('--fields <list>', 'only these fields, in this order (comma-separated)')
     .option('-o, --output <file>', `write to a file (atomically); format from ${extensions}, .gz gzips; - is stdout`)
-    .option('--excel-safe', 'CSV: prefix cells starting with = + - @ with a quote so spreadsheets do not run them');
+    .option('--excel-safe', `${spreadsheets.join('/')}: prefix cells starting with = + - @ with a quote so spreadsheets do not run them`);
 }
 
 export interface OutputPlan {
-  format: Format;
+  format: FormatName;
   gzip: boolean;
   fields: string[];
   output: string | undefined;
@@ -43,16 +47,19 @@ export interface OutputPlan {
 
 /**
  * Checks the output options; throws UsageError before any request is sent.
- * `parquet`: the command can write Parquet (swaps); elsewhere it is a usage error.
+ * `export`: the command runs an export (swapx swaps); elsewhere a format only an export writes (Parquet) is a usage error.
  */
-export function planOutput(ctx: Context, flags: OutputFlags, allFields: readonly string[], options: { parquet?: boolean } = {}): OutputPlan {
+export function planOutput(ctx: Context, flags: OutputFlags, allFields: readonly string[], options: { export?: boolean } = {}): OutputPlan {
   if (flags.output !== undefined && flags.output.trim() === '') throw new UsageError('--output needs a file name');
   const { format, gzip } = resolveFormat(flags, {
     stdoutIsTTY: ctx.io.stdout.isTTY === true,
     configured: ctx.settings().format.value,
-    parquet: options.parquet === true,
+    export: options.export === true,
   });
-  if (flags.excelSafe && format !== 'csv') throw new UsageError('--excel-safe applies to CSV output only');
+  if (flags.excelSafe && !formatOf(format).spreadsheet) {
+    const spreadsheets = FORMATS.filter((other) => other.spreadsheet).map((other) => other.title);
+    throw new UsageError(`--excel-safe applies to ${orList(spreadsheets)} output only`);
+  }
   const fields = selectFields(flags.fields, allFields);
   // What is at -o FILE is looked at once, here, for every command: a device or a FIFO is refused, a link written through.
   const output = flags.output === STDOUT_NAME || flags.output === undefined ? undefined : outputTarget(flags.output);
@@ -67,7 +74,7 @@ export function planOutput(ctx: Context, flags: OutputFlags, allFields: readonly
   return { format, gzip, fields, output, excelSafe: flags.excelSafe === true };
 }
 
-/** Writes a whole result: `table` renders for people, other formats encode the records as sent. */
+/** Writes a whole result: the people view (`table`) renders for people, other formats encode the records as sent. */
 export async function writeResult<T extends object>(
   ctx: Context,
   plan: OutputPlan,
@@ -75,14 +82,14 @@ export async function writeResult<T extends object>(
   allFields: readonly string[],
   table: (records: readonly T[], fields: readonly string[]) => string,
 ): Promise<void> {
-  let text: string;
-  if (plan.format === 'table') text = table(records, plan.fields);
-  else text = encodeAll(plan.format as MachineFormat, records, { fields: plan.fields, allFields, excelSafe: plan.excelSafe });
+  const format = formatOf(plan.format);
+  // planOutput refused a format the lookups cannot write: any but the people view has an encoder.
+  const encoder = format.people ? undefined : format.encoder?.({ fields: plan.fields, allFields, excelSafe: plan.excelSafe });
+  let text = encoder ? encodeAll(encoder, records) : table(records, plan.fields);
   if (!plan.output) {
     // A table is made terminal-safe cell by cell (and coloured); machine formats keep every byte unless shown.
-    const shown = plan.format !== 'table' && (ctx.io.stdout as { isTTY?: boolean }).isTTY === true;
-    // JSON read on a terminal is indented (as gh --json is); through a pipe it stays compact.
-    if (shown && plan.format === 'json') text = `${JSON.stringify(JSON.parse(text), null, 2)}\n`;
+    const shown = !format.people && (ctx.io.stdout as { isTTY?: boolean }).isTTY === true;
+    if (shown && format.shown) text = format.shown(text);
     ctx.io.stdout.write(shown ? terminalSafe(text) : text);
     return;
   }

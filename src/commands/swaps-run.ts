@@ -6,6 +6,7 @@ import type { Context } from '../cli/context.js';
 import { planOutput, type OutputFlags } from '../cli/output.js';
 import { shellQuote } from '../cli/shell-quote.js';
 import { ExportStoppedError, TargetFileError, TargetRefusedError } from '../export/errors.js';
+import { formatOf } from '../formats/registry.js';
 import { partialPaths, windowsSaved } from '../export/partial-file.js';
 import { runExport, type ExportOutcome, type RunEvent } from '../export/run-export.js';
 import { describePlan, futureNote, planFromFlags, resumeArgs, type ExportPlan } from '../windows/plan.js';
@@ -29,7 +30,7 @@ export interface SwapsFlags extends OutputFlags {
 
 /** Every check that can fail on input, before any request: the one plan of this export. */
 function planOf(ctx: Context, flags: SwapsFlags, now: number): ExportPlan {
-  const { output: file, format, gzip, fields, excelSafe } = planOutput(ctx, flags, LIST_SWAP_FIELDS, { parquet: true });
+  const { output: file, format, gzip, fields, excelSafe } = planOutput(ctx, flags, LIST_SWAP_FIELDS, { export: true });
   const plan = planFromFlags(flags, { file, format, gzip, fields, excelSafe }, now, ctx.settings().concurrency.value);
   if (flags.resume && !file) throw new UsageError('--resume needs -o FILE: only a file export can be resumed');
   if (flags.resume && flags.force) throw new UsageError('--resume continues an unfinished export and --force discards it: give one');
@@ -102,7 +103,7 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     }
   };
   const stdout = ctx.io.stdout;
-  const look = plan.output.format === 'table' ? { chalk: ctx.out, width: terminalWidth(stdout, ctx.io.env) } : undefined;
+  const look = formatOf(plan.output.format).people ? { chalk: ctx.out, width: terminalWidth(stdout, ctx.io.env) } : undefined;
   let outcome: ExportOutcome;
   try {
     outcome = await runExport(
@@ -122,8 +123,7 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   }
   const { summary } = outcome;
   // JSON Lines and JSON keep every byte the API sent; columns of a fixed list do not hold what only `swap` documents.
-  const fixedColumns = plan.output.format === 'csv' || plan.output.format === 'parquet' || plan.output.format === 'table';
-  if (summary.withBalanceChanges && fixedColumns)
+  if (summary.withBalanceChanges && formatOf(plan.output.format).fixedColumns)
     ctx.warn(
       `the API sent balanceChanges with ${summary.withBalanceChanges} swap(s), which ${plan.output.format} output leaves out: export as jsonl or json to keep them, or look one swap up with 'swapx swap <id>'`,
     );

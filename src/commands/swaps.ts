@@ -20,7 +20,7 @@ export const register: Register = (program, run) => {
     .option('--resume', 'continue the unfinished export to -o FILE')
     .option('--force', 'overwrite -o FILE, or discard its unfinished export')
     .option('--dry-run', 'print the plan and exit without a request');
-  addOutputOptions(command, { parquet: true })
+  addOutputOptions(command, { export: true })
     .addHelpText(
       'after',
       [

@@ -6,7 +6,8 @@ import { UsageError } from '../api/errors.js';
 import { CONCURRENCY, DEFAULT_BASE_URL, RETRIES, TIMEOUT_MS, parseWholeNumber } from '../api/bounds.js';
 import { ALLOW_HTTP_ENV, checkBaseUrl } from '../api/base-url.js';
 import { parseDuration } from '../util/time.js';
-import { DEFAULT_FORMATS, parseFormat, type Format } from '../output/format.js';
+import { DEFAULT_CHOICE, DEFAULT_FORMATS, parseFormat } from '../formats/choose.js';
+import type { FormatName } from '../formats/registry.js';
 
 export type Source = 'flag' | 'env' | 'profile' | 'default';
 
@@ -14,7 +15,7 @@ export interface Settings {
   /** API base address */
   baseUrl: string;
   /** default output format; undefined = table on a TTY, jsonl otherwise */
-  format: Format | undefined;
+  format: FormatName | undefined;
   /** bulk export workers */
   concurrency: number;
   /** per-request timeout, ms */
@@ -57,7 +58,7 @@ export const SETTINGS = {
     key: 'format',
     name: 'format',
     default: undefined,
-    defaultText: 'table on a terminal, jsonl otherwise',
+    defaultText: DEFAULT_CHOICE,
     parse: (text: string, from: string) => parseFormat(text, from, DEFAULT_FORMATS),
   } satisfies SettingSpec<'format'>,
   concurrency: {

@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../fs/atomic-file.js';
 import { describeDifference as describe, fingerprint } from '../util/fingerprint.js';
 import { formatUtc } from '../util/time.js';
 import type { DateRangeFilter } from '../api/types.js';
-import type { Format } from '../output/format.js';
+import { type FormatName, formatNamed } from '../formats/registry.js';
 import { freezeOutput, withRange, type ExportPlan } from '../windows/plan.js';
 
 export interface ExportQuery {
@@ -19,7 +19,8 @@ export interface ExportQuery {
   from: string;
   to: string;
   windowMs: number;
-  format: string;
+  /** a format of the registry: readManifest refuses any other */
+  format: FormatName;
   fields: string[];
   gzip: boolean;
   excelSafe: boolean;
@@ -61,9 +62,17 @@ export interface Manifest {
   bytes: number;
   swaps: number;
   dropped: number;
-  /** Parquet: how many row groups the partial file holds (their metadata: parquet-export.ts) */
-  parquet?: string;
+  /** the format's own checkpoint at `bytes`, opaque here: its writer's (src/formats; Parquet: its row groups) */
+  formatState?: string;
   updatedAt: string;
+}
+
+/**
+ * A manifest of swapx before formats were modules, which kept the only format state there was, Parquet's count of
+ * row groups, as `parquet`: the same state, read as the format's.
+ */
+interface OldManifest extends Manifest {
+  parquet?: string;
 }
 
 export async function readManifest(file: string): Promise<Manifest | undefined> {
@@ -83,17 +92,21 @@ export async function readManifest(file: string): Promise<Manifest | undefined> 
   if (!isManifest(manifest)) {
     throw new UsageError(`${file} is not an export manifest swapx can read; delete it and the partial file beside it to start over`);
   }
-  return manifest;
+  const { parquet, ...read } = manifest as OldManifest;
+  return parquet === undefined ? manifest : { ...read, formatState: read.formatState ?? parquet };
 }
 
-/** The fields a resume reads, of their types: a manifest written by hand or by another program is refused whole. */
+/** The fields a resume reads, of their types, and a format swapx writes: a manifest written by hand or by another program is refused whole. */
 function isManifest(value: unknown): value is Manifest {
   if (value === null || typeof value !== 'object') return false;
-  const m = value as Partial<Manifest>;
+  const m = value as Partial<OldManifest>;
   const q = m.query as Partial<ExportQuery> | undefined;
+  const text = (field: unknown) => field === undefined || typeof field === 'string';
   return (
     m.version === 1 &&
     typeof m.bytes === 'number' &&
+    text(m.formatState) &&
+    text(m.parquet) &&
     typeof m.windowsDone === 'number' &&
     typeof m.windowsTotal === 'number' &&
     q !== null &&
@@ -102,6 +115,7 @@ function isManifest(value: unknown): value is Manifest {
     typeof q.to === 'string' &&
     typeof q.windowMs === 'number' &&
     typeof q.format === 'string' &&
+    formatNamed(q.format) !== undefined &&
     Array.isArray(q.fields) &&
     q.fields.every((field) => typeof field === 'string')
   );
@@ -128,7 +142,7 @@ export function planOfQuery(query: ExportQuery, current: ExportPlan): ExportPlan
     ...withRange(current, { from: Date.parse(query.from), to: Date.parse(query.to) }),
     filter: (query.filter ?? undefined) as DateRangeFilter | undefined,
     windowMs: query.windowMs,
-    output: freezeOutput({ file: current.output.file, format: query.format as Format, gzip: query.gzip, fields: query.fields, excelSafe: query.excelSafe }),
+    output: freezeOutput({ file: current.output.file, format: query.format, gzip: query.gzip, fields: query.fields, excelSafe: query.excelSafe }),
   });
 }
 

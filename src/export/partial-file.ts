@@ -49,8 +49,8 @@ export class PartialFile implements ExportSink {
 
   /** What is checkpointed: where a resume starts. */
   get state(): SinkState {
-    const { windowsDone, swaps, dropped, bytes, parquet } = this.saved;
-    return { windowsDone, swaps, dropped, bytes, formatState: parquet };
+    const { windowsDone, swaps, dropped, bytes, formatState } = this.saved;
+    return { windowsDone, swaps, dropped, bytes, formatState };
   }
 
   /** A new export: an empty partial file and a manifest of no windows done. */
@@ -89,7 +89,7 @@ export class PartialFile implements ExportSink {
 
   /**
    * Appends a window's text or bytes (gzipped when the file is); checkpoints when the last checkpoint is CHECKPOINT_MS old.
-   * `formatState` is kept in the manifest's `parquet` field, the only format that has one.
+   * `formatState`, the format's checkpoint at the end of these bytes, is kept in the manifest (undefined: the last stands).
    */
   async append(text: string | Buffer, done: Tally, formatState?: string): Promise<void> {
     if (text.length > 0) {
@@ -97,7 +97,7 @@ export class PartialFile implements ExportSink {
       await writeAll(this.handle, bytes, this.manifest.bytes);
       this.manifest = { ...this.manifest, bytes: this.manifest.bytes + bytes.length };
     }
-    this.manifest = { ...this.manifest, ...done, ...(formatState === undefined ? {} : { parquet: formatState }) };
+    this.manifest = { ...this.manifest, ...done, ...(formatState === undefined ? {} : { formatState }) };
     if (performance.now() - this.lastCheckpoint >= CHECKPOINT_MS) await this.checkpoint();
   }
 

@@ -5,20 +5,19 @@
  */
 import fsSync from 'node:fs';
 import path from 'node:path';
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
 import type { SwapxClient } from '../api/client.js';
-import { SwapxError } from '../api/errors.js';
+import { SwapxError, UsageError } from '../api/errors.js';
 import { LIST_SWAP_FIELDS } from '../api/types.js';
+import { onlyToFile } from '../formats/choose.js';
+import { formatOf } from '../formats/registry.js';
 import { acquireLock, type HeldLock } from '../fs/lock.js';
-import { createEncoder, type Encoder, type MachineFormat } from '../output/encode.js';
 import { terminalSafe } from '../output/sanitize.js';
 import type { OutStream } from '../output/stream.js';
-import { swapRowsEncoder } from '../output/swap-rows.js';
 import { windowsOf, type ExportPlan } from '../windows/plan.js';
 import { ExportStoppedError, TargetFileError, TargetRefusedError } from './errors.js';
 import { exportSwaps, type ExportEvent, type ExportSummary } from './exporter.js';
 import { queryOf } from './manifest.js';
-import { parquetStatePath } from './parquet-state.js';
 import { PartialFile, partialPaths, windowsSaved } from './partial-file.js';
 import { StdoutSink, type ExportSink, type Tally } from './sink.js';
 import { decideTarget } from './target.js';
@@ -59,9 +58,11 @@ export type ExportOutcome =
 /** `onEvent` may return a promise: the engine waits for it (a progress display starting), except for window events. */
 export async function runExport(plan: ExportPlan, deps: ExportDeps, onEvent: (event: RunEvent) => void | Promise<void> = () => {}): Promise<ExportOutcome> {
   const file = plan.output.file;
+  const format = formatOf(plan.output.format);
   if (!file) {
-    // JSON and JSON Lines escape controls themselves; CSV shown on a terminal must not let a server's escapes through.
-    const shown = plan.output.format === 'csv' && deps.stdout.isTTY === true;
+    if (format.fileOnly) throw new UsageError(onlyToFile(format));
+    // JSON and JSON Lines escape controls themselves, the table strips them; CSV shown on a terminal must not let a server's escapes through.
+    const shown = !format.terminalSafe && deps.stdout.isTTY === true;
     return exportTo(plan, new StdoutSink(deps.stdout, shown ? terminalSafe : undefined), undefined, deps, onEvent);
   }
   // One run at a time per FILE: two (overlapping cron runs, a resume pasted twice) would write one .partial.
@@ -73,8 +74,9 @@ export async function runExport(plan: ExportPlan, deps: ExportDeps, onEvent: (ev
   }
   const lastWords = () => {
     lock.releaseSync();
+    const paths = partialPaths(file);
     if (windowsSaved(file) === 0)
-      for (const name of [...Object.values(partialPaths(file)), parquetStatePath(partialPaths(file).partial)]) fsSync.rmSync(name, { force: true });
+      for (const name of [...Object.values(paths), ...(format.sideFiles?.(paths.partial) ?? [])]) fsSync.rmSync(name, { force: true });
   };
   deps.stop?.addEventListener('abort', lastWords, { once: true });
   try {
@@ -136,13 +138,29 @@ async function exportTo(
   const { windowsDone, swaps, dropped } = sink.state;
   await onEvent({ type: 'start', plan, windowsTotal: windows.length, windowsDone, swaps, dropped });
   try {
-    const job = { client: deps.client, filter: plan.filter, windows, concurrency: plan.concurrency, sink, signal: deps.signal, onEvent };
-    let summary: ExportSummary;
-    if (plan.output.format === 'parquet' && partial) {
-      // Loaded only here: the Parquet writer is a chunk of its own, not parsed at every start.
-      const { exportSwapsParquet } = await import('./parquet-export.js');
-      summary = await exportSwapsParquet({ ...job, fields: plan.output.fields, stateFile: parquetStatePath(partialPaths(partial.target).partial) });
-    } else summary = await exportSwaps({ ...job, encoder: encoderFor(plan, deps) });
+    const { output } = plan;
+    const writer = await formatOf(output.format).exportWriter(
+      {
+        fields: output.fields,
+        allFields: LIST_SWAP_FIELDS,
+        excelSafe: output.excelSafe,
+        filter: plan.filter,
+        // In a file the table is plain.
+        look: output.file ? undefined : deps.look,
+        partial: partial && partialPaths(partial.target).partial,
+      },
+      sink.state,
+    );
+    const summary = await exportSwaps({
+      client: deps.client,
+      filter: plan.filter,
+      windows,
+      concurrency: plan.concurrency,
+      writer,
+      sink,
+      signal: deps.signal,
+      onEvent,
+    });
     return { status: 'exported', plan, summary };
   } catch (error) {
     await sink.close();
@@ -152,13 +170,4 @@ async function exportTo(
     const saved = partial && done > 0 ? { windowsDone: done, windowsTotal: windows.length, partial: partialPaths(partial.target).partial } : undefined;
     throw new ExportStoppedError(plan, saved, error);
   }
-}
-
-function encoderFor(plan: ExportPlan, deps: ExportDeps): Encoder {
-  const { output } = plan;
-  if (output.format === 'table') {
-    const look = output.file ? undefined : deps.look;
-    return swapRowsEncoder(plan.filter, look?.chalk ?? new Chalk({ level: 0 }), { fields: output.fields, width: look?.width });
-  }
-  return createEncoder(output.format as MachineFormat, { fields: output.fields, allFields: LIST_SWAP_FIELDS, excelSafe: output.excelSafe });
 }

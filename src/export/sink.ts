@@ -11,7 +11,7 @@ export interface Tally {
 /** Where a resumed export starts: what its last checkpoint recorded. */
 export interface SinkState extends Tally {
   bytes: number;
-  /** what the format checkpointed with its bytes, for its resume (Parquet: its row groups; parquet-export.ts) */
+  /** what the format's writer checkpointed with its bytes, for its resume (src/formats/writer.ts; Parquet: its row groups) */
   formatState?: string;
 }
 

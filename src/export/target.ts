@@ -7,9 +7,9 @@
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
+import { formatOf } from '../formats/registry.js';
 import { formatUtc } from '../util/time.js';
 import { type Manifest, describeDifference, onlyRangeDiffers, planOfQuery, queryOf, readManifest } from './manifest.js';
-import { parquetStatePath, savedRowGroups } from './parquet-state.js';
 import { partialPaths } from './partial-file.js';
 import type { ExportPlan } from '../windows/plan.js';
 
@@ -59,10 +59,9 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
       `${paths.partial} holds ${partial.size} bytes, fewer than the ${manifest.bytes} its manifest counts, so the export cannot be resumed; add --force to start over`,
     );
   }
-  // A Parquet file's footer is rebuilt from its row groups' metadata: without it there is nothing to resume (said
-  // before the run claims to be resuming).
-  const rowGroups = Number(manifest.parquet ?? 0);
-  if (rowGroups > 0) await savedRowGroups(parquetStatePath(paths.partial), rowGroups);
+  // What the format needs beside the bytes to go on (a Parquet footer is rebuilt from its row groups' metadata) is
+  // checked before the run claims to be resuming.
+  await formatOf(manifest.query.format).checkResume?.(paths.partial, manifest.formatState);
   const baseUrlWas = manifest.query.baseUrl !== baseUrl ? manifest.query.baseUrl : undefined;
   return { action: 'resume', plan: ownRange ? saved : plan, manifest, ownRange, baseUrlWas };
 }

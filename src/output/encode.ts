@@ -4,10 +4,9 @@
  * window as one batch; the lookup commands write one batch.
  */
 import { csvField, csvLines } from './csv.js';
-import type { Format } from './format.js';
 
-/** The text formats; Parquet is binary (parquet.ts). */
-export type MachineFormat = Exclude<Format, 'table' | 'parquet'>;
+/** The text encoders this file has, which the format modules (src/formats) build theirs from. */
+export type MachineFormat = 'json' | 'jsonl' | 'csv';
 /** A record as the encoders read it: API types are interfaces, which have no index signature, so they come in as objects. */
 type Row = Record<string, unknown>;
 
@@ -145,7 +144,9 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
 }
 
 /** The whole of a small result as text. */
-export function encodeAll(format: MachineFormat, records: readonly object[], options: EncodeOptions): string {
-  const encoder = createEncoder(format, options);
+export function encodeAll(encoder: Encoder, records: readonly object[]): string;
+export function encodeAll(format: MachineFormat, records: readonly object[], options: EncodeOptions): string;
+export function encodeAll(by: Encoder | MachineFormat, records: readonly object[], options?: EncodeOptions): string {
+  const encoder = typeof by === 'string' ? createEncoder(by, options!) : by;
   return encoder.header() + encoder.batch(records, true) + encoder.footer(records.length > 0);
 }

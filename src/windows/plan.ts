@@ -8,7 +8,8 @@
 import { CONCURRENCY, RPS_MAX, WINDOW_MS, parseIntInRange, parseRps, parseSpanOption, parseTimeOption } from '../api/bounds.js';
 import { UsageError } from '../api/errors.js';
 import { DATE_RANGE_FILTERS, DEFAULT_FILTER, LIST_SWAP_FIELDS, type DateRangeFilter } from '../api/types.js';
-import { formatFromPath, type Format } from '../output/format.js';
+import { formatFromPath } from '../formats/choose.js';
+import type { FormatName } from '../formats/registry.js';
 import { formatDuration, formatUtc, parseDuration } from '../util/time.js';
 
 export interface Window {
@@ -22,7 +23,7 @@ export interface Window {
 export interface ExportOutput {
   /** -o FILE; undefined: stdout */
   file: string | undefined;
-  format: Format;
+  format: FormatName;
   gzip: boolean;
   fields: readonly string[];
   excelSafe: boolean;

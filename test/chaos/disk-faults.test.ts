@@ -11,7 +11,7 @@ import { SWAP_FIELDS } from '../../src/api/types.js';
 import type { ExportQuery } from '../../src/export/manifest.js';
 import { PartialFile } from '../../src/export/partial-file.js';
 import { createEncoder } from '../../src/output/encode.js';
-import { textCodec } from '../../src/mirror/partitions/codec.js';
+import { jsonlCodec } from '../../src/formats/jsonl.js';
 import { LocalStorage } from '../../src/mirror/folder/local-storage.js';
 import { writePartition } from '../../src/mirror/partitions/partitions.js';
 import { mountSupport, remount } from '../../scripts/chaos/faults.js';
@@ -76,7 +76,7 @@ describe('short writes are taken for whole ones', () => {
   it('sync: writePartition writes the rest of a partition after a short write (no swap lost, no line cut)', async () => {
     shortFirstWrite(/\.part\..*\.tmp$/);
     const dir = tempDir('swapx-short-');
-    const codec = textCodec('jsonl', false, createEncoder('jsonl', { fields: ['id', 'completedAt'], allFields: ['id', 'completedAt'] }));
+    const codec = jsonlCodec(false, createEncoder('jsonl', { fields: ['id', 'completedAt'], allFields: ['id', 'completedAt'] }));
     const row = (id: string) => codec.row({ id, completedAt: '2026-11-01T00:00:00Z' } as never);
     const file = path.join(dir, 'date=2026-11-01', 'part.jsonl');
     await writePartition(new LocalStorage(dir), 'date=2026-11-01/part.jsonl', [row('c'), row('a'), row('b')], codec);

@@ -11,7 +11,7 @@ import { parquetCompressors } from '../../src/output/parquet/codec.js';
 import { encodeParquet, PARQUET_FIELDS, ParquetFile } from '../../src/output/parquet/writer.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { Rng } from '../../src/sandbox/random.js';
-import { parquetCodec } from '../../src/mirror/partitions/parquet-codec.js';
+import { parquetCodec } from '../../src/formats/parquet/partitions.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { asRead, parquetCodecs, parquetRows } from '../helpers/duckdb.js';
 import { runSwapx } from '../helpers/run.js';
@@ -96,7 +96,7 @@ describe('the Parquet codec', () => {
       // is still ahead then (in four 30-min windows, a loaded machine saw the run end before the watch fired).
       const watch = setInterval(() => {
         try {
-          if ((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { parquet?: string }).parquet !== undefined) controller.abort();
+          if ((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { formatState?: string }).formatState !== undefined) controller.abort();
         } catch {
           // not written yet
         }

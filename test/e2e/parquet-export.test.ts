@@ -112,8 +112,8 @@ describe('swapx swaps -o FILE.parquet', () => {
     // Interrupt once a row group is checkpointed and the next one is under way.
     const watch = setInterval(() => {
       try {
-        const saved = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { windowsDone: number; parquet?: string };
-        if (saved.parquet !== undefined) controller.abort();
+        const saved = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { windowsDone: number; formatState?: string };
+        if (saved.formatState !== undefined) controller.abort();
       } catch {
         // not written yet
       }
@@ -138,7 +138,7 @@ describe('swapx swaps -o FILE.parquet', () => {
     expect(refused).toEqual({
       code: 2,
       stdout: '',
-      stderr: `swapx: error: ${rowGroups} does not hold the metadata of the ${(JSON.parse(fs.readFileSync(manifest, 'utf8')) as { parquet: string }).parquet} row group(s) the manifest counts, so the export cannot be resumed; add --force to start over\n`,
+      stderr: `swapx: error: ${rowGroups} does not hold the metadata of the ${(JSON.parse(fs.readFileSync(manifest, 'utf8')) as { formatState: string }).formatState} row group(s) the manifest counts, so the export cannot be resumed; add --force to start over\n`,
     });
     fs.writeFileSync(rowGroups, Buffer.concat([kept, Buffer.from('{"a row group written after the checkpoint"}\n')]));
 
@@ -151,6 +151,33 @@ describe('swapx swaps -o FILE.parquet', () => {
 });
 
 describe('an interrupted Parquet export', () => {
+  it('left by the swapx before formats were modules (its manifest counts the row groups as `parquet`) resumes to the same bytes', async () => {
+    const whole = path.join(dir, 'whole-before.parquet');
+    expect((await swapx(['swaps', ...range, '-o', whole, '-q'])).code).toBe(0);
+    const file = path.join(dir, 'before.parquet');
+    const manifest = `${file}.partial.manifest.json`;
+    const controller = new AbortController();
+    const watch = setInterval(() => {
+      try {
+        if ((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { formatState?: string }).formatState !== undefined) controller.abort();
+      } catch {
+        // not written yet
+      }
+    }, 5);
+    const cut = await swapx(['swaps', ...range, '--concurrency', '1', '-o', file], { baseUrl: slow.url, signal: controller.signal });
+    clearInterval(watch);
+    expect(cut.code).toBe(130);
+    // The manifest as the swapx before wrote it: the same count of row groups, under the name it had.
+    const { formatState, ...before } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as Record<string, unknown>;
+    expect(formatState).toMatch(/^[1-9][0-9]*$/);
+    fs.writeFileSync(manifest, `${JSON.stringify({ ...before, parquet: formatState }, null, 2)}\n`);
+
+    const resumed = await swapx(['swaps', ...range, '-o', file, '--resume', '-q'], { baseUrl: slow.url });
+    expect(resumed).toEqual({ code: 0, stdout: '', stderr: '' });
+    expect(fs.readFileSync(file).equals(fs.readFileSync(whole))).toBe(true);
+    expect(fs.readdirSync(dir).filter((name) => name.startsWith('before.parquet'))).toEqual(['before.parquet']);
+  });
+
   it('before its first row group leaves nothing behind, not even the row-group file', async () => {
     const out = tempDir('swapx-parquet-cut-');
     const file = path.join(out, 'early.parquet');

@@ -7,6 +7,7 @@ import { TimeoutError } from '../../src/api/errors.js';
 import { LIST_SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { exportSwaps, type ExportEvent, type ExportJob } from '../../src/export/exporter.js';
 import type { ExportSink, SinkState, Tally } from '../../src/export/sink.js';
+import { textWriter } from '../../src/formats/text-writer.js';
 import { createEncoder, type MachineFormat } from '../../src/output/encode.js';
 import type { Window } from '../../src/windows/plan.js';
 import { BASE, MIN, type Served, serve, swap } from './served-windows.js';
@@ -34,7 +35,7 @@ function job(served: Served, sink: ExportSink, format: MachineFormat, extra: Par
     filter: undefined,
     windows,
     concurrency: 1,
-    encoder: createEncoder(format, { fields: ['id'], allFields: LIST_SWAP_FIELDS }),
+    writer: textWriter(createEncoder(format, { fields: ['id'], allFields: LIST_SWAP_FIELDS }), sink.state),
     sink,
     ...extra,
   };
@@ -173,7 +174,7 @@ describe('exportSwaps', () => {
     const sink = new MemorySink();
     // Every field: the JSON formats write the swaps' bytes as sent, parts of the bodies.
     const encoder = createEncoder('jsonl', { fields: LIST_SWAP_FIELDS, allFields: LIST_SWAP_FIELDS });
-    await exportSwaps(job(served, sink, 'jsonl', { encoder }));
+    await exportSwaps(job(served, sink, 'jsonl', { writer: textWriter(encoder, sink.state) }));
     expect(served.bodies).toHaveLength(3);
     expect(served.bodies.map((body) => body.length)).toEqual([0, 0, 0]);
     expect(sink.pieces.map((p) => (JSON.parse(p.text || 'null') as Swap | null)?.id)).toEqual(['a', 'b', undefined]);

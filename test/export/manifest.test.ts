@@ -75,11 +75,18 @@ describe('readManifest', () => {
 
   it('reads back what writeManifest wrote, whole, with mode 0600', async () => {
     const file = path.join(tempDir('swapx-manifest-'), 'm.json');
-    const manifest = manifestOf(query, { parquet: '2' });
+    const manifest = manifestOf(query, { formatState: '2' });
     await writeManifest(file, manifest);
     expect(await readManifest(file)).toEqual(manifest);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(file, 'utf8')).toBe(`${JSON.stringify(manifest, null, 2)}\n`);
+  });
+
+  it("reads the swapx before's Parquet state (`parquet`, the count of row groups) as the format's state", async () => {
+    const file = path.join(tempDir('swapx-manifest-'), 'm.json');
+    const parquetQuery = { ...query, format: 'parquet' as const };
+    fs.writeFileSync(file, JSON.stringify({ ...manifestOf(parquetQuery), parquet: '3' }));
+    expect(await readManifest(file)).toEqual(manifestOf(parquetQuery, { formatState: '3' }));
   });
 
   it('an unreadable manifest is an error, never taken as absent (EACCES, a directory)', async () => {
@@ -120,6 +127,9 @@ describe('readManifest', () => {
     ['no to', withQuery({ to: undefined })],
     ['windowMs as text', withQuery({ windowMs: '1800000' })],
     ['no format', withQuery({ format: undefined })],
+    ['a format swapx does not write', withQuery({ format: 'xml' })],
+    ['a format state not text', { ...good, formatState: 2 }],
+    ['an old Parquet state not text', { ...good, parquet: 2 }],
     ['fields as text', withQuery({ fields: 'id' })],
     ['a field not text', withQuery({ fields: ['id', 2] })],
   ])('%s: "not an export manifest swapx can read"', async (_name, value) => {

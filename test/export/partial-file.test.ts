@@ -132,11 +132,11 @@ describe('PartialFile', () => {
     const partial = await PartialFile.start(file, { ...query, format: 'parquet' }, 3);
     clock += 1_000;
     await partial.append(Buffer.from([1, 2]), { windowsDone: 1, swaps: 1, dropped: 0 }, 'groups:1');
-    expect(manifestOf(file)).toMatchObject({ windowsDone: 1, bytes: 2, parquet: 'groups:1' });
+    expect(manifestOf(file)).toMatchObject({ windowsDone: 1, bytes: 2, formatState: 'groups:1' });
     expect(partial.state).toEqual({ windowsDone: 1, swaps: 1, dropped: 0, bytes: 2, formatState: 'groups:1' });
     clock += 1_000;
     await partial.append('', { windowsDone: 2, swaps: 1, dropped: 0 });
-    expect(manifestOf(file)).toMatchObject({ windowsDone: 2, bytes: 2, parquet: 'groups:1' });
+    expect(manifestOf(file)).toMatchObject({ windowsDone: 2, bytes: 2, formatState: 'groups:1' });
     clock += 1_000;
     await partial.append(Buffer.from([3]), { windowsDone: 3, swaps: 2, dropped: 0 }, 'groups:2');
     expect(partial.state.formatState).toBe('groups:2');

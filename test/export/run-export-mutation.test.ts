@@ -13,7 +13,7 @@ import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import { ExportStoppedError, TargetFileError, TargetRefusedError } from '../../src/export/errors.js';
 import { runExport, type ExportDeps, type RunEvent } from '../../src/export/run-export.js';
 import { acquireLock, SyncLockedError } from '../../src/fs/lock.js';
-import type { Format } from '../../src/output/format.js';
+import type { FormatName } from '../../src/formats/registry.js';
 import { planExport, type ExportOutput, type ExportPlan } from '../../src/windows/plan.js';
 import { tempDir } from '../helpers/cli.js';
 import { BASE, MIN, serve, swap, type Served } from './served-windows.js';
@@ -24,7 +24,7 @@ const TABLE_HEADER =
   'withdrawnAt           bridge              route                                deposit            withdrawal          USD  USD check         id';
 
 /** Three ten-minute windows from BASE, one at a time. */
-function plan(file: string | undefined, format: Format = 'jsonl', output: Partial<ExportOutput> = {}): ExportPlan {
+function plan(file: string | undefined, format: FormatName = 'jsonl', output: Partial<ExportOutput> = {}): ExportPlan {
   return planExport({
     from: BASE,
     to: BASE + 30 * MIN,

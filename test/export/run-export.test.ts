@@ -11,7 +11,7 @@ import { AbortedError } from '../../src/api/errors.js';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import { ExportStoppedError, TargetRefusedError } from '../../src/export/errors.js';
 import { runExport, type ExportDeps, type RunEvent } from '../../src/export/run-export.js';
-import type { Format } from '../../src/output/format.js';
+import type { FormatName } from '../../src/formats/registry.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { planExport, type ExportPlan } from '../../src/windows/plan.js';
 import { tempDir } from '../helpers/cli.js';
@@ -33,7 +33,7 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-function plan(file: string | undefined, format: Format = 'jsonl'): ExportPlan {
+function plan(file: string | undefined, format: FormatName = 'jsonl'): ExportPlan {
   const output = { file, format, gzip: false, fields: LIST_SWAP_FIELDS, excelSafe: false };
   return planExport({ from: Date.parse(FROM), to: Date.parse(TO), output, concurrency: 4, now: Date.parse(TO) });
 }

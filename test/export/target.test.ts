@@ -46,7 +46,8 @@ function manifestOf(q: ExportQuery, extra: Partial<Manifest> = {}): Manifest {
 const fileIn = () => path.join(tempDir('swapx-target-'), 'out.jsonl');
 
 /** FILE with its manifest (of `p`'s query unless given) and a partial file of `bytes` bytes (none: no partial file). */
-function unfinished(p: (file: string) => ExportPlan, options: { bytes?: number; extra?: Partial<Manifest>; query?: ExportQuery } = {}) {
+/** `extra.parquet`: the format state as the swapx before formats were modules named it. */
+function unfinished(p: (file: string) => ExportPlan, options: { bytes?: number; extra?: Partial<Manifest> & { parquet?: string }; query?: ExportQuery } = {}) {
   const file = fileIn();
   const q = options.query ?? queryOf(p(file), BASE);
   if (options.bytes !== undefined) fs.writeFileSync(`${file}.partial`, 'x'.repeat(options.bytes));
@@ -178,16 +179,19 @@ describe('decideTarget with a manifest', () => {
     }
   });
 
-  it('a Parquet export resumes only with the metadata of every row group it counts', async () => {
+  it.each([
+    ['formatState', (count: string) => ({ formatState: count })],
+    ['parquet, as the swapx before formats were modules wrote it', (count: string) => ({ parquet: count })],
+  ])('a Parquet export (its state in %s) resumes only with the metadata of every row group it counts', async (_, state) => {
     const parquet = (f: string) => plan(f, { output: { file: f, format: 'parquet', gzip: false, fields: ['id', 'completedAt'], excelSafe: false } });
-    const missing = unfinished(parquet, { bytes: 10, extra: { parquet: '2' } });
+    const missing = unfinished(parquet, { bytes: 10, extra: state('2') });
     expect(await usage(decideTarget(parquet(missing.file), BASE, resume))).toBe(
       `${missing.file}.partial.rowgroups does not hold the metadata of the 2 row group(s) the manifest counts, so the export cannot be resumed; add --force to start over`,
     );
-    const kept = unfinished(parquet, { bytes: 10, extra: { parquet: '2' } });
+    const kept = unfinished(parquet, { bytes: 10, extra: state('2') });
     fs.writeFileSync(`${kept.file}.partial.rowgroups`, '{"a":1}\n{"a":2}\n');
-    expect(await decideTarget(parquet(kept.file), BASE, resume)).toMatchObject({ action: 'resume' });
-    const none = unfinished(parquet, { bytes: 10, extra: { parquet: '0' } });
+    expect(await decideTarget(parquet(kept.file), BASE, resume)).toMatchObject({ action: 'resume', manifest: { formatState: '2' } });
+    const none = unfinished(parquet, { bytes: 10, extra: state('0') });
     expect(await decideTarget(parquet(none.file), BASE, resume)).toMatchObject({ action: 'resume' });
   });
 });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import path from 'node:path';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import { parquetCodec } from '../../src/mirror/partitions/parquet-codec.js';
+import { parquetCodec } from '../../src/formats/parquet/partitions.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { CAUGHT_UP, useClockedSandbox } from '../helpers/clocked-sandbox.js';
 import { asRead, query } from '../helpers/duckdb.js';

@@ -9,14 +9,14 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { createEncoder } from '../../src/output/encode.js';
-import { textCodec } from '../../src/mirror/partitions/codec.js';
-import { readCsvRecords } from '../../src/mirror/partitions/csv-records.js';
+import { csvCodec } from '../../src/formats/csv.js';
+import { readCsvRecords } from '../../src/formats/csv-records.js';
+import { jsonlCodec } from '../../src/formats/jsonl.js';
 import { IdIndex } from '../../src/mirror/partitions/id-index.js';
 import { LocalStorage } from '../../src/mirror/folder/local-storage.js';
 import { PendingPartitions } from '../../src/mirror/partitions/pending.js';
 import { recover } from '../../src/mirror/folder/recovery.js';
-import type { SyncFormat } from '../../src/mirror/partitions/state-file.js';
-import type { PartitionCodec } from '../../src/mirror/partitions/stored-row.js';
+import type { PartitionCodec } from '../../src/formats/stored-row.js';
 import { tempDir } from '../helpers/cli.js';
 
 /** The pending rows of a mirror in `dir`, with the index of its partitions. */
@@ -53,7 +53,7 @@ describe('readCsvRecords', () => {
   });
 });
 
-const cases: [Exclude<SyncFormat, 'parquet'>, boolean][] = [
+const cases: ['jsonl' | 'csv', boolean][] = [
   ['jsonl', false],
   ['jsonl', true],
   ['csv', false],
@@ -68,7 +68,7 @@ function decode(file: string): string {
 describe('PendingPartitions', () => {
   it.each(cases)('%s gzip=%s: one file per date, latest version per id, sorted; unchanged partitions are not rewritten', async (format, gzip) => {
     const dir = tempDir('swapx-parts-');
-    const codec = textCodec(format, gzip, createEncoder(format, { fields, allFields: SWAP_FIELDS }));
+    const codec = (format === 'jsonl' ? jsonlCodec : csvCodec)(gzip, createEncoder(format, { fields, allFields: SWAP_FIELDS }));
     const pending = pendingIn(dir, codec);
     const add = (s: Swap) => pending.add(s.completedAt!.slice(0, 10), codec.row(s));
     await add(swap('b', '2026-11-20T10:00:00Z', '2026-11-20T10:00:00Z'));
@@ -121,7 +121,7 @@ describe('PendingPartitions', () => {
 describe('recover', () => {
   it('deletes temporary files and folds the parts of the older layout into the one file, latest versions kept', async () => {
     const dir = tempDir('swapx-recover-');
-    const codec = textCodec('jsonl', false, createEncoder('jsonl', { fields, allFields: SWAP_FIELDS }));
+    const codec = jsonlCodec(false, createEncoder('jsonl', { fields, allFields: SWAP_FIELDS }));
     const partition = path.join(dir, 'date=2026-11-20');
     fs.mkdirSync(partition);
     const line = (s: Swap) => `${JSON.stringify(s)}\n`;

@@ -7,7 +7,12 @@
  * idempotent and safe to kill at any moment.
  */
 import type { Register } from '../../cli/command.js';
+import { DEFAULT_FORMAT, MIRROR_FORMATS } from '../../formats/registry.js';
+import { orList } from '../../util/words.js';
 import type { SyncFlags } from './flags.js';
+
+const gzipped = MIRROR_FORMATS.filter((format) => format.gzip);
+const whole = orList(MIRROR_FORMATS.filter((format) => !format.gzip).map((format) => format.name));
 
 export const register: Register = (program, run) => {
   program
@@ -23,9 +28,9 @@ export const register: Register = (program, run) => {
     .option('--until <time>', 'hold swaps completed before this (default: now minus 2 minutes); their updates are fetched up to now')
     .option(
       '-f, --format <format>',
-      "jsonl, csv (.gz or --gzip to compress) or parquet (default: jsonl); set by the dir's first run: later runs may omit it, a different one is refused",
+      `${gzipped.map((format) => format.name).join(', ')} (.gz or --gzip to compress) or ${whole} (default: ${DEFAULT_FORMAT.name}); set by the dir's first run: later runs may omit it, a different one is refused`,
     )
-    .option('--gzip', 'gzip the parts (.jsonl.gz, .csv.gz; not with parquet, which is compressed already)')
+    .option('--gzip', `gzip the parts (${gzipped.map((format) => `${format.extensions[0]}.gz`).join(', ')}; not with ${whole}, which is compressed already)`)
     .option('--fields <list>', 'only these fields (must include id, completedAt and updatedAt)')
     .option('--lag <duration>', 're-scan this far behind the cursor for late arrivals; 0 turns it off (default: 48h)')
     .option('--rescan-every <duration>', 're-scan at most this often; 0: every run (default: 0, or 15m with --follow)')

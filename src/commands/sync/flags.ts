@@ -7,9 +7,11 @@
 import { UsageError } from '../../api/errors.js';
 import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../api/types.js';
 import { parseIntInRange, parseTimeOption, refuseBareSpan } from '../../api/bounds.js';
+import type { Format } from '../../formats/format.js';
+import { type FormatName, formatNamed, formatOfExtension, MIRROR_FORMATS } from '../../formats/registry.js';
 import { selectFields } from '../../output/fields.js';
 import { formatUtc, parseDuration } from '../../util/time.js';
-import { SYNC_FORMATS, type SyncFormat } from '../../mirror/partitions/state-file.js';
+import { orList } from '../../util/words.js';
 import { DEFAULT_CHECKPOINT_MS, DEFAULT_FOLLOW_RESCAN_MS, DEFAULT_INTERVAL_MS, DEFAULT_LAG_MS } from '../../sync/defaults.js';
 
 export interface SyncFlags {
@@ -40,7 +42,7 @@ export interface SyncOptions {
   since: number | undefined;
   /** explicit --until; undefined: now − settle at each step */
   until: number | undefined;
-  format: SyncFormat | undefined;
+  format: FormatName | undefined;
   gzip: boolean | undefined;
   fields: string[] | undefined;
   lagMs: number;
@@ -78,16 +80,19 @@ function time(text: string, name: string, now: number): number {
   return Math.floor(parseTimeOption(name, text, now) / 1000) * 1000;
 }
 
-function parseFormat(text: string): { format: SyncFormat; gzip: boolean } {
+/** A mirror's format: its name or an extension's word (ndjson), and .gz after a text one. */
+function parseFormat(text: string): { format: Format<FormatName>; gzip: boolean } {
   const lower = text.trim().toLowerCase();
   const gzip = lower.endsWith('.gz');
   const base = gzip ? lower.slice(0, -3) : lower;
-  const format = base === 'ndjson' ? 'jsonl' : base;
-  if (!(SYNC_FORMATS as readonly string[]).includes(format)) {
-    throw new UsageError(`--format: sync writes jsonl, csv (optionally .gz, e.g. jsonl.gz) or parquet, not '${text}'`);
+  const format = formatNamed(base) ?? formatOfExtension(`.${base}`);
+  if (!format?.mirror) {
+    const gzipped = MIRROR_FORMATS.filter((other) => other.gzip).map((other) => other.name);
+    const whole = MIRROR_FORMATS.filter((other) => !other.gzip).map((other) => other.name);
+    throw new UsageError(`--format: sync writes ${gzipped.join(', ')} (optionally .gz, e.g. ${gzipped[0]}.gz) or ${orList(whole)}, not '${text}'`);
   }
-  if (format === 'parquet' && gzip) throw new UsageError(`--format: parquet is compressed inside the file; give parquet without .gz`);
-  return { format: format as SyncFormat, gzip };
+  if (!format.gzip && gzip) throw new UsageError(`--format: ${format.name} is compressed inside the file; give ${format.name} without .gz`);
+  return { format, gzip };
 }
 
 /** Checks of the flags alone. */
@@ -96,13 +101,14 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
     throw new UsageError('--out <dir> is missing: the directory that holds the partitions and the sync state');
   }
   const format = flags.format === undefined ? undefined : parseFormat(flags.format);
-  if (format?.format === 'parquet' && flags.gzip === true) {
-    throw new UsageError('--gzip does not apply to --format parquet: a Parquet file is compressed inside (drop --gzip)');
+  if (format && !format.format.gzip && flags.gzip === true) {
+    const { name, title } = format.format;
+    throw new UsageError(`--gzip does not apply to --format ${name}: a ${title} file is compressed inside (drop --gzip)`);
   }
   let fields: string[] | undefined;
   if (flags.fields !== undefined) {
-    // Parquet has a column for each field of a list export (no balanceChanges, which the list never returns).
-    fields = selectFields(flags.fields, format?.format === 'parquet' ? LIST_SWAP_FIELDS : SWAP_FIELDS);
+    // A format whose schema fixes its columns (Parquet: a list export's, no balanceChanges) holds no other field.
+    fields = selectFields(flags.fields, format?.format.holds ?? SWAP_FIELDS);
     const missing = ['id', 'completedAt', 'updatedAt'].filter((field) => !fields!.includes(field));
     if (missing.length)
       throw new UsageError(
@@ -132,7 +138,7 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
     dir: flags.out,
     since,
     until,
-    format: format?.format,
+    format: format?.format.name,
     gzip: flags.gzip === true || format?.gzip === true ? true : undefined,
     fields,
     lagMs: flags.lag === undefined ? DEFAULT_LAG_MS : duration(flags.lag, '--lag', { min: 0, max: 30 * 86_400_000, zero: true, span: true }),

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { acquireLock } from '../../fs/lock.js';
 import { makeDir } from '../../fs/make-dir.js';
 import type { PartitionBackend, WriterLock } from '../partitions/storage.js';
-import type { PartitionCodec } from '../partitions/stored-row.js';
+import type { PartitionCodec } from '../../formats/stored-row.js';
 import { LocalStorage } from './local-storage.js';
 import { recover } from './recovery.js';
 

@@ -20,7 +20,7 @@ import { LOCK_FILE, isAlive } from '../../fs/lock.js';
 import { INDEX_NAME } from '../partitions/id-index.js';
 import type { LocalStorage } from './local-storage.js';
 import { mergeRow, OLD_PART_RE, PARTITION_FILE_RE, PARTITION_RE, partitionFile, readPartition, writePartition } from '../partitions/partitions.js';
-import type { PartitionCodec, StoredRow } from '../partitions/stored-row.js';
+import type { PartitionCodec, StoredRow } from '../../formats/stored-row.js';
 import { STATE_NAME } from '../partitions/state-file.js';
 
 export interface Recovered {

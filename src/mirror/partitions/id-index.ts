@@ -11,7 +11,7 @@ import { hash } from 'node:crypto';
 import pLimit from 'p-limit';
 import { heldIndex, PARTITION_RE, partitionFile } from './partitions.js';
 import type { MirrorStorage } from './storage.js';
-import type { PartitionCodec } from './stored-row.js';
+import type { PartitionCodec } from '../../formats/stored-row.js';
 
 /** The folder of the indexes among swapx's own files (storage.ts: `.swapx-ids` in a folder). */
 export const INDEX_NAME = 'ids';

@@ -10,7 +10,7 @@ import { UsageError } from '../../api/errors.js';
 import { hashOf, type IdIndex } from './id-index.js';
 import { heldIndex, partitionFile, readPartition, writePartition } from './partitions.js';
 import type { MirrorStorage } from './storage.js';
-import { compareUpdated, type PartitionCodec } from './stored-row.js';
+import { compareUpdated, type PartitionCodec } from '../../formats/stored-row.js';
 
 /** What a commit moves, among swapx's own files (storage.ts: `.swapx-moving.json` in a folder). */
 export const MOVES_NAME = 'moving.json';

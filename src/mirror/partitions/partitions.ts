@@ -11,7 +11,7 @@
  */
 import { WrappedError } from '../../api/errors.js';
 import type { MirrorStorage } from './storage.js';
-import { compareUpdated, type HeldIndex, type PartitionCodec, type StoredRow } from './stored-row.js';
+import { compareUpdated, type HeldIndex, type PartitionCodec, type StoredRow } from '../../formats/stored-row.js';
 
 /** The partition file's name: `part.jsonl`, `part.csv.gz`, … */
 export const PARTITION_FILE_RE = /^part\.[a-z]+(\.gz)?$/;

@@ -9,7 +9,7 @@ import type { IdIndex } from './id-index.js';
 import { finishMoves, type Move, recordMoves } from './moves.js';
 import { heldIndex, indexOf, mergeRow, partitionFile, readPartition, replaces, writePartition } from './partitions.js';
 import type { MirrorStorage } from './storage.js';
-import { compareUpdated, type HeldIndex, type PartitionCodec, type StoredRow } from './stored-row.js';
+import { compareUpdated, type HeldIndex, type PartitionCodec, type StoredRow } from '../../formats/stored-row.js';
 
 export interface FlushResult {
   /** swaps not held before, completed at or after the completions cursor */

@@ -9,19 +9,20 @@
  * upgraded: see `upgraded`.
  */
 import { UsageError } from '../../api/errors.js';
+import { type FormatName, formatNamed, MIRROR_FORMATS } from '../../formats/registry.js';
 import { formatUtc } from '../../util/time.js';
+import { orList } from '../../util/words.js';
 import { describeDifference as describe, fingerprint } from '../../util/fingerprint.js';
 import type { MirrorQuery, MirrorState } from '../../sync/store.js';
 import type { MirrorStorage } from './storage.js';
 
 /** The state's name among swapx's own files (storage.ts: `.swapx-sync.json` in a folder). */
 export const STATE_NAME = 'sync.json';
-export const SYNC_FORMATS = ['jsonl', 'csv', 'parquet'] as const;
-export type SyncFormat = (typeof SYNC_FORMATS)[number];
 
 /** What the data in a sync directory is: a different query needs a different directory. The format is the folder's own. */
 export interface SyncQuery extends MirrorQuery {
-  format: SyncFormat;
+  /** a format that keeps a mirror (registry.ts: MIRROR_FORMATS) */
+  format: FormatName;
   gzip: boolean;
 }
 
@@ -75,10 +76,11 @@ function parseQuery(value: unknown): SyncQuery {
   if (!q || typeof q !== 'object') throw new Error('query is missing');
   if (typeof q.baseUrl !== 'string') throw new Error('query.baseUrl is missing');
   if (q.filter !== 'Completed') throw new Error('query.filter is not Completed');
-  if (!(SYNC_FORMATS as readonly unknown[]).includes(q.format)) throw new Error('query.format is not jsonl, csv or parquet');
+  const format = typeof q.format === 'string' ? formatNamed(q.format) : undefined;
+  if (!format?.mirror) throw new Error(`query.format is not ${orList(MIRROR_FORMATS.map((other) => other.name))}`);
   if (typeof q.gzip !== 'boolean') throw new Error('query.gzip is missing');
-  if (q.format === 'parquet' && q.gzip) throw new Error('query.gzip is true for parquet, which is compressed inside');
-  return { baseUrl: q.baseUrl, filter: 'Completed', format: q.format as SyncFormat, fields: stringArray(q.fields, 'query.fields'), gzip: q.gzip };
+  if (!format.gzip && q.gzip) throw new Error(`query.gzip is true for ${format.name}, which is compressed inside`);
+  return { baseUrl: q.baseUrl, filter: 'Completed', format: format.name, fields: stringArray(q.fields, 'query.fields'), gzip: q.gzip };
 }
 
 /** Checks every field; throws a plain Error naming the first problem. */

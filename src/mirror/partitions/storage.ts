@@ -4,7 +4,7 @@
  * storage backend, a local directory (local-storage.ts) or an object store's prefix. Paths are relative to the
  * mirror's root, with '/'. Every write is whole: a reader sees the old file or the new one, never a part of either.
  */
-import type { PartitionCodec } from './stored-row.js';
+import type { PartitionCodec } from '../../formats/stored-row.js';
 
 export interface MirrorStorage {
   /** what messages name: the directory, or the bucket and prefix */

@@ -1,7 +1,7 @@
 /**
  * A partitioned mirror, over a storage backend (storage.ts: a local folder, or an object store's prefix): daily
- * partitions (partitions.ts), one file each, in a format of the user's choice (codec.ts), and the state beside
- * them (state-file.ts), under the backend's one-writer lock. A commit rewrites each touched partition whole, THEN
+ * partitions (partitions.ts), one file each, in a format of the user's choice (its codec: src/formats), and the
+ * state beside them (state-file.ts), under the backend's one-writer lock. A commit rewrites each touched partition whole, THEN
  * writes the state: a crash between leaves the state behind the data, and the next run merges the same versions
  * again, a no-op. Which version is newer is decided by what the partitions hold (pending.ts); which partition
  * holds a swap, by their indexes (id-index.ts), so that a swap whose day changed is moved (moves.ts), never held
@@ -10,24 +10,24 @@
 import { UsageError, WrappedError } from '../../api/errors.js';
 import { SyncLockedError } from '../../fs/lock.js';
 import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../api/types.js';
+import { DEFAULT_FORMAT, type FormatName, formatOf } from '../../formats/registry.js';
 import type { Committed, MirrorRow, MirrorStatus, MirrorStore, RunRecord } from '../../sync/store.js';
 import { formatUtc } from '../../util/time.js';
-import { partitionCodec } from './codec.js';
 import { IdIndex } from './id-index.js';
 import { finishMoves, readMoves, repairRepeated } from './moves.js';
 import { utcDate } from './partitions.js';
 import { PendingPartitions } from './pending.js';
 import { readRunRecord, removeRunRecord, writeRunRecord } from './run-record.js';
-import { describeDifference, readState, removeState, stateStamp, type SyncFormat, type SyncQuery, type SyncState, writeState } from './state-file.js';
+import { describeDifference, readState, removeState, stateStamp, type SyncQuery, type SyncState, writeState } from './state-file.js';
 import { type PartitionBackend, StaleWriteError, type WriterLock } from './storage.js';
-import type { PartitionCodec } from './stored-row.js';
+import type { PartitionCodec } from '../../formats/stored-row.js';
 
 export interface PartitionedOptions {
   backend: PartitionBackend;
   /** as given by flags; undefined: the saved state's, else `defaultFormat` */
-  format?: SyncFormat;
-  /** a new mirror's format when no flag names one: JSON Lines in a folder, Parquet in a lake */
-  defaultFormat?: SyncFormat;
+  format?: FormatName;
+  /** a new mirror's format when no flag names one: JSON Lines in a folder (the registry's default), Parquet in a lake */
+  defaultFormat?: FormatName;
   gzip?: boolean;
   fields?: string[];
   /** the wall clock, for the state's updatedAt */
@@ -37,16 +37,6 @@ export interface PartitionedOptions {
 }
 
 const SPEC_FIELDS = new Set<string>(SWAP_FIELDS);
-
-/**
- * A new mirror's fields: those of a list export (no balanceChanges, which the list never returns: a CSV
- * column that would always be empty). JSON Lines keeps every field: its lines are the API's objects as
- * sent (pass-through), which hold no balanceChanges anyway. A mirror keeps the fields in its state, so
- * one made before this default keeps its columns.
- */
-function defaultFields(format: SyncFormat): readonly string[] {
-  return format === 'jsonl' ? SWAP_FIELDS : LIST_SWAP_FIELDS;
-}
 
 export class PartitionedStore implements MirrorStore<SyncQuery> {
   readonly name: string;
@@ -71,12 +61,14 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
 
   resolveQuery(baseUrl: string, saved: SyncQuery | undefined): SyncQuery {
     const { format: given, gzip, fields } = this.options;
-    const format = given ?? saved?.format ?? this.options.defaultFormat ?? 'jsonl';
+    const format = given ?? saved?.format ?? this.options.defaultFormat ?? DEFAULT_FORMAT.name;
     const query: SyncQuery = {
       baseUrl,
       filter: 'Completed',
       format,
-      fields: fields ?? saved?.fields ?? [...defaultFields(format)],
+      // A new mirror's fields are its format's (registry.ts); a mirror keeps its fields in its state, so one made
+      // before a default changed keeps its columns.
+      fields: fields ?? saved?.fields ?? [...formatOf(format).mirror!.defaultFields],
       gzip: gzip ?? saved?.gzip ?? false,
     };
     if (saved) {
@@ -105,7 +97,7 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
     const saved = await readState(this.storage);
     this.stamp = (await stateStamp(this.storage)) ?? null;
     // The saved query's codec; a new mirror's is that of the flags (the base URL plays no part in it).
-    this.useQuery(saved?.query ?? this.resolveQuery('', undefined));
+    await this.useQuery(saved?.query ?? this.resolveQuery('', undefined));
     const folded = await backend.recover(this.codec!);
     // Moves a killed run left half done, then the index of every partition (made once for a mirror of an older
     // swapx, which may hold a swap in two partitions: repaired).
@@ -130,10 +122,11 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
     return saved;
   }
 
-  private useQuery(query: SyncQuery): void {
+  private async useQuery(query: SyncQuery): Promise<void> {
     if (this.codec) return;
-    this.codec = partitionCodec({ ...query, allFields: SWAP_FIELDS });
-    this.keepsEvery = query.format === 'jsonl' && SWAP_FIELDS.every((field) => query.fields.includes(field));
+    const format = formatOf(query.format);
+    this.codec = await format.mirror!.codec({ gzip: query.gzip, fields: query.fields, allFields: SWAP_FIELDS });
+    this.keepsEvery = !format.fixedColumns && SWAP_FIELDS.every((field) => query.fields.includes(field));
     this.ids = new IdIndex(this.storage, this.codec);
     this.pending = new PendingPartitions(this.storage, this.codec, this.ids);
   }
@@ -171,7 +164,7 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
 
   async commit(next: SyncState, newFrom: number): Promise<Committed> {
     await this.checkLock();
-    this.useQuery(next.query);
+    await this.useQuery(next.query);
     const flushed = await this.pending!.flush(newFrom);
     await this.saveState(next);
     const leftOut = [...this.leftOut];
@@ -193,7 +186,8 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
   async readStatus(): Promise<MirrorStatus<SyncQuery> | undefined> {
     const state = await readState(this.storage);
     if (!state) return undefined;
-    const codec = partitionCodec({ ...state.query, allFields: SWAP_FIELDS });
+    const { format: name, gzip, fields } = state.query;
+    const codec = await formatOf(name).mirror!.codec({ gzip, fields, allFields: SWAP_FIELDS });
     const { partitions, swaps } = await new IdIndex(this.storage, codec).count();
     const format = `${state.query.format}${state.query.gzip ? '.gz' : ''}`;
     return { state, lastRun: await readRunRecord(this.storage), swaps, holds: `${partitions} partition${partitions === 1 ? '' : 's'} of ${format}` };

@@ -102,7 +102,7 @@ export class ParquetFile {
     this.fields = fields;
     this.schema = parquetSchema(fields);
     this.codec = (resume ? codecOfRowGroups(resume.rowGroups) : options.codec) ?? DEFAULT_PARQUET_CODEC;
-    // The export refuses such a resume before it starts (export/parquet-state.ts); this is the writer's own guard.
+    // The export refuses such a resume before it starts (formats/parquet/row-groups.ts); this is the writer's own guard.
     if (!canCompress(this.codec)) throw new Error(`this Node.js ${process.version} cannot write ${this.codec} Parquet pages`);
     const resolve = schemaPathResolver(this.schema);
     this.paths = fields.map((name) => resolve([name]));

@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fsReason } from '../../../src/cli/exit-codes.js';
 import { FolderStore } from '../../../src/mirror/folder/store.js';
-import type { SyncFormat } from '../../../src/mirror/partitions/state-file.js';
+import type { FormatName } from '../../../src/formats/registry.js';
 import { tempDir } from '../../helpers/cli.js';
 import { mirrorRows } from '../../sync/helpers.js';
 import { readMirror } from '../../sync/parquet-helpers.js';
 import { describeMirrorStore } from '../../sync/store-contract.js';
 
-for (const format of ['jsonl', 'csv', 'parquet'] as const satisfies readonly SyncFormat[]) {
+for (const format of ['jsonl', 'csv', 'parquet'] as const satisfies readonly FormatName[]) {
   describeMirrorStore(`a folder of ${format} partitions`, async () => {
     const dir = path.join(tempDir('swapx-store-'), 'out');
     const make = () => new FolderStore({ dir, format, now: () => Date.parse('2026-11-02T00:00:00Z'), fsReason });

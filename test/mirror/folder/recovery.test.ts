@@ -9,15 +9,16 @@ import fsp from 'node:fs/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SWAP_FIELDS, type Swap } from '../../../src/api/types.js';
 import { createEncoder } from '../../../src/output/encode.js';
-import { textCodec } from '../../../src/mirror/partitions/codec.js';
+import { csvCodec } from '../../../src/formats/csv.js';
+import { jsonlCodec } from '../../../src/formats/jsonl.js';
 import { LocalStorage } from '../../../src/mirror/folder/local-storage.js';
 import { recover } from '../../../src/mirror/folder/recovery.js';
 import { tempDir } from '../../helpers/cli.js';
 import { deadPid } from '../../sync/helpers.js';
 
 const fields = ['id', 'completedAt', 'updatedAt', 'usdMismatchStatus'];
-const jsonl = textCodec('jsonl', false, createEncoder('jsonl', { fields, allFields: SWAP_FIELDS }));
-const csv = textCodec('csv', false, createEncoder('csv', { fields, allFields: SWAP_FIELDS }));
+const jsonl = jsonlCodec(false, createEncoder('jsonl', { fields, allFields: SWAP_FIELDS }));
+const csv = csvCodec(false, createEncoder('csv', { fields, allFields: SWAP_FIELDS }));
 const swap = (id: string, completedAt: string, updatedAt: string, status = 'OK') =>
   ({ id, completedAt, updatedAt, usdMismatchStatus: status }) as unknown as Swap;
 const line = (s: Swap) => `${JSON.stringify(s)}\n`;

@@ -9,7 +9,7 @@ import { fsReason } from '../../../src/cli/exit-codes.js';
 import { LakeBackend } from '../../../src/mirror/lake/backend.js';
 import { openS3Client } from '../../../src/mirror/lake/s3/open.js';
 import { PartitionedStore } from '../../../src/mirror/partitions/store.js';
-import type { SyncFormat } from '../../../src/mirror/partitions/state-file.js';
+import type { FormatName } from '../../../src/formats/registry.js';
 import { tempDir } from '../../helpers/cli.js';
 import { useBucket } from '../../helpers/s3.js';
 import { mirrorRows } from '../../sync/helpers.js';
@@ -24,7 +24,7 @@ afterAll(async () => {
   for (const clients of unused) for (const { client } of clients) await client.close();
 });
 
-for (const format of ['parquet', 'jsonl'] as const satisfies readonly SyncFormat[]) {
+for (const format of ['parquet', 'jsonl'] as const satisfies readonly FormatName[]) {
   describeMirrorStore(`a lake of ${format} partitions`, async () => {
     const url = `s3://${lake.bucket}/contract-${format}-${++n}`;
     // A store closes its client: each store of the test gets one of its own, opened before (opening is a request).

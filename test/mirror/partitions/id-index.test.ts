@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEncoder } from '../../../src/output/encode.js';
-import { textCodec } from '../../../src/mirror/partitions/codec.js';
+import { jsonlCodec } from '../../../src/formats/jsonl.js';
 import { hashOf, IdIndex } from '../../../src/mirror/partitions/id-index.js';
 
 const INDEX_DIR = '.swapx-ids';
@@ -17,7 +17,7 @@ import { writePartition } from '../../../src/mirror/partitions/partitions.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const fields = ['id', 'completedAt', 'updatedAt'];
-const codec = textCodec('jsonl', false, createEncoder('jsonl', { fields, allFields: fields }));
+const codec = jsonlCodec(false, createEncoder('jsonl', { fields, allFields: fields }));
 const rows = (date: string, ids: string[]) => ids.map((id) => codec.row({ id, completedAt: `${date}T01:00:00Z`, updatedAt: `${date}T01:00:00Z` } as never));
 
 async function mirror(days: Record<string, string[]>): Promise<{ dir: string; storage: LocalStorage }> {

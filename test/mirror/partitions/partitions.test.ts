@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SWAP_FIELDS } from '../../../src/api/types.js';
 import { createEncoder } from '../../../src/output/encode.js';
-import { textCodec } from '../../../src/mirror/partitions/codec.js';
+import { jsonlCodec } from '../../../src/formats/jsonl.js';
 import {
   compareRows,
   mergeRow,
@@ -22,11 +22,11 @@ import {
   writePartition,
 } from '../../../src/mirror/partitions/partitions.js';
 import { LocalStorage } from '../../../src/mirror/folder/local-storage.js';
-import type { StoredRow } from '../../../src/mirror/partitions/stored-row.js';
+import type { StoredRow } from '../../../src/formats/stored-row.js';
 import { tempDir } from '../../helpers/cli.js';
 
 const fields = ['id', 'completedAt', 'updatedAt'];
-const jsonl = textCodec('jsonl', false, createEncoder('jsonl', { fields, allFields: SWAP_FIELDS }));
+const jsonl = jsonlCodec(false, createEncoder('jsonl', { fields, allFields: SWAP_FIELDS }));
 const row = (key: string, completedMs: number, updatedMs = 0, payload: StoredRow['payload'] = `${key}\n`, updatedSubMs?: number): StoredRow => ({
   key,
   completedMs,

@@ -8,8 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Swap } from '../../../src/api/types.js';
 import { createEncoder } from '../../../src/output/encode.js';
-import { textCodec } from '../../../src/mirror/partitions/codec.js';
-import type { PartitionCodec } from '../../../src/mirror/partitions/stored-row.js';
+import { jsonlCodec } from '../../../src/formats/jsonl.js';
+import type { PartitionCodec } from '../../../src/formats/stored-row.js';
 import { IdIndex } from '../../../src/mirror/partitions/id-index.js';
 import { LocalStorage } from '../../../src/mirror/folder/local-storage.js';
 import { PendingPartitions } from '../../../src/mirror/partitions/pending.js';
@@ -22,7 +22,7 @@ function pendingIn(dir: string, codec: PartitionCodec): PendingPartitions {
 }
 
 const fields = ['id', 'completedAt', 'updatedAt', 'amount'];
-const jsonl = () => textCodec('jsonl', false, createEncoder('jsonl', { fields, allFields: fields }));
+const jsonl = () => jsonlCodec(false, createEncoder('jsonl', { fields, allFields: fields }));
 
 /** The jsonl codec with a `readIndex` (as Parquet has): an index read apart from the rows, as Parquet's. */
 function indexedCodec(): PartitionCodec & { indexReads: number } {

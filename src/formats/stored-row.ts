@@ -1,9 +1,9 @@
 /**
- * A row of a sync partition and the codec that writes a partition file: the types the formats (codec.ts,
- * parquet-codec.ts) and the partition writer share.
+ * A row of a sync partition and the codec that writes a partition file: the types the formats (text-partitions.ts,
+ * parquet/partitions.ts) and the partition writer (mirror/partitions) share.
  */
-import type { Swap } from '../../api/types.js';
-import { parseApiTime } from '../../util/time.js';
+import type { Swap } from '../api/types.js';
+import { parseApiTime } from '../util/time.js';
 
 export interface StoredRow {
   /** the swap id; rows without one are keyed by their payload, so a repeat is still one row */

@@ -1,12 +1,15 @@
 /** The text codecs of a partition file: a swap as a row, a file read back (and refused when cut short), the whole file encoded. */
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { SWAP_FIELDS, type Swap } from '../../../src/api/types.js';
-import { createEncoder } from '../../../src/output/encode.js';
-import { partitionCodec, textCodec } from '../../../src/mirror/partitions/codec.js';
+import { SWAP_FIELDS, type Swap } from '../../src/api/types.js';
+import { csvCodec } from '../../src/formats/csv.js';
+import { jsonlCodec } from '../../src/formats/jsonl.js';
+import { formatOf } from '../../src/formats/registry.js';
+import { createEncoder } from '../../src/output/encode.js';
 
 const fields = ['id', 'completedAt', 'updatedAt'];
-const codec = (format: 'jsonl' | 'csv', gzip = false) => textCodec(format, gzip, createEncoder(format, { fields, allFields: SWAP_FIELDS }));
+const codec = (format: 'jsonl' | 'csv', gzip = false) =>
+  (format === 'jsonl' ? jsonlCodec : csvCodec)(gzip, createEncoder(format, { fields, allFields: SWAP_FIELDS }));
 const swap = (id: unknown, completedAt: unknown = '2026-11-20T10:00:00Z', updatedAt: unknown = '2026-11-20T11:00:00.1234567Z') =>
   ({ id, completedAt, updatedAt }) as unknown as Swap;
 const C = Date.parse('2026-11-20T10:00:00Z');
@@ -101,27 +104,27 @@ describe('encode', () => {
   });
 });
 
-describe('partitionCodec', () => {
+describe("a mirror format's codec", () => {
   it.each([
     ['jsonl', false, '.jsonl'],
     ['jsonl', true, '.jsonl.gz'],
     ['csv', false, '.csv'],
     ['csv', true, '.csv.gz'],
     ['parquet', false, '.parquet'],
-  ] as const)('%s gzip %s: %s', (format, gzip, extension) => {
-    const c = partitionCodec({ format, gzip, fields, allFields: SWAP_FIELDS });
+  ] as const)('%s gzip %s: %s', async (format, gzip, extension) => {
+    const c = await formatOf(format).mirror!.codec({ gzip, fields, allFields: SWAP_FIELDS });
     expect(c.extension).toBe(extension);
   });
 
-  it('the text codecs keep the fields asked, in their order', () => {
-    const c = partitionCodec({ format: 'csv', gzip: false, fields: ['updatedAt', 'id', 'completedAt'], allFields: SWAP_FIELDS });
+  it('the text codecs keep the fields asked, in their order', async () => {
+    const c = await formatOf('csv').mirror!.codec({ gzip: false, fields: ['updatedAt', 'id', 'completedAt'], allFields: SWAP_FIELDS });
     expect(c.encode([]).toString()).toBe('updatedAt,id,completedAt\n');
-    const j = partitionCodec({ format: 'jsonl', gzip: false, fields: ['id'], allFields: SWAP_FIELDS });
+    const j = await formatOf('jsonl').mirror!.codec({ gzip: false, fields: ['id'], allFields: SWAP_FIELDS });
     expect(j.row(swap('a')).payload).toBe('{"id":"a"}\n');
   });
 
-  it('parquet: a record of the fields as its payload', () => {
-    const c = partitionCodec({ format: 'parquet', gzip: false, fields, allFields: SWAP_FIELDS });
+  it('parquet: a record of the fields as its payload', async () => {
+    const c = await formatOf('parquet').mirror!.codec({ gzip: false, fields, allFields: SWAP_FIELDS });
     expect(c.row(swap('a')).payload).toEqual({ id: 'a', completedAt: '2026-11-20T10:00:00.000000Z', updatedAt: '2026-11-20T11:00:00.123456Z' });
   });
 });

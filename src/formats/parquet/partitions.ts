@@ -16,7 +16,7 @@ import { type FileMetaData, parquetMetadata, parquetReadObjects } from 'hyparque
 import type { Swap } from '../../api/types.js';
 import { apiTimeMicros, encodeParquet, parquetDecompressors as decompressors, parquetKind } from '../../output/parquet/writer.js';
 import { parseApiTime } from '../../util/time.js';
-import { type HeldIndex, type PartitionCodec, type StoredRow, updatedOf } from './stored-row.js';
+import { type HeldIndex, type PartitionCodec, type StoredRow, updatedOf } from '../stored-row.js';
 
 type Row = Record<string, unknown>;
 

@@ -1,15 +1,11 @@
 /**
  * The metadata of a Parquet export's row groups, one JSON line per group, kept beside its partial file
- * (parquet-export.ts): a resume rebuilds the file's footer from it. Apart from the writer, so that deciding
- * whether an export can be resumed (target.ts) does not load the Parquet writer.
+ * (export-writer.ts; its name: parquet.ts): a resume rebuilds the file's footer from it. Apart from the writer,
+ * so that deciding whether an export can be resumed (export/target.ts) does not load the Parquet writer.
  */
 import fs from 'node:fs/promises';
-import { UsageError } from '../api/errors.js';
-import { canCompress, codecOfRowGroups } from '../output/parquet/codec.js';
-
-export function parquetStatePath(partial: string): string {
-  return `${partial}.rowgroups`;
-}
+import { UsageError } from '../../api/errors.js';
+import { canCompress, codecOfRowGroups } from '../../output/parquet/codec.js';
 
 /** The saved metadata lines of the first `count` row groups; a usage error (nothing changed) when they are not all there. */
 export async function savedRowGroups(file: string, count: number): Promise<string[]> {

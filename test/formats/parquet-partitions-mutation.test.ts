@@ -4,9 +4,9 @@
  * pages this runtime cannot decompress.
  */
 import { describe, expect, it } from 'vitest';
-import type { Swap } from '../../../src/api/types.js';
-import { encodeParquet, parquetDecompressors } from '../../../src/output/parquet/writer.js';
-import { microsToText, parquetCodec } from '../../../src/mirror/partitions/parquet-codec.js';
+import type { Swap } from '../../src/api/types.js';
+import { encodeParquet, parquetDecompressors } from '../../src/output/parquet/writer.js';
+import { microsToText, parquetCodec } from '../../src/formats/parquet/partitions.js';
 
 describe('microsToText', () => {
   it.each([

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
-import { parquetStatePath, savedRowGroups } from '../../src/export/parquet-state.js';
+import { parquet } from '../../src/formats/parquet.js';
+import { savedRowGroups } from '../../src/formats/parquet/row-groups.js';
 import { canCompress } from '../../src/output/parquet/codec.js';
 import { tempDir } from '../helpers/cli.js';
 
@@ -16,9 +17,9 @@ const group = (codec: string) => JSON.stringify({ columns: [{ meta_data: { codec
 function stateFile(text: string): string {
   const dir = path.join(tempDir('swapx-parquet-state-'), 'x.rowgroups');
   fs.mkdirSync(dir);
-  const file = parquetStatePath(path.join(dir, 'out.parquet.partial'));
-  fs.writeFileSync(file, text);
-  return file;
+  const [file] = parquet.sideFiles!(path.join(dir, 'out.parquet.partial'));
+  fs.writeFileSync(file!, text);
+  return file!;
 }
 
 const refusal = (file: string, count: number) =>

@@ -1,19 +1,19 @@
 /**
- * exportSwapsParquet against a client whose answers each test chooses: row groups cut where the rows since the last
- * cut reach the size, the last one however small, each recorded in the state file before its bytes go out; the
- * tallies, the events and the summary; a resume that cuts the state file back to its checkpoint.
+ * The export loop driving Parquet's writer, against a client whose answers each test chooses: row groups cut where
+ * the rows since the last cut reach the size, the last one however small, each recorded in the state file before its
+ * bytes go out; the tallies, the events and the summary; a resume that cuts the state file back to its checkpoint.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Swap } from '../../src/api/types.js';
-import { exportSwapsParquet, type ParquetExportJob } from '../../src/export/parquet-export.js';
-import type { ExportEvent } from '../../src/export/exporter.js';
+import { type ExportEvent, type ExportJob, exportSwaps } from '../../src/export/exporter.js';
 import type { ExportSink, SinkState, Tally } from '../../src/export/sink.js';
+import { parquetExportWriter } from '../../src/formats/parquet/export-writer.js';
 import type { Window } from '../../src/windows/plan.js';
+import { BASE, MIN, type Served, serve, swap } from '../export/served-windows.js';
 import { tempDir } from '../helpers/cli.js';
 import { parquetRowGroups, query } from '../helpers/duckdb.js';
-import { BASE, MIN, type Served, serve, swap } from './served-windows.js';
 
 const windows: Window[] = [0, 1, 2].map((index) => ({ index, from: BASE + index * 10 * MIN, to: BASE + (index + 1) * 10 * MIN }));
 
@@ -38,13 +38,16 @@ class MemorySink implements ExportSink {
   }
 }
 
-function job(served: Served, sink: ExportSink, stateFile: string, extra: Partial<ParquetExportJob> = {}): ParquetExportJob {
-  return { client: served.client, filter: undefined, windows, concurrency: 1, fields: ['id'], sink, stateFile, rowGroupRows: 3, ...extra };
+/** The export of `windows` (or extra's) into `sink` through Parquet's writer: the column id, row groups of 3 rows (or extra's). */
+async function exportSwapsParquet(served: Served, sink: ExportSink, stateFile: string, extra: Partial<ExportJob> & { rowGroupRows?: number } = {}) {
+  const { rowGroupRows = 3, ...job } = extra;
+  const writer = await parquetExportWriter({ fields: ['id'], stateFile, rowGroupRows }, sink.state);
+  return exportSwaps({ client: served.client, filter: undefined, windows, concurrency: 1, writer, sink, ...job });
 }
 
 const byWindow = (table: Record<number, readonly Swap[]>) => (from: number) => table[(from - BASE) / (10 * MIN)] ?? [];
 
-describe('exportSwapsParquet', () => {
+describe('the Parquet export writer', () => {
   it('cuts a row group once the rows since the last cut reach its size, writes the rest as the last, and counts', async () => {
     const dir = tempDir('swapx-parquet-export-');
     const stateFile = path.join(dir, 'out.parquet.partial.rowgroups');
@@ -64,14 +67,12 @@ describe('exportSwapsParquet', () => {
     const sink = new MemorySink();
     const events: ExportEvent[] = [];
     const stateLines: number[] = [];
-    const summary = await exportSwapsParquet(
-      job(serve(byWindow({ 0: rows(0), 1: rows(1), 2: rows(2) })), sink, stateFile, {
-        onEvent: (event) => {
-          events.push(event);
-          stateLines.push(fs.readFileSync(stateFile, 'utf8').split('\n').length - 1);
-        },
-      }),
-    );
+    const summary = await exportSwapsParquet(serve(byWindow({ 0: rows(0), 1: rows(1), 2: rows(2) })), sink, stateFile, {
+      onEvent: (event) => {
+        events.push(event);
+        stateLines.push(fs.readFileSync(stateFile, 'utf8').split('\n').length - 1);
+      },
+    });
     // Two rows a window, three to a group: a group after window 2 (4 rows), the last after window 3 (2 rows).
     expect(sink.appends).toEqual([
       { done: { windowsDone: 2, swaps: 4, dropped: 2 }, formatState: '1' },
@@ -103,11 +104,9 @@ describe('exportSwapsParquet', () => {
     const stateFile = path.join(dir, 'state');
     const sink = new MemorySink();
     const summary = await exportSwapsParquet(
-      job(
-        serve(() => []),
-        sink,
-        stateFile,
-      ),
+      serve(() => []),
+      sink,
+      stateFile,
     );
     expect(sink.appends).toEqual([]);
     expect(summary).toMatchObject({ windowsDone: 3, swaps: 0, swapsThisRun: 0 });
@@ -121,17 +120,15 @@ describe('exportSwapsParquet', () => {
     const failLast = serve((from) =>
       from === windows[2]!.from ? new Error('no route to host') : [swap(`a${from}`, (from - BASE) / MIN + 1), swap(`b${from}`, (from - BASE) / MIN + 2)],
     );
-    await expect(exportSwapsParquet(job(failLast, new MemorySink(), kept))).rejects.toThrow();
+    await expect(exportSwapsParquet(failLast, new MemorySink(), kept)).rejects.toThrow();
     expect(fs.readFileSync(kept, 'utf8').split('\n')).toHaveLength(2);
 
     const gone = path.join(dir, 'gone');
     await expect(
       exportSwapsParquet(
-        job(
-          serve(() => new Error('no route to host')),
-          new MemorySink(),
-          gone,
-        ),
+        serve(() => new Error('no route to host')),
+        new MemorySink(),
+        gone,
       ),
     ).rejects.toThrow();
     expect(fs.existsSync(gone)).toBe(false);
@@ -141,16 +138,16 @@ describe('exportSwapsParquet', () => {
     const dir = tempDir('swapx-parquet-export-');
     const stateFile = path.join(dir, 'state');
     const sink = new MemorySink();
-    const summary = await exportSwapsParquet(
-      job(serve(byWindow({ 0: [swap('a', 1)], 2: [swap('b', 21)] })), sink, stateFile, { onEvent: () => fs.rmSync(stateFile, { force: true }) }),
-    );
+    const summary = await exportSwapsParquet(serve(byWindow({ 0: [swap('a', 1)], 2: [swap('b', 21)] })), sink, stateFile, {
+      onEvent: () => fs.rmSync(stateFile, { force: true }),
+    });
     expect(summary).toMatchObject({ windowsDone: 3, swaps: 2 });
     expect(await query(`SELECT id FROM read_parquet('${sink.file(dir)}')`)).toEqual([{ id: 'a' }, { id: 'b' }]);
     const failing = serve(() => {
       fs.rmSync(stateFile, { force: true });
       return new Error('no route to host');
     });
-    await expect(exportSwapsParquet(job(failing, new MemorySink(), stateFile))).rejects.toThrow(/no route to host/);
+    await expect(exportSwapsParquet(failing, new MemorySink(), stateFile)).rejects.toThrow(/no route to host/);
     expect(fs.existsSync(stateFile)).toBe(false);
   });
 
@@ -165,10 +162,10 @@ describe('exportSwapsParquet', () => {
     const whole = new MemorySink();
     const wholeStates: string[] = [];
     const wholeState = path.join(dir, 'whole-state');
-    await exportSwapsParquet(job(serve(byWindow(table)), whole, wholeState, { windows: four, rowGroupRows: 1, onEvent: states(wholeStates, wholeState) }));
+    await exportSwapsParquet(serve(byWindow(table)), whole, wholeState, { windows: four, rowGroupRows: 1, onEvent: states(wholeStates, wholeState) });
     const first = new MemorySink();
     const failing = serve((from) => (from === four[2]!.from ? new Error('no route to host') : byWindow(table)(from)));
-    await expect(exportSwapsParquet(job(failing, first, stateFile, { windows: four, rowGroupRows: 1 }))).rejects.toThrow();
+    await expect(exportSwapsParquet(failing, first, stateFile, { windows: four, rowGroupRows: 1 })).rejects.toThrow();
     expect(first.appends.map((a) => a.formatState)).toEqual(['1', '2']);
     expect(fs.readFileSync(stateFile, 'utf8')).toBe(wholeStates[1]);
     // A run that died after the checkpoint left a line past it.
@@ -178,9 +175,11 @@ describe('exportSwapsParquet', () => {
     const resumed = new MemorySink({ windowsDone: 2, swaps: 3, dropped: 0, bytes: checkpoint.length, formatState: '2' });
     resumed.bytes.push(checkpoint);
     const resumedStates: string[] = [];
-    const summary = await exportSwapsParquet(
-      job(serve(byWindow(table)), resumed, stateFile, { windows: four, rowGroupRows: 1, onEvent: states(resumedStates, stateFile) }),
-    );
+    const summary = await exportSwapsParquet(serve(byWindow(table)), resumed, stateFile, {
+      windows: four,
+      rowGroupRows: 1,
+      onEvent: states(resumedStates, stateFile),
+    });
     // Each group's line goes where the last one ended: the state is the whole run's, line for line.
     expect(resumedStates).toEqual(wholeStates.slice(2));
     expect(summary).toMatchObject({ windowsDone: 4, swaps: 6, swapsThisRun: 3 });

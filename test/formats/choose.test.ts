@@ -2,15 +2,18 @@
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_FORMATS,
-  FORMATS,
+  FORMAT_NAMES,
   formatFromPath,
-  PARQUET_ELSEWHERE,
+  onlyInExport,
   parseFormat,
   resolveFormat,
   STDOUT_NAME,
   type FormatFlags,
-} from '../../src/output/format.js';
+} from '../../src/formats/choose.js';
+import { parquet } from '../../src/formats/parquet.js';
 import { refusal } from '../helpers/refusal.js';
+
+const PARQUET_ELSEWHERE = onlyInExport(parquet);
 
 const tty = { stdoutIsTTY: true };
 const pipe = { stdoutIsTTY: false };
@@ -18,7 +21,7 @@ const resolve = (flags: FormatFlags, context: Parameters<typeof resolveFormat>[1
 
 describe('the format lists', () => {
   it('every format; a profile may default to any but Parquet', () => {
-    expect(FORMATS).toEqual(['table', 'json', 'jsonl', 'csv', 'parquet']);
+    expect(FORMAT_NAMES).toEqual(['table', 'json', 'jsonl', 'csv', 'parquet']);
     expect(DEFAULT_FORMATS).toEqual(['table', 'json', 'jsonl', 'csv']);
     expect(STDOUT_NAME).toBe('-');
   });
@@ -82,7 +85,7 @@ describe('resolveFormat', () => {
     // `-o -` is standard output: its name is not checked.
     expect(resolve({ output: '-', format: 'csv' }, pipe)).toEqual({ format: 'csv', gzip: false });
     expect(resolve({ output: 'x.parquet' }, pipe)).toEqual({ format: 'parquet', gzip: false });
-    expect(resolve({ output: 'x.parquet' }, { stdoutIsTTY: false, parquet: true })).toEqual({ format: 'parquet', gzip: false });
+    expect(resolve({ output: 'x.parquet' }, { stdoutIsTTY: false, export: true })).toEqual({ format: 'parquet', gzip: false });
   });
 
   it('refuses two shorthands, or --format against its shorthand', () => {
@@ -112,14 +115,14 @@ describe('resolveFormat', () => {
     expect(refusal(() => resolve({ format: 'parquet' }))).toBe('Parquet is written only to a file: add -o FILE.parquet');
     expect(refusal(() => resolve({ format: 'parquet', output: '-' }))).toBe('Parquet is written only to a file: add -o FILE.parquet');
     expect(refusal(() => resolve({}, { stdoutIsTTY: false, configured: 'parquet' }))).toBe('Parquet is written only to a file: add -o FILE.parquet');
-    expect(refusal(() => resolve({ format: 'parquet' }, { stdoutIsTTY: false, parquet: false }))).toBe(PARQUET_ELSEWHERE);
-    expect(refusal(() => resolve({ output: 'x.parquet' }, { stdoutIsTTY: false, parquet: false }))).toBe(PARQUET_ELSEWHERE);
+    expect(refusal(() => resolve({ format: 'parquet' }, { stdoutIsTTY: false, export: false }))).toBe(PARQUET_ELSEWHERE);
+    expect(refusal(() => resolve({ output: 'x.parquet' }, { stdoutIsTTY: false, export: false }))).toBe(PARQUET_ELSEWHERE);
     // Before the advice about its name.
-    expect(refusal(() => resolve({ format: 'json', output: 'x.parquet' }, { stdoutIsTTY: false, parquet: false }))).toBe(PARQUET_ELSEWHERE);
+    expect(refusal(() => resolve({ format: 'json', output: 'x.parquet' }, { stdoutIsTTY: false, export: false }))).toBe(PARQUET_ELSEWHERE);
     expect(PARQUET_ELSEWHERE).toBe('Parquet output is for swapx swaps and swapx sync; use json, jsonl or csv here');
-    expect(resolve({ output: 'x.csv' }, { stdoutIsTTY: false, parquet: false })).toEqual({ format: 'csv', gzip: false });
-    expect(resolve({ output: '-' }, { stdoutIsTTY: false, parquet: false })).toEqual({ format: 'jsonl', gzip: false });
-    expect(resolve({}, { stdoutIsTTY: false, parquet: false })).toEqual({ format: 'jsonl', gzip: false });
-    expect(resolve({ csv: true }, { stdoutIsTTY: false, parquet: false })).toEqual({ format: 'csv', gzip: false });
+    expect(resolve({ output: 'x.csv' }, { stdoutIsTTY: false, export: false })).toEqual({ format: 'csv', gzip: false });
+    expect(resolve({ output: '-' }, { stdoutIsTTY: false, export: false })).toEqual({ format: 'jsonl', gzip: false });
+    expect(resolve({}, { stdoutIsTTY: false, export: false })).toEqual({ format: 'jsonl', gzip: false });
+    expect(resolve({ csv: true }, { stdoutIsTTY: false, export: false })).toEqual({ format: 'csv', gzip: false });
   });
 });

@@ -1,6 +1,6 @@
 /** updatedAt as a row keeps it, and which of two versions is later: digits past the millisecond included. */
 import { describe, expect, it } from 'vitest';
-import { compareUpdated, updatedOf } from '../../../src/mirror/partitions/stored-row.js';
+import { compareUpdated, updatedOf } from '../../src/formats/stored-row.js';
 
 const MS = Date.parse('2026-11-20T11:00:00.123Z');
 

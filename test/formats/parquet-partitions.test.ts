@@ -5,12 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Swap } from '../../../src/api/types.js';
-import type { StoredRow } from '../../../src/mirror/partitions/stored-row.js';
-import { mergeRow } from '../../../src/mirror/partitions/partitions.js';
-import { microsToText, parquetCodec } from '../../../src/mirror/partitions/parquet-codec.js';
-import { tempDir } from '../../helpers/cli.js';
-import { parquetRows } from '../../helpers/duckdb.js';
+import type { Swap } from '../../src/api/types.js';
+import type { StoredRow } from '../../src/formats/stored-row.js';
+import { mergeRow } from '../../src/mirror/partitions/partitions.js';
+import { microsToText, parquetCodec } from '../../src/formats/parquet/partitions.js';
+import { tempDir } from '../helpers/cli.js';
+import { parquetRows } from '../helpers/duckdb.js';
 
 const fields = ['id', 'completedAt', 'updatedAt', 'depositUsdAmount', 'sourceOtherProtocolAddresses', 'tags', 'usdMismatchStatus'];
 const codec = parquetCodec(fields);

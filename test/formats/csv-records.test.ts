@@ -1,6 +1,6 @@
 /** readCsvRecords at its edges: line ends, blank lines, quotes where they end a field and where they do not. */
 import { describe, expect, it } from 'vitest';
-import { readCsvRecords } from '../../../src/mirror/partitions/csv-records.js';
+import { readCsvRecords } from '../../src/formats/csv-records.js';
 
 function read(text: string): [string[], string][] {
   const out: [string[], string][] = [];
