@@ -5,7 +5,7 @@
  * given that differs from it is refused.
  */
 import { UsageError } from '../../api/errors.js';
-import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../api/types.js';
+import { SWAP_FIELDS } from '../../api/types.js';
 import { parseIntInRange, parseTimeOption, refuseBareSpan } from '../../api/bounds.js';
 import type { Format } from '../../formats/format.js';
 import { type FormatName, formatNamed, formatOfExtension, MIRROR_FORMATS } from '../../formats/registry.js';

@@ -9,7 +9,7 @@
  */
 import { UsageError, WrappedError } from '../../api/errors.js';
 import { SyncLockedError } from '../../fs/lock.js';
-import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../api/types.js';
+import { SWAP_FIELDS } from '../../api/types.js';
 import { DEFAULT_FORMAT, type FormatName, formatOf } from '../../formats/registry.js';
 import type { Committed, MirrorRow, MirrorStatus, MirrorStore, RunRecord } from '../../sync/store.js';
 import { formatUtc } from '../../util/time.js';
