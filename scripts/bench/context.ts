@@ -1,5 +1,5 @@
 // What every part of the bench is handed: where things are, how to run swapx and the sandbox, and how to log.
-import type { SandboxProcess, Timed } from './proc.js';
+import type { SandboxOptions, SandboxProcess, Timed } from './proc.js';
 
 /** One time window as the API's From/To parameters. */
 export interface WindowParams {
@@ -30,8 +30,8 @@ export interface BenchContext {
   env(url: string): NodeJS.ProcessEnv;
   /** swapx with `args` against the sandbox at `url`, under GNU time; stdout discarded unless `stdoutFile`. */
   swapx(url: string, args: readonly string[], options?: { stdoutFile?: string }): Promise<Timed>;
-  /** `swapx sandbox` in its own process. */
-  startSandbox(options: { latencyMs: number; swapsPerHour: number }): Promise<SandboxProcess>;
+  /** `swapx sandbox` in its own process (`now`: its clock, fixed; else the real one). */
+  startSandbox(options: SandboxOptions): Promise<SandboxProcess>;
   /** The windows swapx plans for [from, to), as the API's time parameters. */
   windowsBetween(from: string, to: string): WindowParams[];
   log(message: string): void;

@@ -40,6 +40,8 @@ export interface RunOptions {
   timeFile: string;
   /** Where stdout goes; discarded when absent. */
   stdoutFile?: string | undefined;
+  /** Where the whole of stderr goes too (a -v run's request lines), beside the tail kept in `stderr`. */
+  stderrFile?: string | undefined;
 }
 
 /**
@@ -47,8 +49,9 @@ export interface RunOptions {
  * Returns wall ms (measured here), user and sys CPU seconds and peak RSS in KiB (GNU time: the
  * process and the children it waited for), the exit code and the tail of stderr.
  */
-export async function runTimed(command: string, args: readonly string[], { env, cwd, stdoutFile, timeFile }: RunOptions): Promise<Timed> {
+export async function runTimed(command: string, args: readonly string[], { env, cwd, stdoutFile, stderrFile, timeFile }: RunOptions): Promise<Timed> {
   const out = stdoutFile ? fs.openSync(stdoutFile, 'w') : 'ignore';
+  const err = stderrFile ? fs.createWriteStream(stderrFile) : undefined;
   let stderr = '';
   const started = performance.now();
   const child = track(spawn(GNU_TIME, ['-f', '%e %U %S %M', '-o', timeFile, command, ...args], { env, cwd, stdio: ['ignore', out, 'pipe'] }));
@@ -56,10 +59,16 @@ export async function runTimed(command: string, args: readonly string[], { env, 
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (text: string) => {
     stderr = (stderr + text).slice(-4000);
+    err?.write(text);
   });
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   const wallMs = performance.now() - started;
   if (typeof out === 'number') fs.closeSync(out);
+  if (err) {
+    // 'close' (the whole of stderr read), then the file ended.
+    if (child.stderr!.readable) await once(child.stderr!, 'close');
+    await new Promise<void>((resolve) => err.end(resolve));
+  }
   // GNU time writes "Command exited with non-zero status N" before its line when the command fails.
   const line = fs.readFileSync(timeFile, 'utf8').trim().split('\n').pop() ?? '';
   const [, user = Number.NaN, sys = Number.NaN, rssKiB = Number.NaN] = line.split(/\s+/).map(Number);
@@ -92,6 +101,13 @@ export interface SandboxProcess {
   stop(): Promise<void>;
 }
 
+/** The sandbox's settings: its added latency, its density and, when given, a fixed clock (ISO time). */
+export interface SandboxOptions {
+  latencyMs: number;
+  swapsPerHour: number;
+  now?: string;
+}
+
 /** What starts the sandbox: node, bin/swapx.js and the environment. */
 export interface SandboxLaunch {
   node: string;
@@ -103,11 +119,9 @@ export interface SandboxLaunch {
  * `swapx sandbox` in its own process, so its CPU never counts as the measured process's.
  * Resolves once it prints its URL (the first stdout line).
  */
-export async function startSandboxProcess(
-  { node, bin, env }: SandboxLaunch,
-  { latencyMs, swapsPerHour }: { latencyMs: number; swapsPerHour: number },
-): Promise<SandboxProcess> {
+export async function startSandboxProcess({ node, bin, env }: SandboxLaunch, { latencyMs, swapsPerHour, now }: SandboxOptions): Promise<SandboxProcess> {
   const args = [bin, 'sandbox', '--port', '0', '--latency', String(latencyMs), '--swaps-per-hour', String(swapsPerHour)];
+  if (now !== undefined) args.push('--now', now);
   const child = track(spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stderr = '';
   child.stderr.setEncoding('utf8');

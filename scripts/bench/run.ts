@@ -1,6 +1,6 @@
 // `npm run bench`: start-up, pipelining, CPU per swap and memory of the bulk export, measured on the built CLI
 // (bin/swapx.js → dist/) against the sandbox in its own process. Prints one table per part and writes
-// bench-results.json at the repo root. Parts: scripts/bench/{startup,latency,cpu,memory,parquet,postgres,checkpoints}.ts; name some
+// bench-results.json at the repo root. Parts: scripts/bench/{startup,latency,cpu,memory,parquet,postgres,checkpoints,lake}.ts; name some
 // (`npm run bench -- parquet`) to run only those. Built to dist/bench/ by scripts/build-bench.js.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +11,7 @@ import { formatUtc } from '../../src/util/time.js';
 import { checkpointsPart } from './checkpoints.js';
 import type { BenchContext, PartOutcome } from './context.js';
 import { cpuPart } from './cpu.js';
+import { lakePart } from './lake.js';
 import { latencyPart } from './latency.js';
 import { memoryPart } from './memory.js';
 import { parquetPart } from './parquet.js';
@@ -27,6 +28,7 @@ const PARTS: [string, (ctx: BenchContext) => Promise<PartOutcome<object>>][] = [
   ['parquet', parquetPart],
   ['postgres', postgresPart],
   ['checkpoints', checkpointsPart],
+  ['lake', lakePart],
 ];
 
 // dist/bench/bench.js → the repository root.
