@@ -3,7 +3,10 @@
  * (test/helpers/s3-server.ts): created before them. The cluster, buckets and all, goes at the end of the run.
  */
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, inject } from 'vitest';
+import { openS3Client } from '../../src/mirror/lake/s3/open.js';
 import { announcedServer } from './background-server.js';
 import { type S3Server, s3Env, signedRequest } from './s3-server.js';
 
@@ -56,4 +59,21 @@ export function useBucket(): TestBucket {
       return get('env');
     },
   };
+}
+
+/**
+ * Fetches the objects under `s3://…/PREFIX/` whose keys start with `startsWith` into `dir`, under the same keys: for
+ * readers that cannot reach the S3 server (DuckDB's httpfs extension is downloaded at INSTALL, from a host these
+ * machines cannot reach).
+ */
+export async function fetchObjects(url: string, env: Record<string, string>, startsWith: string, dir: string): Promise<void> {
+  const { client } = await openS3Client(url, { env });
+  try {
+    for (const { key } of (await client.list(startsWith)).objects) {
+      fs.mkdirSync(path.join(dir, path.dirname(key)), { recursive: true });
+      fs.writeFileSync(path.join(dir, key), (await client.get(key))!.body);
+    }
+  } finally {
+    await client.close();
+  }
 }

@@ -12,8 +12,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { query } from '../helpers/duckdb.js';
 import { runSwapx } from '../helpers/run.js';
-import { useBucket } from '../helpers/s3.js';
-import { openS3Client } from '../../src/mirror/lake/s3/open.js';
+import { fetchObjects, useBucket } from '../helpers/s3.js';
 
 const README = fs.readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
 const SQL = [...README.matchAll(/```sql\n([\s\S]*?)```/g)].map((m) => m[1]!);
@@ -90,16 +89,8 @@ describe('README DuckDB recipes', () => {
     const env = { ...sandboxEnv(sandbox.url, path.join(dir, 'cfg')), ...lake.env };
     const sync = await runSwapx(['sync', '--out', `s3://${lake.bucket}/xflow/swaps`, '--since', '2026-11-06', '-q'], { env });
     expect([sync.code, sync.stderr]).toEqual([0, '']);
-    const { client } = await openS3Client(`s3://${lake.bucket}/xflow/swaps`, { env: lake.env });
     const copy = path.join(dir, 'lake');
-    try {
-      for (const { key } of (await client.list('date=')).objects) {
-        fs.mkdirSync(path.join(copy, path.dirname(key)), { recursive: true });
-        fs.writeFileSync(path.join(copy, key), (await client.get(key))!.body);
-      }
-    } finally {
-      await client.close();
-    }
+    await fetchObjects(`s3://${lake.bucket}/xflow/swaps`, lake.env, 'date=', copy);
     const [secret, select] = SQL[5]!.trim().split('\n');
     expect(secret).toMatch(/^CREATE SECRET \(TYPE s3, PROVIDER credential_chain\);/);
     const rows = await query(select!.replace("'s3://my-lake/xflow/swaps/", `'${copy}/`));
