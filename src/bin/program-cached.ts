@@ -4,11 +4,10 @@
  * resolves src/bin/start.ts's import of '../main.js' to this module (the library, dist/, keeps tsc's modules).
  * With the cache V8 reuses the code an earlier run compiled, instead of compiling the program at each start. It is
  * made at exit, so it holds every function the run called; Node's own cache (module.enableCompileCache(), 22.1+)
- * is made as a module is compiled and holds only its top level. Measured (CPU of a lookup, interleaved runs, Node
- * 22 and 24): this cache 68 ms, none 92 ms, require() with Node's cache 104 ms (its loader costs more than
- * vm.Script; Node 20: 96 ms against 119 ms without); so every Node version uses this one. The cache is the
- * user's, in their cache directory (~/.cache/swapx on Linux, as env-paths names it): a global install is rarely
- * writable by its users, and a cache others can write is code they can make us run.
+ * is made as a module is compiled and holds only what that compiles. A lookup costs least with this cache (Node 20,
+ * 22, 24), more with Node's (22, 24), most with none (docs/performance.md has the figures); so every Node version
+ * uses this one. The cache is the user's, in their cache directory (~/.cache/swapx on Linux, as env-paths names
+ * it): a global install is rarely writable by its users, and a cache others can write is code they can make us run.
  * It is named for the program's content and Node's version (V8 checks only a cache's length); where no cache can
  * be written there is none, and nothing else changes. A cache is code: it is read and written only in a directory,
  * and from a file, that this user owns and no one else can write (else `XDG_CACHE_HOME=/tmp`, a relative one, or
