@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
+import { processCpuSeconds } from '../../scripts/bench/proc.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { expectTidy, expectedRows, mirrorRows, syncEnv, until } from './helpers.js';
 
@@ -67,6 +68,18 @@ function cursors(dir: string): Cursors | undefined {
   }
 }
 
+/** A killed run's share of the CPU a run uses in its first second or so alone (about 650 ms in two seconds). */
+const RUN_CPU_MS = 400;
+
+/** Whether the process `pid` has used `ms` of CPU (or has ended: nothing left to wait for). */
+function ranFor(pid: number, ms: number): boolean {
+  try {
+    return processCpuSeconds(pid) * 1000 >= ms;
+  } catch {
+    return true;
+  }
+}
+
 /** Whether the process `pid` holds the mirror's lock. */
 function holds(dir: string, pid: number): boolean {
   try {
@@ -93,9 +106,12 @@ async function backfill(
     // Counted from the moment the run holds the lock (after its first request, its signal handlers long set): a process
     // start slowed by a loaded machine is not the run's time. (A request is logged when it is answered, so one of the
     // run before, answered late, cannot say this run has started.)
+    // And not before the run has had `RUN_CPU_MS` of CPU: on a machine loaded by the other test files, two seconds can
+    // be a run that did next to nothing, and a backfill of such runs takes many times the runs (and CPU) it should.
     const finished = await Promise.race([
       until(() => holds(dir, child.pid!), 60_000)
         .then(() => sleep(afterMs))
+        .then(() => until(() => ranFor(child.pid!, RUN_CPU_MS), 60_000))
         .then(
           () => false,
           () => false,
