@@ -6,7 +6,7 @@ export default defineConfig({
     setupFiles: ['test/helpers/cleanup.ts'],
     // One real PostgreSQL server for the run (each Postgres test file makes a database of its own on it), and one real
     // S3 server, Ceph's radosgw (each S3 test file makes a bucket of its own on it); both start in the background.
-    globalSetup: ['test/helpers/postgres-cluster.ts', 'test/helpers/s3-server.ts'],
+    globalSetup: ['test/helpers/postgres-setup.ts', 'test/helpers/s3-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Forks, not threads: some tests change the working directory, which a worker thread may not.

@@ -13,7 +13,7 @@ import { runSync, type SyncRunOptions } from '../../src/sync/engine.js';
 import { FolderStore } from '../../src/mirror/folder/store.js';
 import { DEFAULT_CHECKPOINT_MS, DEFAULT_LAG_MS } from '../../src/sync/defaults.js';
 import type { MirrorQuery, MirrorStore } from '../../src/sync/store.js';
-import { adminConnection, startCluster } from '../../test/helpers/postgres-cluster.js';
+import { adminConnection, startCluster } from '../support/postgres-cluster.js';
 import { DAY, MEMORY_SWAPS_PER_HOUR, type BenchContext, type PartOutcome } from './context.js';
 import { fixed, grouped, table } from './report.js';
 

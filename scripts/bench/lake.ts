@@ -2,14 +2,14 @@
 // fresh prefix of a bucket, `swapx sync --out s3://BUCKET/PREFIX` (Parquet, the lake's default), against its floor
 // measured in the same run: the same sync into a local folder (--format parquet) plus one PUT of the day's file by
 // curl (--aws-sigv4), timed together. The S3 server is Ceph's RADOS Gateway, started as the tests start it
-// (test/helpers/s3-server.ts). Paired runs, the order alternated, the median of the ratios kept; and a replay (the
+// (scripts/support/s3-server.ts). Paired runs, the order alternated, the median of the ratios kept; and a replay (the
 // same sync run again on the day it holds: no day object sent) beside the folder's replay. Each swapx run is -v, so
 // the S3 requests it makes are counted from its lines.
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { openS3Client } from '../../src/mirror/lake/s3/open.js';
-import { type S3Server, s3Env, signedRequest, startS3Server } from '../../test/helpers/s3-server.js';
+import { type S3Server, s3Env, signedRequest, startS3Server } from '../support/s3-server.js';
 import { DAY, MEMORY_SWAPS_PER_HOUR, type BenchContext, type PartOutcome } from './context.js';
 import { check, commandExists, runTimed, type Timed } from './proc.js';
 import { fixed, grouped, table, verdict } from './report.js';

@@ -16,7 +16,7 @@ const OPEN = { version: 'bench' };
 import { parseTarget } from '../../src/mirror/postgres/target.js';
 import { swapsInWindow } from '../../src/sandbox/index.js';
 import type { SyncState } from '../../src/mirror/partitions/state-file.js';
-import { adminConnection, startCluster } from '../../test/helpers/postgres-cluster.js';
+import { adminConnection, startCluster } from '../support/postgres-cluster.js';
 import { DAY, MEMORY_SWAPS_PER_HOUR, type BenchContext, type PartOutcome } from './context.js';
 import { fixed, grouped, table, verdict } from './report.js';
 

@@ -3,7 +3,7 @@
 // stderr says it retried.
 import fs from 'node:fs';
 import path from 'node:path';
-import { asRead, asReadColumns, query, sqlString } from '../../test/helpers/duckdb.js';
+import { asRead, asReadColumns, query, sqlString } from '../support/duckdb.js';
 
 /** The retries an export reports in its summary (the last `retries N` on stderr); 0 without one. */
 export function exportRetries(stderr: string): number {
@@ -62,7 +62,7 @@ export function idDifferences(actual: readonly string[], expected: readonly stri
 /** A synced row: its id and its JSON line. */
 export type SyncedRow = [id: string, line: string];
 
-/** A swap in comparable form (test/helpers/comparable.ts) as a synced row: its id, and its JSON. */
+/** A swap in comparable form (scripts/support/comparable.ts) as a synced row: its id, and its JSON. */
 export function syncedRow(swap: Record<string, unknown>): SyncedRow {
   return [String(swap.id), JSON.stringify(swap)];
 }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultKind, RunningSandbox } from '../../src/sandbox/index.js';
 import { openS3Client } from '../../src/mirror/lake/s3/open.js';
-import { type S3Server, s3Env, signedRequest, startS3Server } from '../../test/helpers/s3-server.js';
+import { type S3Server, s3Env, signedRequest, startS3Server } from '../support/s3-server.js';
 import { syncRetries } from './compare.js';
 import { faultsText } from './faults.js';
 import type { Chaos, SyncQuery } from './chaos.js';

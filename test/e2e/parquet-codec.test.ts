@@ -13,7 +13,7 @@ import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { Rng } from '../../src/sandbox/random.js';
 import { parquetCodec } from '../../src/formats/parquet/partitions.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
-import { asRead, parquetCodecs, parquetRows } from '../helpers/duckdb.js';
+import { asRead, parquetCodecs, parquetRows } from '../../scripts/support/duckdb.js';
 import { runSwapx } from '../helpers/run.js';
 import { expectEqual } from '../helpers/equal.js';
 

@@ -11,7 +11,7 @@ import { ROW_GROUP_ROWS } from '../../src/output/parquet/writer.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { asRead, parquetColumns, parquetRowGroups, parquetRows, query } from '../helpers/duckdb.js';
+import { asRead, parquetColumns, parquetRowGroups, parquetRows, query } from '../../scripts/support/duckdb.js';
 
 const SEED = 13;
 // Four hours at the sandbox's 2,000 swaps an hour: about 8,000 swaps, so several row groups.

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Swap } from '../../src/api/types.js';
 import { WindowKeeper } from '../../src/windows/order.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
-import { query } from '../helpers/duckdb.js';
+import { query } from '../../scripts/support/duckdb.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
 import { type Route, useRouteServer } from '../helpers/route-server.js';
 import { runSwapx } from '../helpers/run.js';

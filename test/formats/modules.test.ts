@@ -12,7 +12,7 @@ import { LIST_SWAP_FIELDS, SWAP_FIELDS, type Swap } from '../../src/api/types.js
 import { FORMATS, MIRROR_FORMATS } from '../../src/formats/registry.js';
 import type { ExportWriter, ExportWriterOptions } from '../../src/formats/writer.js';
 import { tempDir } from '../helpers/cli.js';
-import { parquetRows } from '../helpers/duckdb.js';
+import { parquetRows } from '../../scripts/support/duckdb.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
 
 const swaps = ['a', 'b', 'c'].map((id, i) => ({ ...ONE_SWAP, id, completedAt: `2026-11-01T00:0${i + 2}:00Z` }) as unknown as Swap);

@@ -13,7 +13,7 @@ import { parquetExportWriter } from '../../src/formats/parquet/export-writer.js'
 import type { Window } from '../../src/windows/plan.js';
 import { BASE, MIN, type Served, serve, swap } from '../export/served-windows.js';
 import { tempDir } from '../helpers/cli.js';
-import { parquetRowGroups, query } from '../helpers/duckdb.js';
+import { parquetRowGroups, query } from '../../scripts/support/duckdb.js';
 
 const windows: Window[] = [0, 1, 2].map((index) => ({ index, from: BASE + index * 10 * MIN, to: BASE + (index + 1) * 10 * MIN }));
 

@@ -10,7 +10,7 @@ import type { StoredRow } from '../../src/formats/stored-row.js';
 import { mergeRow } from '../../src/mirror/partitions/partitions.js';
 import { microsToText, parquetCodec } from '../../src/formats/parquet/partitions.js';
 import { tempDir } from '../helpers/cli.js';
-import { parquetRows } from '../helpers/duckdb.js';
+import { parquetRows } from '../../scripts/support/duckdb.js';
 
 const fields = ['id', 'completedAt', 'updatedAt', 'depositUsdAmount', 'sourceOtherProtocolAddresses', 'tags', 'usdMismatchStatus'];
 const codec = parquetCodec(fields);

@@ -1,6 +1,6 @@
 /**
  * A database of its own for the tests of a file (or describe block), on the run's PostgreSQL server
- * (test/helpers/postgres-cluster.ts): created before them, dropped after. `sql` reads back what swapx wrote,
+ * (scripts/support/postgres-cluster.ts): created before them, dropped after. `sql` reads back what swapx wrote,
  * as the test role; `admin` is the superuser, over the Unix socket.
  */
 import { afterAll, beforeAll, inject } from 'vitest';
@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
 import type { PgTarget } from '../../src/mirror/postgres/target.js';
 import { announcedServer } from './background-server.js';
-import { adminConnection, type PostgresServer } from './postgres-cluster.js';
+import { adminConnection, type PostgresServer } from '../../scripts/support/postgres-cluster.js';
 
 export interface TestDatabase {
   readonly server: PostgresServer;
@@ -24,7 +24,7 @@ export interface TestDatabase {
 }
 
 /**
- * The run's server, once it has started: the globalSetup of test/helpers/postgres-cluster.ts starts it in the
+ * The run's server, once it has started: the globalSetup (test/helpers/postgres-setup.ts) starts it in the
  * background, so that the workers start, and the files that need no database run, meanwhile. Throws why it did
  * not start.
  */

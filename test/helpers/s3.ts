@@ -1,6 +1,6 @@
 /**
  * A bucket of its own for the tests of a file (or describe block), on the run's S3 server
- * (test/helpers/s3-server.ts): created before them. The cluster, buckets and all, goes at the end of the run.
+ * (scripts/support/s3-server.ts): created before them. The cluster, buckets and all, goes at the end of the run.
  */
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { beforeAll, inject } from 'vitest';
 import { openS3Client } from '../../src/mirror/lake/s3/open.js';
 import { announcedServer } from './background-server.js';
-import { type S3Server, s3Env, signedRequest } from './s3-server.js';
+import { type S3Server, s3Env, signedRequest } from '../../scripts/support/s3-server.js';
 
 /**
  * The run's server, once it has started: the globalSetup starts it in the background, so that the files that need

@@ -6,7 +6,7 @@ import { LIST_SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { apiTimeMicros, encodeParquet, ParquetFile, PARQUET_FIELDS } from '../../src/output/parquet/writer.js';
 import { swapsInWindow } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
-import { asRead as expected, parquetColumns, parquetRowGroups, parquetRows, query, sqlString } from '../helpers/duckdb.js';
+import { asRead as expected, parquetColumns, parquetRowGroups, parquetRows, query, sqlString } from '../../scripts/support/duckdb.js';
 
 let dir: string;
 beforeAll(() => {

@@ -10,7 +10,7 @@ import { transformSync } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
-import { query } from '../helpers/duckdb.js';
+import { query } from '../../scripts/support/duckdb.js';
 import { runSwapx } from '../helpers/run.js';
 import { fetchObjects, useBucket } from '../helpers/s3.js';
 

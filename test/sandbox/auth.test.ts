@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { basic, get, swapsPath, useSandbox } from './helpers.js';
+import { basic, get, swapsPath, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox({ clients: ['demo:demo', 'unconfirmed:x', 'acme:s3cr:et'], bearerTokens: ['tok-123'] });
 

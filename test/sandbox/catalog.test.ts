@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BRIDGE_STATUSES, type Bridge, type Chain, type TokenPage } from '../../src/api/types.js';
 import { listBridges, listChains, listTokens } from '../../src/sandbox/index.js';
-import { NOW, get, notFoundBody, useSandbox } from './helpers.js';
+import { NOW, get, notFoundBody, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox({ seed: 5 });
 

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Swap } from '../../src/api/types.js';
 import { SwapDataset, startSandbox, swapsInWindow, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { DAY, NOW, get, swapsPath } from './helpers.js';
+import { DAY, NOW, get, swapsPath } from '../helpers/sandbox.js';
 
 const started: RunningSandbox[] = [];
 async function start(options: SandboxOptions): Promise<RunningSandbox> {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_FAULT_KINDS, checkFaultKinds, pickFault } from '../../src/sandbox/faults.js';
 import { FAULT_KINDS, startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { runSwapx } from '../helpers/run.js';
-import { DAY, DEMO_AUTH, NOW, swapsPath } from './helpers.js';
+import { until } from '../helpers/wait.js';
+import { DAY, DEMO_AUTH, NOW, swapsPath } from '../helpers/sandbox.js';
 
 type Outcome =
   | { kind: 'ok'; status: number; text: string }
@@ -24,10 +25,6 @@ async function attempt(sandbox: RunningSandbox, path: string, authorization: str
   }
   if (res.status === 429 || res.status >= 500) return { kind: 'status', status: res.status, headers: res.headers, json: JSON.parse(text) };
   return { kind: 'ok', status: res.status, text };
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 async function withSandbox<T>(options: SandboxOptions, body: (s: RunningSandbox) => Promise<T>): Promise<T> {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Swap } from '../../src/api/types.js';
 import { findSwaps, swapsInWindow } from '../../src/sandbox/index.js';
-import { DAY, NOW, get, swapsPath, useSandbox } from './helpers.js';
+import { DAY, NOW, get, swapsPath, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox({ seed: 21, swapsPerHour: 600 });
 

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { DEMO_AUTH, NOW, swapsPath } from './helpers.js';
+import { DEMO_AUTH, NOW, swapsPath } from '../helpers/sandbox.js';
 
 describe('sandbox server lifecycle', () => {
   it('keeps connections alive and closes them promptly on close()', async () => {

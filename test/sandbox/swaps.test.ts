@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { MAX_DELAY_MS, countSwapsInWindow, iterateSwapsInWindow, swapsInWindow } from '../../src/sandbox/index.js';
-import { DAY, NOW, get, isoPlus, swapsPath, useSandbox } from './helpers.js';
+import { DAY, NOW, get, isoPlus, swapsPath, useSandbox } from '../helpers/sandbox.js';
 
 const RATE = 150;
 const sandbox = useSandbox({ seed: 11, swapsPerHour: RATE });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { get, notFoundBody, swapsPath, useSandbox } from './helpers.js';
+import { get, notFoundBody, swapsPath, useSandbox } from '../helpers/sandbox.js';
 
 const sandbox = useSandbox();
 

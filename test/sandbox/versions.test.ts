@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { SWAP_FIELDS, type Swap } from '../../src/api/types.js';
 import { findSwaps, startSandbox, swapsInWindow } from '../../src/sandbox/index.js';
 import { cliEnv } from '../helpers/cli.js';
-import { runInProcess } from '../sync/helpers.js';
+import { runSwapx } from '../helpers/run.js';
+
 import { SwapDataset } from '../../src/sandbox/dataset.js';
 
 const H = 3_600_000;
@@ -103,7 +104,7 @@ describe('versions over time', () => {
 
 describe('the sandbox command and server', () => {
   it.each(['-1', '11', 'often', ''])('--update-rate %j exits 2 with one line', async (value) => {
-    const r = await runInProcess(['sandbox', '--port', '0', '--update-rate', value], cliEnv());
+    const r = await runSwapx(['sandbox', '--port', '0', '--update-rate', value], { env: cliEnv() });
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(`swapx: error: --update-rate must be a number from 0 to 10, not '${value}'\n`);
   });

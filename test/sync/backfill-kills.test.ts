@@ -11,7 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { processCpuSeconds } from '../../scripts/bench/proc.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
-import { expectTidy, expectedRows, mirrorRows, syncEnv, until } from './helpers.js';
+import { expectTidy, expectedRows, mirrorRows, syncEnv } from '../helpers/sync.js';
+import { until } from '../helpers/wait.js';
 
 const H = 3_600_000;
 const data = { seed: 61, swapsPerHour: 12 };

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { expectTidy, expectedRows, mirrorRows, readState, stepLines, syncEnv } from './helpers.js';
+import { expectTidy, expectedRows, mirrorRows, readState, stepLines, syncEnv } from '../helpers/sync.js';
 
 const data = { seed: 91, swapsPerHour: 60 };
 const NOW = Date.parse('2026-11-12T00:00:00Z');

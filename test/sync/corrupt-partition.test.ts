@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { tempDir } from '../helpers/cli.js';
 import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
-import { runInProcess } from './helpers.js';
+import { runSwapx } from '../helpers/run.js';
+
 import { expectEqual } from '../helpers/equal.js';
 
 const H = 3_600_000;
@@ -21,7 +22,7 @@ describe('a corrupt partition file', () => {
   async function cutMirror(flags: string[], ext: string): Promise<{ dir: string; file: string; cut: Buffer }> {
     api.clock = NOW;
     const dir = path.join(tempDir('swapx-corrupt-'), 'out');
-    expect((await runInProcess(['sync', '--out', dir, ...range, ...flags], api.env())).code).toBe(0);
+    expect((await runSwapx(['sync', '--out', dir, ...range, ...flags], { env: api.env() })).code).toBe(0);
     const file = path.join(dir, `date=2026-11-10/part.${ext}`);
     const bytes = fs.readFileSync(file);
     const text = bytes.toString('utf8');
@@ -39,7 +40,7 @@ describe('a corrupt partition file', () => {
   ])('%s: exit 1, and the one-line error names the file', async (_name, flags, ext) => {
     const { dir, file, cut } = await cutMirror(flags, ext);
     api.clock = NOW + 6 * H;
-    const r = await runInProcess(['sync', '--out', dir], api.env());
+    const r = await runSwapx(['sync', '--out', dir], { env: api.env() });
     expect(r.code).toBe(1);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain(file);
@@ -50,7 +51,7 @@ describe('a corrupt partition file', () => {
     const { dir, file, cut } = await cutMirror(['--format', 'csv'], 'csv');
     // No re-scan: the partition is read only to merge the updates of the 6 hours since.
     api.clock = NOW + 6 * H;
-    const r = await runInProcess(['sync', '--out', dir, '--lag', '0', '--summary-json'], api.env());
+    const r = await runSwapx(['sync', '--out', dir, '--lag', '0', '--summary-json'], { env: api.env() });
     // Now: exit 0, and the partition is rewritten holding the cut record as a row (its id cut short, no other
     // cell, sorted last) while the ~200 rows after the cut are gone for good (no re-scan brings them back).
     expect(r.code).toBe(1);

@@ -15,7 +15,7 @@ import { FolderStore } from '../../src/mirror/folder/store.js';
 import { LocalStorage } from '../../src/mirror/folder/local-storage.js';
 import { newState } from '../../src/sync/store.js';
 import { tempDir } from '../helpers/cli.js';
-import { query, sqlString } from '../helpers/duckdb.js';
+import { query, sqlString } from '../../scripts/support/duckdb.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
 import { useRouteServer } from '../helpers/route-server.js';
 import { runSwapx } from '../helpers/run.js';

@@ -10,7 +10,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { expectTidy, expectedRows, mirrorRows, readState, syncEnv, until } from './helpers.js';
+import { expectTidy, expectedRows, mirrorRows, readState, syncEnv } from '../helpers/sync.js';
+import { until } from '../helpers/wait.js';
 
 const data = { seed: 101, swapsPerHour: 120 };
 const NOW = Date.parse('2026-11-12T00:00:00Z');

@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { tempDir } from '../helpers/cli.js';
 import { CAUGHT_UP, useClockedSandbox } from '../helpers/clocked-sandbox.js';
-import { query } from '../helpers/duckdb.js';
-import { expectedRows, runInProcess } from './helpers.js';
+import { query } from '../../scripts/support/duckdb.js';
+import { expectedRows } from '../helpers/sync.js';
+import { runSwapx } from '../helpers/run.js';
 
 const data = { seed: 61, swapsPerHour: 100 };
 const { since: SINCE, until: UNTIL, clock1: CLOCK1, clock2: CLOCK2 } = CAUGHT_UP;
@@ -21,9 +22,9 @@ describe('a mirror read with DuckDB', () => {
     const dir = path.join(tempDir('swapx-duck-'), 'out');
     const env = mirror.env();
     mirror.clock = CLOCK1;
-    expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--format', format, '-q'], env)).code).toBe(0);
+    expect((await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--format', format, '-q'], { env: env })).code).toBe(0);
     mirror.clock = CLOCK2;
-    expect((await runInProcess(['sync', '--out', dir, '--until', UNTIL, '-q'], env)).code).toBe(0);
+    expect((await runSwapx(['sync', '--out', dir, '--until', UNTIL, '-q'], { env: env })).code).toBe(0);
     const expected = expectedRows(data, SINCE, UNTIL, CLOCK2);
     const [counts] = await query(`select count(*)::int as n, count(distinct id)::int as ids, count(distinct "date")::int as dates from ${source(dir)}`);
     expect(counts).toEqual({ n: expected.length, ids: expected.length, dates: 2 });
@@ -38,7 +39,7 @@ describe('a mirror read with DuckDB', () => {
   it("a glob over every JSON file of the dir reads swapx's own files (the state, the last run) as rows (why the README names the partition files)", async () => {
     const dir = path.join(tempDir('swapx-duck-'), 'out');
     mirror.clock = CLOCK1;
-    expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], mirror.env())).code).toBe(0);
+    expect((await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], { env: mirror.env() })).code).toBe(0);
     const [row] = await query(`select count(*)::int as n, count(distinct id)::int as ids from read_json_auto('${dir}/**/*.json*')`);
     const n = expectedRows(data, SINCE, UNTIL, CLOCK1).length;
     expect(row).toEqual({ n: n + 2, ids: n });

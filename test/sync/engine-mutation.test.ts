@@ -19,7 +19,7 @@ import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import { tempDir } from '../helpers/cli.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
 import { useRouteServer } from '../helpers/route-server.js';
-import { mirrorRows, readState } from './helpers.js';
+import { mirrorRows, readState } from '../helpers/sync.js';
 
 const H = 3_600_000;
 const MIN = 60_000;

@@ -15,9 +15,9 @@ import { FolderStore } from '../../src/mirror/folder/store.js';
 import { DEFAULT_LAG_MS } from '../../src/sync/defaults.js';
 import type { MirrorQuery, MirrorState, MirrorStore } from '../../src/sync/store.js';
 import { tempDir } from '../helpers/cli.js';
-import { comparableSwap, tableSwaps } from '../helpers/comparable.js';
+import { comparableSwap, tableSwaps } from '../../scripts/support/comparable.js';
 import { usePostgres } from '../helpers/postgres.js';
-import { expectedRows, mirrorRows } from './helpers.js';
+import { expectedRows, mirrorRows } from '../helpers/sync.js';
 
 const data = { seed: 112, swapsPerHour: 60 };
 const NOW = Date.parse('2026-11-12T00:00:00Z');

@@ -16,7 +16,7 @@ import { FolderStore } from '../../src/mirror/folder/store.js';
 import { DEFAULT_CHECKPOINT_MS } from '../../src/sync/defaults.js';
 import type { MirrorState } from '../../src/sync/store.js';
 import { tempDir } from '../helpers/cli.js';
-import { expectTidy, expectedRows, mirrorRows } from './helpers.js';
+import { expectTidy, expectedRows, mirrorRows } from '../helpers/sync.js';
 
 const H = 3_600_000;
 const data = { seed: 113, swapsPerHour: 8 };

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { tempDir } from '../helpers/cli.js';
 import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
-import { expectTidy, expectedIds, expectedRows, mirrorRows, readState, runInProcess, snapshotData, sorted, stepLines, writtenIds } from './helpers.js';
+import { expectTidy, expectedIds, expectedRows, mirrorRows, readState, snapshotData, sorted, stepLines, writtenIds } from '../helpers/sync.js';
+import { runSwapx } from '../helpers/run.js';
 
 const H = 3_600_000;
 
@@ -21,7 +22,7 @@ describe('late arrivals', () => {
     const env = api.env();
     const dir = path.join(tempDir('swapx-sync-'), 'out');
     api.clock = T;
-    const first = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '-q'], env);
+    const first = await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T01:00:00Z', '-q'], { env: env });
     expect(first.code, first.stderr).toBe(0);
     api.clock = T + 4 * H;
     return { dir, env };
@@ -31,7 +32,7 @@ describe('late arrivals', () => {
     const { dir, env } = await syncedBeforeTheLate();
     const firstIds = expectedIds(data, SINCE, '2026-11-10T01:00:00Z', T);
     expect(sorted(writtenIds(dir))).toEqual(firstIds);
-    const second = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], env);
+    const second = await runSwapx(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], { env: env });
     expect(second.code).toBe(0);
     const late = expectedIds(data, SINCE, '2026-11-10T01:00:00Z', api.clock).filter((id) => !firstIds.includes(id));
     const fresh = expectedIds(data, '2026-11-10T01:00:00Z', '2026-11-10T05:00:00Z', api.clock);
@@ -42,11 +43,11 @@ describe('late arrivals', () => {
     expect(step!.parts).toEqual(['date=2026-11-09/part.jsonl', 'date=2026-11-10/part.jsonl']);
 
     // A third run finds nothing; the whole equals what the API serves at the later clock, and a clean run made then.
-    const third = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], env);
+    const third = await runSwapx(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], { env: env });
     expect(stepLines(third)[0]).toMatchObject({ newSwaps: 0, lateSwaps: 0, updatedSwaps: 0, parts: [] });
     expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, '2026-11-10T05:00:00Z', api.clock));
     const cleanDir = path.join(tempDir('swapx-sync-'), 'clean');
-    const clean = await runInProcess(['sync', '--out', cleanDir, '--since', SINCE, '--until', '2026-11-10T05:00:00Z', '-q'], env);
+    const clean = await runSwapx(['sync', '--out', cleanDir, '--since', SINCE, '--until', '2026-11-10T05:00:00Z', '-q'], { env: env });
     expect(clean.code).toBe(0);
     expect(snapshotData(dir)).toEqual(snapshotData(cleanDir));
     expectTidy(dir);
@@ -55,11 +56,11 @@ describe('late arrivals', () => {
   it('--rescan-every skips the re-scan while recent (by the API clock); the next one starts where the last one ended', async () => {
     const { dir, env } = await syncedBeforeTheLate();
     // The API's clock moved four hours since the last re-scan: under --rescan-every 5h, none.
-    const skipped = await runInProcess(['sync', '--out', dir, '--rescan-every', '5h', '--until', '2026-11-10T03:00:00Z', '--summary-json'], env);
+    const skipped = await runSwapx(['sync', '--out', dir, '--rescan-every', '5h', '--until', '2026-11-10T03:00:00Z', '--summary-json'], { env: env });
     // No re-scan: only late swaps whose updatedAt is past the updates cursor come (through the Updated pass).
     const lateSeen = stepLines(skipped)[0]!.lateSwaps;
     expect(readState(dir).rescanBase).toBe('2026-11-10T01:00:00Z');
-    const rescanned = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], env);
+    const rescanned = await runSwapx(['sync', '--out', dir, '--until', '2026-11-10T05:00:00Z', '--summary-json'], { env: env });
     expect(stepLines(rescanned)[0]!.lateSwaps).toBeGreaterThan(lateSeen + 20);
     expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, '2026-11-10T05:00:00Z', api.clock));
     expectTidy(dir);
@@ -69,7 +70,7 @@ describe('late arrivals', () => {
     const { dir, env } = await syncedBeforeTheLate();
     const from = Date.parse(readState(dir).updatedCursor);
     const cursor = Date.parse(readState(dir).cursor);
-    const r = await runInProcess(['sync', '--out', dir, '--lag', '0', '--until', '2026-11-10T02:00:00Z', '--summary-json'], env);
+    const r = await runSwapx(['sync', '--out', dir, '--lag', '0', '--until', '2026-11-10T02:00:00Z', '--summary-json'], { env: env });
     const [step] = stepLines(r);
     const windows = (from: number, to: number) => Math.ceil((to - from) / (30 * 60_000));
     expect(step).toMatchObject({ windows: windows(cursor, Date.parse('2026-11-10T02:00:00Z')) + windows(from, api.clock) });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
-import { query } from '../helpers/duckdb.js';
+import { query } from '../../scripts/support/duckdb.js';
 import { ONE_SWAP } from '../helpers/one-swap.js';
 import { type Route, useRouteServer } from '../helpers/route-server.js';
 import { runSwapx } from '../helpers/run.js';

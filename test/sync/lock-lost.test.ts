@@ -11,7 +11,8 @@ import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { syncEnv, until } from './helpers.js';
+import { syncEnv } from '../helpers/sync.js';
+import { until } from '../helpers/wait.js';
 
 const NOW = Date.parse('2026-11-12T00:00:00Z');
 let slow: RunningSandbox;

@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { BIN, collect, spawnCli, tempDir } from '../helpers/cli.js';
-import { syncEnv, until } from './helpers.js';
+import { syncEnv } from '../helpers/sync.js';
+import { until } from '../helpers/wait.js';
 
 function canUnshare(): boolean {
   try {

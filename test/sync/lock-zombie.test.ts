@@ -11,7 +11,8 @@ import { isAlive, isZombie } from '../../src/fs/lock.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { BIN, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { syncEnv, until } from './helpers.js';
+import { syncEnv } from '../helpers/sync.js';
+import { until } from '../helpers/wait.js';
 
 const stateOf = (pid: number) => {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { LOCK_FILE, STALE_MS, SyncLockedError, acquireLock } from '../../src/fs/lock.js';
 import { tempDir } from '../helpers/cli.js';
-import { deadPid } from './helpers.js';
+import { deadPid } from '../helpers/sync.js';
 
 const writeLock = (dir: string, info: object) => fs.writeFileSync(path.join(dir, LOCK_FILE), JSON.stringify(info));
 

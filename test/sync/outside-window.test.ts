@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
-import { expectTidy, expectedRows, mirrorRows, runInProcess, stepLines } from './helpers.js';
+import { expectTidy, expectedRows, mirrorRows, stepLines } from '../helpers/sync.js';
+import { runSwapx } from '../helpers/run.js';
 
 const data = { seed: 51, swapsPerHour: 200 };
 const NOW = Date.parse('2026-11-12T00:00:00Z');
@@ -55,7 +56,7 @@ describe('rows outside the window asked for', () => {
   it('export: counted apart from edge duplicates, warned about, reported in the summary; the file holds each swap once', async () => {
     const file = path.join(tempDir('swapx-outside-'), 'x.jsonl');
     extra = 0;
-    const r = await runInProcess(['swaps', '--from', '2026-11-11T00:00:00Z', '--to', '2026-11-11T01:00:00Z', '--filter', 'Completed', '-o', file], env());
+    const r = await runSwapx(['swaps', '--from', '2026-11-11T00:00:00Z', '--to', '2026-11-11T01:00:00Z', '--filter', 'Completed', '-o', file], { env: env() });
     expect(r.code).toBe(0);
     expect(extra).toBeGreaterThan(0);
     const warning = `warning: the API returned ${extra} swap(s) outside the window asked for; each window wrote only its own, so check the export against the API`;
@@ -74,7 +75,7 @@ describe('rows outside the window asked for', () => {
   it('sync: kept (merged by id), warned about, reported in the summaries; the mirror is exact', async () => {
     const dir = path.join(tempDir('swapx-outside-'), 'out');
     extra = 0;
-    const r = await runInProcess(['sync', '--out', dir, '--since', '2026-11-11T00:00:00Z', '--until', '2026-11-11T01:00:00Z', '--summary-json'], env());
+    const r = await runSwapx(['sync', '--out', dir, '--since', '2026-11-11T00:00:00Z', '--until', '2026-11-11T01:00:00Z', '--summary-json'], { env: env() });
     expect(r.code).toBe(0);
     expect(extra).toBeGreaterThan(0);
     expect(stepLines(r)[0]).toMatchObject({ outsideWindow: extra, complete: true });
@@ -87,7 +88,7 @@ describe('rows outside the window asked for', () => {
     ]);
     expect(mirrorRows(dir)).toEqual(expectedRows(data, '2026-11-11T00:00:00Z', '2026-11-11T01:00:00Z', NOW));
     expectTidy(dir);
-    const text = await runInProcess(['sync', '--out', dir, '--until', '2026-11-11T01:00:00Z'], env());
+    const text = await runSwapx(['sync', '--out', dir, '--until', '2026-11-11T01:00:00Z'], { env: env() });
     expect(text.stderr).toMatch(/ retries, [\d,]+ returned outside their window, /);
   });
 });

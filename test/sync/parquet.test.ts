@@ -10,9 +10,10 @@ import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import { parquetCodec } from '../../src/formats/parquet/partitions.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { CAUGHT_UP, useClockedSandbox } from '../helpers/clocked-sandbox.js';
-import { asRead, query } from '../helpers/duckdb.js';
-import { expectedIds, mirrorRows, runInProcess, snapshotData, sorted } from './helpers.js';
-import { readMirror } from './parquet-helpers.js';
+import { asRead, query } from '../../scripts/support/duckdb.js';
+import { expectedIds, mirrorRows, snapshotData, sorted } from '../helpers/sync.js';
+import { readMirror } from '../helpers/parquet-mirror.js';
+import { runSwapx } from '../helpers/run.js';
 
 const data = { seed: 62, swapsPerHour: 50 };
 const { since: SINCE, until: UNTIL, clock1: CLOCK1, clock2: CLOCK2 } = CAUGHT_UP;
@@ -30,13 +31,13 @@ async function syncBoth(args: readonly string[], fields: readonly string[]) {
     [pq, 'parquet'],
     [jsonl, 'jsonl'],
   ] as const) {
-    const r = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--format', format, ...args, '-q'], env);
+    const r = await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '--format', format, ...args, '-q'], { env: env });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
   }
   const first = new Map(mirrorRows(jsonl).map((r) => [r.id, r.updatedAt]));
   mirror.clock = CLOCK2;
-  for (const dir of [pq, jsonl]) expect((await runInProcess(['sync', '--out', dir, '--until', UNTIL, '-q'], env)).code).toBe(0);
+  for (const dir of [pq, jsonl]) expect((await runSwapx(['sync', '--out', dir, '--until', UNTIL, '-q'], { env: env })).code).toBe(0);
   // The second clock brings new versions of swaps already held: the Parquet partitions were merged, not just appended.
   expect(mirrorRows(jsonl).filter((r) => first.has(r.id) && first.get(r.id) !== r.updatedAt).length).toBeGreaterThan(0);
   return { pq, jsonl, env, fields };
@@ -67,7 +68,7 @@ describe('sync --format parquet', () => {
     // Nothing new: no file rewritten (bytes and mtimes).
     const before = snapshotData(pq);
     const mtimes = files.map((f) => fs.statSync(path.join(pq, f)).mtimeMs);
-    expect((await runInProcess(['sync', '--out', pq, '--until', UNTIL, '-q'], env)).code).toBe(0);
+    expect((await runSwapx(['sync', '--out', pq, '--until', UNTIL, '-q'], { env: env })).code).toBe(0);
     expect(snapshotData(pq)).toEqual(before);
     expect(files.map((f) => fs.statSync(path.join(pq, f)).mtimeMs)).toEqual(mtimes);
     // What the codec reads back re-encodes to the same bytes.
@@ -101,7 +102,7 @@ describe('sync --format parquet', () => {
     const killed = path.join(base, 'killed');
     const more = (dir: string) => ['sync', '--out', dir, '--until', UNTIL, '--concurrency', '1', '-q'];
     slow.clock = CLOCK1;
-    const r = await runInProcess(['sync', '--out', clean, '--since', SINCE, '--until', UNTIL, '--format', 'parquet', '-q'], env);
+    const r = await runSwapx(['sync', '--out', clean, '--since', SINCE, '--until', UNTIL, '--format', 'parquet', '-q'], { env: env });
     expect(r.code, r.stderr).toBe(0);
     // The mirror to be killed starts as a copy: the same state and bytes a second first run would leave.
     fs.cpSync(clean, killed, { recursive: true });
@@ -114,7 +115,7 @@ describe('sync --format parquet', () => {
       child.kill('SIGKILL');
       await done;
     }
-    const [a, b] = await Promise.all([runInProcess(more(clean), env), runInProcess(more(killed), env)]);
+    const [a, b] = await Promise.all([runSwapx(more(clean), { env: env }), runSwapx(more(killed), { env: env })]);
     expect(a.code, a.stderr).toBe(0);
     expect(b.code, b.stderr).toBe(0);
     expect(Object.keys(snapshotData(clean))).toEqual(['date=2026-11-10/part.parquet', 'date=2026-11-11/part.parquet']);
@@ -141,7 +142,7 @@ describe('sync --format parquet', () => {
     [['--format', 'parquet', '--fields', 'id,completedAt,updatedAt,balanceChanges'], '--fields: balanceChanges is only in swapx swap'],
   ])('%j is exit 2, one line, nothing created', async (args, message) => {
     const dir = path.join(tempDir('swapx-sync-pq-bad-'), 'out');
-    const r = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, ...args], mirror.env());
+    const r = await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, ...args], { env: mirror.env() });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);

@@ -13,7 +13,7 @@ import { type ErrorPolicy, runSync, type SyncEvent, type SyncRunOptions } from '
 import { FolderStore } from '../../src/mirror/folder/store.js';
 import { DEFAULT_CHECKPOINT_MS, DEFAULT_LAG_MS } from '../../src/sync/defaults.js';
 import { tempDir } from '../helpers/cli.js';
-import { expectTidy, expectedRows, mirrorRows, readState } from './helpers.js';
+import { expectTidy, expectedRows, mirrorRows, readState } from '../helpers/sync.js';
 
 const data = { seed: 111, swapsPerHour: 60 };
 const NOW = Date.parse('2026-11-12T00:00:00Z');

@@ -9,8 +9,9 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
-import { expectedRows, mirrorRows, runInProcess } from './helpers.js';
-import { readMirror } from './parquet-helpers.js';
+import { expectedRows, mirrorRows } from '../helpers/sync.js';
+import { readMirror } from '../helpers/parquet-mirror.js';
+import { runSwapx } from '../helpers/run.js';
 
 const data = { seed: 61, swapsPerHour: 60, updateRate: 0 };
 const NOW = Date.parse('2026-11-12T00:00:00Z');
@@ -64,7 +65,7 @@ describe('two versions of a swap in one millisecond of updatedAt', () => {
     const env = sandboxEnv(url, path.join(tempDir('swapx-cfg-'), 'cfg'));
     const dir = path.join(tempDir('swapx-same-ms-'), 'out');
     version = 1;
-    expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, ...format], env)).code).toBe(0);
+    expect((await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, ...format], { env: env })).code).toBe(0);
     const parquet = format.length > 0;
     const held = async () =>
       parquet
@@ -74,7 +75,7 @@ describe('two versions of a swap in one millisecond of updatedAt', () => {
 
     // The API now serves version 2: a rerun re-scans the range (the 48 h lag) and sees it.
     version = 2;
-    const second = await runInProcess(['sync', '--out', dir, '--summary-json'], env);
+    const second = await runSwapx(['sync', '--out', dir, '--summary-json'], { env: env });
     expect(second.code).toBe(0);
     expect(await held()).toMatchObject({ depositUsdAmount: 200 });
     if (!parquet) expect((await held()).updatedAt).toMatch(new RegExp(`${tick}Z$`));

@@ -9,7 +9,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { tempDir } from '../helpers/cli.js';
 import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
-import { readState, runInProcess } from './helpers.js';
+import { readState } from '../helpers/sync.js';
+import { runSwapx } from '../helpers/run.js';
 
 function canMount(): boolean {
   if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
@@ -36,14 +37,14 @@ describe.skipIf(!canMount())('a state write that fails on a full disk', () => {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m,nr_inodes=1000', 'tmpfs', dir], { stdio: 'pipe' });
     mounted.push(dir);
     // The first run: one partition (2026-11-10).
-    const first = await runInProcess(['sync', '--out', dir, '--since', '2026-11-10T20:00:00Z', '--until', '2026-11-10T23:00:00Z'], api.env());
+    const first = await runSwapx(['sync', '--out', dir, '--since', '2026-11-10T20:00:00Z', '--until', '2026-11-10T23:00:00Z'], { env: api.env() });
     expect(first.code).toBe(0);
     const saved = readState(dir).cursor;
     expect(saved).toBe('2026-11-10T23:00:00Z');
     // Room for the lock, the new partition's folder and file: the state's temporary file is one inode too many.
     const { files, ffree } = fs.statfsSync(dir);
     execFileSync('mount', ['-o', `remount,nr_inodes=${files - ffree + 3}`, dir], { stdio: 'pipe' });
-    const second = await runInProcess(['sync', '--out', dir, '--until', '2026-11-11T02:00:00Z'], api.env());
+    const second = await runSwapx(['sync', '--out', dir, '--until', '2026-11-11T02:00:00Z'], { env: api.env() });
     expect(second.code).toBe(1);
     // The partitions were rewritten; the state was not.
     expect(fs.existsSync(`${dir}/date=2026-11-11/part.jsonl`)).toBe(true);

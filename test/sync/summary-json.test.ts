@@ -7,7 +7,7 @@ import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { syncEnv } from './helpers.js';
+import { syncEnv } from '../helpers/sync.js';
 
 const NOW = Date.parse('2026-11-12T00:00:00Z');
 const SINCE = '2026-11-11T10:00:00Z';

@@ -11,7 +11,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { expectTidy, expectedRows, mirrorRows, readState, snapshotData, stepLines, syncEnv, until } from './helpers.js';
+import { expectTidy, expectedRows, mirrorRows, readState, snapshotData, stepLines, syncEnv } from '../helpers/sync.js';
+import { until } from '../helpers/wait.js';
 import { expectEqual } from '../helpers/equal.js';
 
 const data = { seed: 31, swapsPerHour: 120 };
@@ -52,7 +53,7 @@ const partCount = (dir: string) => {
 };
 
 /** Starts a sync, kills it with SIGKILL when `moment` resolves, and returns once it is gone. */
-async function killAt(dir: string, moment: () => Promise<void>): Promise<void> {
+async function killAt(dir: string, moment: () => Promise<unknown>): Promise<void> {
   const child = spawnCli(args(dir), { env });
   const done = collect(child);
   await Promise.race([moment(), done]);

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { type CliResult, collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
-import { deadPid, expectTidy, expectedIds, readState, sorted, stepLines, syncEnv, until, writtenIds } from './helpers.js';
+import { deadPid, expectTidy, expectedIds, readState, sorted, stepLines, syncEnv, writtenIds } from '../helpers/sync.js';
+import { until } from '../helpers/wait.js';
 
 const data = { seed: 41, swapsPerHour: 120 };
 const NOW = Date.parse('2026-11-12T00:00:00Z');

@@ -10,19 +10,8 @@ import { fingerprint } from '../../src/mirror/partitions/state-file.js';
 import { LIST_SWAP_FIELDS, SWAP_FIELDS } from '../../src/api/types.js';
 import { tempDir } from '../helpers/cli.js';
 import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
-import {
-  expectTidy,
-  expectedIds,
-  expectedRows,
-  mirrorRows,
-  readParts,
-  readState,
-  runInProcess,
-  snapshotData,
-  sorted,
-  stepLines,
-  writtenIds,
-} from './helpers.js';
+import { expectTidy, expectedIds, expectedRows, mirrorRows, readParts, readState, snapshotData, sorted, stepLines, writtenIds } from '../helpers/sync.js';
+import { runSwapx } from '../helpers/run.js';
 
 const H = 3_600_000;
 
@@ -35,7 +24,7 @@ describe('two runs in a row', () => {
 
   it('the first writes every swap once, its version at the clock, into daily partitions; the second changes no data file', async () => {
     const env = api.env();
-    const first = await runInProcess(['sync', '--out', dir, ...range, '--summary-json'], env);
+    const first = await runSwapx(['sync', '--out', dir, ...range, '--summary-json'], { env: env });
     expect(first.code).toBe(0);
     expect(first.stdout).toBe('');
     const [step] = stepLines(first);
@@ -79,7 +68,7 @@ describe('two runs in a row', () => {
     expectTidy(dir);
 
     const before = snapshot(dir);
-    const second = await runInProcess(['sync', '--out', dir, ...range.slice(2), '--summary-json'], env);
+    const second = await runSwapx(['sync', '--out', dir, ...range.slice(2), '--summary-json'], { env: env });
     expect(second.code).toBe(0);
     const [again] = stepLines(second);
     expect(again).toMatchObject({
@@ -97,7 +86,7 @@ describe('two runs in a row', () => {
 
   it('without --until syncs up to the server clock − 2 min, in whole seconds', async () => {
     const fresh = path.join(tempDir('swapx-sync-'), 'out');
-    const r = await runInProcess(['sync', '--out', fresh, '--since', '2026-11-10T02:40:00Z'], api.env());
+    const r = await runSwapx(['sync', '--out', fresh, '--since', '2026-11-10T02:40:00Z'], { env: api.env() });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(
       /^Synced \d+ new, 0 late and 0 updated swaps into 1 partition; cursor 2026-11-10T02:58:00Z, updates from \S+; 1 window, 2 requests, 0 retries, \S+\n$/,
@@ -108,12 +97,12 @@ describe('two runs in a row', () => {
   it('ignores a later --since that differs from the first, with a warning', async () => {
     const env = api.env();
     const until = ['--until', '2026-11-10T03:00:00Z', '--lag', '0', '-q'];
-    const r = await runInProcess(['sync', '--out', dir, '--since', '2026-11-01', ...until], env);
+    const r = await runSwapx(['sync', '--out', dir, '--since', '2026-11-01', ...until], { env: env });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
       `warning: --since ignored: ${dir} syncs from 2026-11-09T21:00:00Z and continues from its cursor 2026-11-10T03:00:00Z (a new start needs a new --out dir)\n`,
     );
-    const same = await runInProcess(['sync', '--out', dir, '--since', '2026-11-09T21:00:00Z', ...until], env);
+    const same = await runSwapx(['sync', '--out', dir, '--since', '2026-11-09T21:00:00Z', ...until], { env: env });
     expect(same.code).toBe(0);
     expect(same.stderr).toBe('');
   });
@@ -130,18 +119,18 @@ describe('a restored backup', () => {
     const env = api.env();
     const base = tempDir('swapx-backup-');
     const dir = path.join(base, 'out');
-    expect((await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], env)).code).toBe(0);
+    expect((await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', UNTIL, '-q'], { env: env })).code).toBe(0);
     fs.cpSync(dir, path.join(base, 'backup'), { recursive: true });
     // Runs go on: two and five days later.
     for (const days of [2, 5]) {
       api.clock = CLOCK1 + days * 24 * H;
-      expect((await runInProcess(['sync', '--out', dir, '--until', UNTIL, '-q'], env)).code).toBe(0);
+      expect((await runSwapx(['sync', '--out', dir, '--until', UNTIL, '-q'], { env: env })).code).toBe(0);
     }
     // The disk is lost; the backup of day 0 comes back, and the next run is on day 6.
     fs.rmSync(dir, { recursive: true });
     fs.cpSync(path.join(base, 'backup'), dir, { recursive: true });
     api.clock = CLOCK1 + 6 * 24 * H;
-    const r = await runInProcess(['sync', '--out', dir, '--until', UNTIL, '--summary-json'], env);
+    const r = await runSwapx(['sync', '--out', dir, '--until', UNTIL, '--summary-json'], { env: env });
     expect(r.code).toBe(0);
     expect(stepLines(r)[0]!.updatedSwaps).toBeGreaterThan(0);
     expect(mirrorRows(dir)).toEqual(expectedRows(data, SINCE, UNTIL, api.clock));
@@ -158,11 +147,11 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
   it('a rerun after a crash before the state write changes nothing and removes the leftovers', async () => {
     const env = api.env();
     const dir = path.join(tempDir('swapx-sync-'), 'out');
-    const a = await runInProcess(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T23:00:00Z', '--format', 'csv', '--gzip', '-q'], env);
+    const a = await runSwapx(['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T23:00:00Z', '--format', 'csv', '--gzip', '-q'], { env: env });
     expect(a.code).toBe(0);
     const stateA = fs.readFileSync(path.join(dir, '.swapx-sync.json'));
     // Later runs keep the format of the first.
-    const b = await runInProcess(['sync', '--out', dir, '--until', '2026-11-11T02:00:00Z', '-q'], env);
+    const b = await runSwapx(['sync', '--out', dir, '--until', '2026-11-11T02:00:00Z', '-q'], { env: env });
     expect(b.code).toBe(0);
     const parts = readParts(dir);
     expect(parts.map((part) => part.relative)).toEqual(['date=2026-11-10/part.csv.gz', 'date=2026-11-11/part.csv.gz']);
@@ -176,7 +165,7 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
     fs.writeFileSync(path.join(dir, '.swapx-sync.json'), stateA);
     const leftover = path.join(dir, 'date=2026-11-11', '.part.csv.gz.99999-abcd.tmp');
     fs.writeFileSync(leftover, 'partial');
-    const c = await runInProcess(['sync', '--out', dir, '--until', '2026-11-11T02:00:00Z', '--summary-json'], env);
+    const c = await runSwapx(['sync', '--out', dir, '--until', '2026-11-11T02:00:00Z', '--summary-json'], { env: env });
     expect(c.code).toBe(0);
     // Its swaps are found held already: nothing new, no data file changed.
     expect(stepLines(c)[0]).toMatchObject({ newSwaps: 0, lateSwaps: 0, updatedSwaps: 0, parts: [], cursor: '2026-11-11T02:00:00Z' });
@@ -189,10 +178,10 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
     const env = api.env();
     const dir = path.join(tempDir('swapx-sync-'), 'all');
     const first = ['sync', '--out', dir, '--since', SINCE, '--until', '2026-11-10T23:00:00Z', '--format', 'csv', '--fields', SWAP_FIELDS.join(','), '-q'];
-    expect((await runInProcess(first, env)).code).toBe(0);
+    expect((await runSwapx(first, { env: env })).code).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(dir, '.swapx-sync.json'), 'utf8')).query.fields).toEqual(SWAP_FIELDS);
     const before = snapshotData(dir);
-    const again = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T23:00:00Z', '-q'], env);
+    const again = await runSwapx(['sync', '--out', dir, '--until', '2026-11-10T23:00:00Z', '-q'], { env: env });
     expect(again.stderr).toBe('');
     expect(again.code).toBe(0);
     expect(snapshotData(dir)).toEqual(before);
@@ -225,7 +214,7 @@ describe('CSV, gzip, a crash between a partition and the state, an older mirror'
     };
     fs.writeFileSync(path.join(dir, '.swapx-sync.json'), JSON.stringify(v1));
 
-    const r = await runInProcess(['sync', '--out', dir, '--until', '2026-11-10T23:00:00Z', '--summary-json'], env);
+    const r = await runSwapx(['sync', '--out', dir, '--until', '2026-11-10T23:00:00Z', '--summary-json'], { env: env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain(`{"event":"sync-warning","time":"`);
     expect(r.stderr).toContain(

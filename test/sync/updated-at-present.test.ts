@@ -12,7 +12,8 @@ import path from 'node:path';
 import { swapsInWindow } from '../../src/sandbox/index.js';
 import { tempDir } from '../helpers/cli.js';
 import { useClockedSandbox } from '../helpers/clocked-sandbox.js';
-import { mirrorRows, readState, runInProcess } from './helpers.js';
+import { mirrorRows, readState } from '../helpers/sync.js';
+import { runSwapx } from '../helpers/run.js';
 
 const M = 60_000;
 const data = { seed: 81, swapsPerHour: 120 };
@@ -38,11 +39,11 @@ describe('a swap updated within the second before the server clock read', () => 
 
     const dir = path.join(tempDir('swapx-present-'), 'out');
     api.clock = T1;
-    expect((await runInProcess(['sync', '--out', dir, '--since', new Date(T1 - 60 * M).toISOString()], api.env())).code).toBe(0);
+    expect((await runSwapx(['sync', '--out', dir, '--since', new Date(T1 - 60 * M).toISOString()], { env: api.env() })).code).toBe(0);
     expect(Date.parse(readState(dir).cursor)).toBeLessThanOrEqual(Date.parse(swap.completedAt));
 
     api.clock = T2;
-    expect((await runInProcess(['sync', '--out', dir], api.env())).code).toBe(0);
+    expect((await runSwapx(['sync', '--out', dir], { env: api.env() })).code).toBe(0);
     const cursor = Date.parse(readState(dir).cursor);
     expect(cursor).toBeGreaterThan(Date.parse(swap.completedAt));
     // The API serves it at T2, in the version updated at T2 − 100 ms; the cursor is past its completedAt.

@@ -10,7 +10,7 @@ import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js
 import { sandboxEnv, tempDir } from '../../helpers/cli.js';
 import { usePostgres } from '../../helpers/postgres.js';
 import { runSwapx } from '../../helpers/run.js';
-import { syncEnv } from '../../sync/helpers.js';
+import { syncEnv } from '../../helpers/sync.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const data = { seed: 121, swapsPerHour: 40 };

@@ -18,7 +18,7 @@ const STATE_FILE = '.swapx-sync.json';
 import { newState } from '../../../src/sync/store.js';
 import { tempDir } from '../../helpers/cli.js';
 import { ONE_SWAP } from '../../helpers/one-swap.js';
-import { readState } from '../../sync/helpers.js';
+import { readState } from '../../helpers/sync.js';
 
 const NOW = Date.parse('2026-11-02T00:00:00Z');
 const T = Date.parse('2026-11-01T00:00:00Z');

@@ -5,8 +5,8 @@ import { fsReason } from '../../../src/cli/exit-codes.js';
 import { FolderStore } from '../../../src/mirror/folder/store.js';
 import type { FormatName } from '../../../src/formats/registry.js';
 import { tempDir } from '../../helpers/cli.js';
-import { mirrorRows } from '../../sync/helpers.js';
-import { readMirror } from '../../sync/parquet-helpers.js';
+import { mirrorRows } from '../../helpers/sync.js';
+import { readMirror } from '../../helpers/parquet-mirror.js';
 import { describeMirrorStore } from '../../sync/store-contract.js';
 
 for (const format of ['jsonl', 'csv', 'parquet'] as const satisfies readonly FormatName[]) {

@@ -14,7 +14,7 @@ import { jsonlCodec } from '../../../src/formats/jsonl.js';
 import { LocalStorage } from '../../../src/mirror/folder/local-storage.js';
 import { recover } from '../../../src/mirror/folder/recovery.js';
 import { tempDir } from '../../helpers/cli.js';
-import { deadPid } from '../../sync/helpers.js';
+import { deadPid } from '../../helpers/sync.js';
 
 const fields = ['id', 'completedAt', 'updatedAt', 'usdMismatchStatus'];
 const jsonl = jsonlCodec(false, createEncoder('jsonl', { fields, allFields: SWAP_FIELDS }));

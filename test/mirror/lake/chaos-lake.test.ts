@@ -11,7 +11,7 @@ import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js
 import { collect, runCli, spawnCli } from '../../helpers/cli.js';
 import { runSwapx } from '../../helpers/run.js';
 import { useBucket } from '../../helpers/s3.js';
-import { syncEnv } from '../../sync/helpers.js';
+import { syncEnv } from '../../helpers/sync.js';
 
 const DAY = 86_400_000;
 const NOW = Date.parse('2026-11-20T12:00:00Z');

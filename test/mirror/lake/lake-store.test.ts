@@ -12,8 +12,8 @@ import { PartitionedStore } from '../../../src/mirror/partitions/store.js';
 import type { FormatName } from '../../../src/formats/registry.js';
 import { tempDir } from '../../helpers/cli.js';
 import { useBucket } from '../../helpers/s3.js';
-import { mirrorRows } from '../../sync/helpers.js';
-import { readMirror } from '../../sync/parquet-helpers.js';
+import { mirrorRows } from '../../helpers/sync.js';
+import { readMirror } from '../../helpers/parquet-mirror.js';
 import { describeMirrorStore } from '../../sync/store-contract.js';
 
 const lake = useBucket();

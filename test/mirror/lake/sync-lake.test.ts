@@ -10,12 +10,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { tempDir } from '../../helpers/cli.js';
-import { query, sqlString } from '../../helpers/duckdb.js';
+import { query, sqlString } from '../../../scripts/support/duckdb.js';
 import { runSwapx } from '../../helpers/run.js';
 import { useBucket } from '../../helpers/s3.js';
-import { s3Env, signedRequest } from '../../helpers/s3-server.js';
+import { s3Env, signedRequest } from '../../../scripts/support/s3-server.js';
 import { openS3Client } from '../../../src/mirror/lake/s3/open.js';
-import { syncEnv } from '../../sync/helpers.js';
+import { syncEnv } from '../../helpers/sync.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00Z');
 const data = { seed: 131, swapsPerHour: 40 };

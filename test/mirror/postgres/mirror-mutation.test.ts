@@ -13,7 +13,7 @@ import type { PgTarget } from '../../../src/mirror/postgres/target.js';
 import type { MirrorState } from '../../../src/sync/store.js';
 import { ONE_SWAP } from '../../helpers/one-swap.js';
 import { pgTarget, type TestDatabase, usePostgres } from '../../helpers/postgres.js';
-import { adminConnection } from '../../helpers/postgres-cluster.js';
+import { adminConnection } from '../../../scripts/support/postgres-cluster.js';
 
 const db = usePostgres();
 const OPEN = { version: '1.0.0-mm' };

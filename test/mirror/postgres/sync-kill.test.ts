@@ -9,10 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type postgres from 'postgres';
 import { collect, spawnCli } from '../../helpers/cli.js';
 import { useClockedSandbox } from '../../helpers/clocked-sandbox.js';
+import { until } from '../../helpers/wait.js';
 import { usePostgres } from '../../helpers/postgres.js';
 import { runSwapx } from '../../helpers/run.js';
-import { expectedRows } from '../../sync/helpers.js';
-import { comparableSwap, tableSwaps } from '../../helpers/comparable.js';
+import { expectedRows } from '../../helpers/sync.js';
+import { comparableSwap, tableSwaps } from '../../../scripts/support/comparable.js';
 
 const db = usePostgres();
 const CLOCK = Date.parse('2026-11-10T06:10:00Z');
@@ -43,16 +44,6 @@ const syncBackends = (where = 'true') =>
     `SELECT pid, state, wait_event_type AS wait, query FROM pg_stat_activity WHERE application_name = 'swapx sync' AND datname = current_database() AND ${where}`,
   );
 
-async function waitFor<T>(check: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
 const expected: Partial<Record<Api, Record<string, unknown>[]>> = {};
 beforeAll(() => {
   expected.dense = expectedRows(dense, SINCE, UNTIL, CLOCK).map(comparableSwap);
@@ -81,7 +72,7 @@ async function killAndRerun(api: Api, table: string, moment: () => Promise<void>
   expect((await done).signal).toBe('SIGKILL');
   await release();
   // The server notices the dead client and ends its session: the transaction is rolled back, the lock released.
-  await waitFor(async () => ((await syncBackends()).length === 0 ? true : undefined), 'the dead session to end');
+  await until(async () => ((await syncBackends()).length === 0 ? true : undefined), 20_000, 'the dead session to end');
   expect(await snapshot(table)).toEqual(before);
   const rerun = await runSwapx(args(table, UNTIL), { env: env(api) });
   expect(rerun.code, rerun.stderr).toBe(0);
@@ -98,7 +89,7 @@ describe('SIGKILL, then a rerun', { timeout: 120_000 }, () => {
   it('during the COPY: nothing of the run is in the table, and the next run converges to the API', async () => {
     await started('dense', 'killed_copy');
     await killAndRerun('dense', 'killed_copy', async () => {
-      await waitFor(async () => (await syncBackends(`state = 'active' AND query LIKE 'COPY swapx_batch%'`))[0], 'the COPY');
+      await until(async () => (await syncBackends(`state = 'active' AND query LIKE 'COPY swapx_batch%'`))[0], 20_000, 'the COPY');
     });
   });
 
@@ -112,7 +103,7 @@ describe('SIGKILL, then a rerun', { timeout: 120_000 }, () => {
       'sparse',
       'killed_merge',
       async () => {
-        await waitFor(async () => (await syncBackends(`wait_event_type = 'Lock' AND query LIKE '%INSERT INTO%killed_merge%'`))[0], 'the merge to wait');
+        await until(async () => (await syncBackends(`wait_event_type = 'Lock' AND query LIKE '%INSERT INTO%killed_merge%'`))[0], 20_000, 'the merge to wait');
       },
       async () => {
         await holder!`ROLLBACK`;
@@ -131,7 +122,7 @@ describe('SIGKILL, then a rerun', { timeout: 120_000 }, () => {
       'sparse',
       'killed_commit',
       async () => {
-        await waitFor(async () => (await syncBackends(`wait_event_type = 'Lock' AND query LIKE '%swapx_sync_state%'`))[0], 'the cursors to wait');
+        await until(async () => (await syncBackends(`wait_event_type = 'Lock' AND query LIKE '%swapx_sync_state%'`))[0], 20_000, 'the cursors to wait');
       },
       async () => {
         await holder!`ROLLBACK`;

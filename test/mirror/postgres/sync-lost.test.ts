@@ -9,11 +9,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgres from 'postgres';
 import { collect, spawnCli } from '../../helpers/cli.js';
 import { useClockedSandbox } from '../../helpers/clocked-sandbox.js';
-import { comparableSwap, tableSwaps } from '../../helpers/comparable.js';
+import { comparableSwap, tableSwaps } from '../../../scripts/support/comparable.js';
+import { until } from '../../helpers/wait.js';
 import { usePostgres } from '../../helpers/postgres.js';
-import { adminConnection, startCluster } from '../../helpers/postgres-cluster.js';
+import { adminConnection, startCluster } from '../../../scripts/support/postgres-cluster.js';
 import { runSwapx } from '../../helpers/run.js';
-import { expectedRows } from '../../sync/helpers.js';
+import { expectedRows } from '../../helpers/sync.js';
 
 const db = usePostgres();
 const CLOCK = Date.parse('2026-11-10T06:10:00Z');
@@ -35,16 +36,6 @@ beforeAll(() => {
 const syncBackends = (where: string) =>
   db.admin.unsafe(`SELECT pid FROM pg_stat_activity WHERE application_name = 'swapx sync' AND datname = current_database() AND ${where}`);
 
-async function waitFor<T>(check: () => Promise<T | undefined>, what: string): Promise<T> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const found = await check();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 /** The stderr lines of a run, parsed (each must be JSON), and what the process did. */
 const jsonLines = (stderr: string) =>
   stderr
@@ -64,10 +55,14 @@ async function terminatedWhileWaiting(table: string, hold: (sql: postgres.Reserv
     const child = spawnCli(args(table), { env: env() });
     const done = collect(child);
     const [backend] = await Promise.race([
-      waitFor(async () => {
-        const rows = await syncBackends(`wait_event_type = 'Lock' AND query LIKE '${waiting}'`);
-        return rows.length > 0 ? rows : undefined;
-      }, 'the sync to wait'),
+      until(
+        async () => {
+          const rows = await syncBackends(`wait_event_type = 'Lock' AND query LIKE '${waiting}'`);
+          return rows.length > 0 ? rows : undefined;
+        },
+        20_000,
+        'the sync to wait',
+      ),
       done.then((r) => Promise.reject(new Error(`the sync ended first: ${r.code} ${r.stderr}`))),
     ]);
     await db.admin`SELECT pg_terminate_backend(${backend!.pid})`;
@@ -149,7 +144,11 @@ describe("the server stopped mid-sync (a server of the test's own, stopped as a 
     const done = collect(child);
     // Once the sync holds its session (its windows are slow to come), the server goes.
     const admin = adminConnection(server, 'lost');
-    await waitFor(async () => ((await admin`SELECT 1 FROM pg_stat_activity WHERE application_name = 'swapx sync'`).length > 0 ? true : undefined), 'the sync');
+    await until(
+      async () => ((await admin`SELECT 1 FROM pg_stat_activity WHERE application_name = 'swapx sync'`).length > 0 ? true : undefined),
+      20_000,
+      'the sync',
+    );
     await admin.end({ timeout: 1 });
     cluster.stop();
     cluster = undefined;

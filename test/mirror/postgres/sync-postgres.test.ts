@@ -11,10 +11,11 @@ import { PostgresMirror } from '../../../src/mirror/postgres/mirror.js';
 import { parseTarget } from '../../../src/mirror/postgres/target.js';
 import { tempDir } from '../../helpers/cli.js';
 import { CAUGHT_UP, useClockedSandbox } from '../../helpers/clocked-sandbox.js';
+import { until } from '../../helpers/wait.js';
 import { usePostgres } from '../../helpers/postgres.js';
 import { Capture, runSwapx } from '../../helpers/run.js';
-import { expectedRows, mirrorRows, stepLines } from '../../sync/helpers.js';
-import { comparableSwap, tableSwaps } from '../../helpers/comparable.js';
+import { expectedRows, mirrorRows, stepLines } from '../../helpers/sync.js';
+import { comparableSwap, tableSwaps } from '../../../scripts/support/comparable.js';
 
 const db = usePostgres();
 const data = { seed: 43, swapsPerHour: 90 };
@@ -110,8 +111,7 @@ describe('a mirror in Postgres', () => {
       stderr,
     });
     // Two steps, then Ctrl-C (a loaded machine may take its time).
-    const deadline = Date.now() + 60_000;
-    while (stepLines({ stderr: stderr.text }).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await until(() => stepLines({ stderr: stderr.text }).length >= 2, 60_000, 'two steps');
     controller.abort();
     const r = await running;
     expect(r.code, r.stderr).toBe(0);

@@ -1,5 +1,5 @@
 /**
- * The S3 client against a real S3 server, Ceph's RADOS Gateway (test/helpers/s3-server.ts): whole objects, the
+ * The S3 client against a real S3 server, Ceph's RADOS Gateway (scripts/support/s3-server.ts): whole objects, the
  * conditional puts the mirror's state and lease rely on (with radosgw's answers where AWS's differ), list pages,
  * multipart uploads, and each failure as the one line and exit code the CLI gives it.
  */
@@ -11,9 +11,9 @@ import { exitCodeFor, messageFor } from '../../../../src/cli/exit-codes.js';
 import { createS3Client, type S3Client, type S3ClientOptions } from '../../../../src/mirror/lake/s3/client.js';
 import type { CredentialProvider } from '../../../../src/mirror/lake/s3/transport.js';
 import { PreconditionFailedError } from '../../../../src/mirror/lake/s3/errors.js';
-import type { S3User } from '../../../helpers/s3-server.js';
+import type { S3User } from '../../../../scripts/support/s3-server.js';
 import { useBucket } from '../../../helpers/s3.js';
-import { signedRequest } from '../../../helpers/s3-server.js';
+import { signedRequest } from '../../../../scripts/support/s3-server.js';
 
 const lake = useBucket();
 

@@ -11,7 +11,7 @@ import { exitCodeFor, messageFor } from '../../../../src/cli/exit-codes.js';
 import { openS3Client } from '../../../../src/mirror/lake/s3/open.js';
 import { tempDir } from '../../../helpers/cli.js';
 import { useBucket } from '../../../helpers/s3.js';
-import { s3Env } from '../../../helpers/s3-server.js';
+import { s3Env } from '../../../../scripts/support/s3-server.js';
 
 const lake = useBucket();
 

@@ -1,5 +1,5 @@
 /** Reading a Parquet sync directory back with DuckDB, a real reader. */
-import { asReadColumns, query } from '../helpers/duckdb.js';
+import { asReadColumns, query } from '../../scripts/support/duckdb.js';
 
 /** The mirror through the README's glob, times as epoch microseconds (text), ordered as the partitions are. */
 export async function readMirror(dir: string, fields: readonly string[]): Promise<Record<string, unknown>[]> {

@@ -1,5 +1,5 @@
 /**
- * A real S3 server for the run (vitest globalSetup): Ceph's RADOS Gateway over a one-node cluster in a temporary
+ * A real S3 server for a test run (test/helpers/s3-setup.ts), a bench or a chaos run: Ceph's RADOS Gateway over a one-node cluster in a temporary
  * folder (one monitor, one OSD keeping its data in memory, radosgw), as /work/shared/s3/ceph-up.sh starts one, with
  * two users: the owner of the tests' buckets and another (for AccessDenied). It is stopped and its folder removed
  * after the run. A server that cannot start fails the run: an S3 test is never skipped.
@@ -19,10 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import type { TestProject } from 'vitest/node';
-import { startInBackground } from './background-server.js';
 import { sha256Hex, signRequest } from '../../src/mirror/lake/s3/sigv4.js';
-import { collect } from './cli.js';
+import { runProgram } from './run-program.js';
 
 export interface S3User {
   accessKeyId: string;
@@ -38,13 +36,6 @@ export interface S3Server {
   other: S3User;
   /** how long the start took, by step (ms): what docs/lake.md quotes */
   startMs: Record<string, number>;
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** the file the run's S3 server is announced in, once started (test/helpers/s3.ts waits for it) */
-    s3Status: string;
-  }
 }
 
 const OWNER: S3User = { accessKeyId: 'SWAPXTESTKEY', secretAccessKey: 'SWAPXTESTSECRET' };
@@ -76,21 +67,6 @@ export function s3Env(server: S3Server, user: S3User = server.owner): Record<str
     AWS_REGION: 'us-east-1',
     AWS_EC2_METADATA_DISABLED: 'true',
   };
-}
-
-/** Runs a Ceph program to its end, in a process group of its own that an abort kills; rejects with its output when it fails. */
-async function run(command: string, args: string[], signal?: AbortSignal): Promise<void> {
-  signal?.throwIfAborted();
-  const child = spawn(command, args, { detached: true, stdio: 'pipe' });
-  const abort = () => process.kill(-child.pid!, 'SIGKILL');
-  signal?.addEventListener('abort', abort, { once: true });
-  try {
-    const { code, stdout, stderr } = await collect(child);
-    signal?.throwIfAborted();
-    if (code !== 0) throw new Error(`${command} failed (${code}): ${(stderr || stdout).trim()}`);
-  } finally {
-    signal?.removeEventListener('abort', abort);
-  }
 }
 
 function freePort(): Promise<number> {
@@ -225,23 +201,23 @@ async function newCluster(dir: string, monPort: number, rgwPort: number, signal?
   const fsid = /fsid = (\S+)/.exec(fs.readFileSync(conf, 'utf8'))![1]!;
   const c = ['-c', conf];
   const monmap = path.join(dir, 'monmap');
-  await run('monmaptool', ['--create', '--clobber', '--fsid', fsid, '--addv', 'a', `[v2:127.0.0.1:${monPort}]`, monmap], signal);
-  await run('ceph-mon', [...c, '--mkfs', '-i', 'a', '--monmap', monmap], signal);
-  await run('ceph-mon', [...c, '-i', 'a'], signal);
+  await runProgram('monmaptool', ['--create', '--clobber', '--fsid', fsid, '--addv', 'a', `[v2:127.0.0.1:${monPort}]`, monmap], { signal });
+  await runProgram('ceph-mon', [...c, '--mkfs', '-i', 'a', '--monmap', monmap], { signal });
+  await runProgram('ceph-mon', [...c, '-i', 'a'], { signal });
   step('monitor');
   const osdUuid = randomUUID();
-  await run('ceph', [...c, '--connect-timeout', '20', 'osd', 'new', osdUuid], signal);
-  await run('ceph-osd', [...c, '-i', '0', '--mkfs', '--osd-uuid', osdUuid], signal);
-  await run('ceph-osd', [...c, '-i', '0'], signal);
+  await runProgram('ceph', [...c, '--connect-timeout', '20', 'osd', 'new', osdUuid], { signal });
+  await runProgram('ceph-osd', [...c, '-i', '0', '--mkfs', '--osd-uuid', osdUuid], { signal });
+  await runProgram('ceph-osd', [...c, '-i', '0'], { signal });
   step('osd');
-  await run('radosgw', [...c, '-n', 'client.rgw'], signal);
+  await runProgram('radosgw', [...c, '-n', 'client.rgw'], { signal });
   await waitForGateway(rgwPort, dir, signal);
   step('radosgw');
   const user = (uid: string, keys: S3User) =>
-    run(
+    runProgram(
       'radosgw-admin',
       [...c, 'user', 'create', `--uid=${uid}`, `--display-name=${uid}`, `--access-key=${keys.accessKeyId}`, `--secret-key=${keys.secretAccessKey}`],
-      signal,
+      { signal },
     );
   await Promise.all([user('swapx', OWNER), user('other', OTHER)]);
   step('users');
@@ -274,8 +250,4 @@ export async function startS3Server(signal?: AbortSignal): Promise<{ server: S3S
     }
   }
   throw new Error(`the S3 test server (Ceph radosgw) did not start: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
-}
-
-export default function setup(project: TestProject): () => Promise<void> {
-  return startInBackground(project, 's3Status', startS3Server);
 }

@@ -6,8 +6,8 @@ import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { swapsInWindow, type DataOptions } from '../../src/sandbox/index.js';
-import { sandboxEnv, tempDir, type CliResult } from '../helpers/cli.js';
-import { expectEqual } from '../helpers/equal.js';
+import { sandboxEnv, tempDir, type CliResult } from './cli.js';
+import { expectEqual } from './equal.js';
 import { syncLeftovers } from '../../scripts/chaos/compare.js';
 
 export interface PartFile {
@@ -148,19 +148,4 @@ export function deadPid(): number {
   } catch {
     return 2 ** 22 + 1;
   }
-}
-
-/** Waits until `check` holds, polling every few ms. */
-export async function until(check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 3));
-  }
-}
-
-/** Runs the CLI in this process (run(argv, io) of src/main.ts) with this env. */
-export async function runInProcess(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliResult> {
-  const { runSwapx } = await import('../helpers/run.js');
-  return runSwapx(args, { env });
 }

@@ -1,6 +1,6 @@
 /**
- * A real PostgreSQL server for the run (vitest globalSetup): a new cluster in
- * a temporary folder (initdb), on a free loopback port, with fsync off, TLS on
+ * A real PostgreSQL server for a test run (test/helpers/postgres-setup.ts), a bench or a chaos run: a new
+ * cluster in a temporary folder (initdb), on a free loopback port, with fsync off, TLS on
  * (a self-signed certificate for localhost and 127.0.0.1), a Unix socket in the
  * same folder for the harness's superuser, and password logins over TCP. It is
  * stopped and removed after the run. The server refuses to run as root: as root,
@@ -16,9 +16,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
-import type { TestProject } from 'vitest/node';
-import { startInBackground } from './background-server.js';
-import { collect } from './cli.js';
+import { runProgram } from './run-program.js';
 
 export interface PostgresServer {
   host: string;
@@ -31,13 +29,6 @@ export interface PostgresServer {
   /** the server certificate (self-signed), to give as sslrootcert */
   certFile: string;
   binDir: string;
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** the file the run's server is announced in, once started (test/helpers/postgres.ts waits for it) */
-    postgresStatus: string;
-  }
 }
 
 function binDir(): string {
@@ -58,24 +49,6 @@ function binDir(): string {
 
 const asRoot = process.getuid?.() === 0;
 
-/**
- * Runs a program to its end, in a process group of its own: an abort kills the group, so that what runuser started
- * (initdb, pg_ctl) ends with it, not after. Rejects with its output when it fails.
- */
-async function run(command: string, args: string[], { signal, name = path.basename(command) }: { signal?: AbortSignal; name?: string } = {}): Promise<void> {
-  signal?.throwIfAborted();
-  const child = spawn(command, args, { detached: true, stdio: 'pipe' });
-  const abort = () => process.kill(-child.pid!, 'SIGKILL');
-  signal?.addEventListener('abort', abort, { once: true });
-  try {
-    const { code, stdout, stderr } = await collect(child);
-    signal?.throwIfAborted();
-    if (code !== 0) throw new Error(`${name} failed (${code}): ${stderr || stdout}`);
-  } finally {
-    signal?.removeEventListener('abort', abort);
-  }
-}
-
 /** A server program's command line, as the postgres user when we are root. */
 function asServer(bin: string, args: string[]): [string, string[]] {
   return asRoot ? ['runuser', ['-u', 'postgres', '--', bin, ...args]] : [bin, args];
@@ -83,7 +56,7 @@ function asServer(bin: string, args: string[]): [string, string[]] {
 
 /** Runs a server program; not blocking: the run's start goes on meanwhile. */
 function server(bin: string, args: string[], signal?: AbortSignal): Promise<void> {
-  return run(...asServer(bin, args), { signal, name: path.basename(bin) });
+  return runProgram(...asServer(bin, args), { signal, name: path.basename(bin) });
 }
 
 /** The same, blocking: for the stop at the end of the run. */
@@ -168,7 +141,7 @@ async function newCluster(bin: string, dir: string, signal?: AbortSignal): Promi
       ['-D', data, '-U', 'postgres', '--auth-local=trust', '--auth-host=scram-sha-256', '--no-sync', '-E', 'UTF8', '--locale=C', '--pwfile', pwfile],
       signal,
     ),
-    run('openssl', [...openssl, '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', keyFile, '-out', certFile], { signal }),
+    runProgram('openssl', [...openssl, '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1', '-keyout', keyFile, '-out', certFile], { signal }),
   ]);
   fs.chmodSync(certFile, 0o644);
   for (const file of [keyFile, certFile]) {
@@ -222,7 +195,7 @@ async function newCluster(bin: string, dir: string, signal?: AbortSignal): Promi
   }
   watchOwner(dir, asServer(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).flat());
   const user = 'swapx_test';
-  await run(
+  await runProgram(
     path.join(bin, 'psql'),
     [
       '-h',
@@ -241,8 +214,4 @@ async function newCluster(bin: string, dir: string, signal?: AbortSignal): Promi
     { signal },
   );
   return { host: '127.0.0.1', port, socketDir: dir, user, password, certFile, binDir: bin };
-}
-
-export default function setup(project: TestProject): () => Promise<void> {
-  return startInBackground(project, 'postgresStatus', startCluster);
 }
