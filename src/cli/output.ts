@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { UsageError, WrappedError } from '../api/errors.js';
 import { encodeAll } from '../output/encode.js';
 import { writeFileAtomic } from '../fs/atomic-file.js';
-import { outputTarget } from '../fs/output-target.js';
+import { isS3Url, outputTarget } from '../fs/output-target.js';
 import { DEFAULT_CHOICE, formatFromPath, resolveFormat, STDOUT_NAME, type FormatFlags } from '../formats/choose.js';
 import { FORMATS, type FormatName, formatOf, inLookups } from '../formats/registry.js';
 import { selectFields } from '../output/fields.js';
@@ -33,7 +33,10 @@ export function addOutputOptions(command: Command, options: { export?: boolean }
   for (const format of offered) if (format.shorthand) command.option(`--${format.name}`, `shorthand for --format ${format.name}`);
   return command
     .option('--fields <list>', 'only these fields, in this order (comma-separated)')
-    .option('-o, --output <file>', `write to a file (atomically); format from ${extensions}, .gz gzips; - is stdout`)
+    .option(
+      '-o, --output <file>',
+      `write to a file (atomically)${options.export ? ' or an s3://BUCKET/KEY object (uploaded whole)' : ''}; format from ${extensions}, .gz gzips; - is stdout`,
+    )
     .option('--excel-safe', `${spreadsheets.join('/')}: prefix cells starting with = + - @ with a quote so spreadsheets do not run them`);
 }
 
@@ -51,6 +54,9 @@ export interface OutputPlan {
  */
 export function planOutput(ctx: Context, flags: OutputFlags, allFields: readonly string[], options: { export?: boolean } = {}): OutputPlan {
   if (flags.output !== undefined && flags.output.trim() === '') throw new UsageError('--output needs a file name');
+  // An object is uploaded by an export only (its URL read and checked by the command first: nothing of it repeated here).
+  const object = flags.output !== undefined && isS3Url(flags.output);
+  if (object && !options.export) throw new UsageError('-o: an s3:// object is written by swapx swaps; here, write a file (-o FILE) and upload it');
   const { format, gzip } = resolveFormat(flags, {
     stdoutIsTTY: ctx.io.stdout.isTTY === true,
     configured: ctx.settings().format.value,
@@ -62,7 +68,8 @@ export function planOutput(ctx: Context, flags: OutputFlags, allFields: readonly
   }
   const fields = selectFields(flags.fields, allFields);
   // What is at -o FILE is looked at once, here, for every command: a device or a FIFO is refused, a link written through.
-  const output = flags.output === STDOUT_NAME || flags.output === undefined ? undefined : outputTarget(flags.output);
+  const named = flags.output === STDOUT_NAME ? undefined : flags.output;
+  const output = named === undefined || object ? named : outputTarget(named);
   // Written through a link, the file is named by its own path from then on (a resume names it so): its name must say
   // what the link's says about gzip, which no flag can say.
   if (output !== undefined && output !== flags.output && formatFromPath(output).gzip !== gzip) {

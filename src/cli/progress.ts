@@ -13,6 +13,19 @@ import { Spinner, spinnerAllowed } from './spinner.js';
 
 const num = (n: number) => n.toLocaleString('en-US');
 
+/** A size as people read it: 812 bytes, 48.2 KB, 1.3 GB (powers of 1000, as ls -h --si and S3's consoles say them). */
+export function bytesInWords(bytes: number): string {
+  if (bytes < 1000) return `${num(bytes)} ${bytes === 1 ? 'byte' : 'bytes'}`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1000;
+  let unit = 0;
+  while (value >= 999.95 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}
+
 export class Progress {
   private spinner: Spinner | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -91,6 +104,8 @@ export interface SummaryFacts {
   filter: string;
   output: string;
   retries: number;
+  /** an export to an object: what was uploaded */
+  uploaded?: string;
 }
 
 export function summaryText(summary: ExportSummary, elapsedMs: number, facts: SummaryFacts): string {
@@ -104,6 +119,7 @@ export function summaryText(summary: ExportSummary, elapsedMs: number, facts: Su
     `  duplicates  ${num(summary.dropped)} dropped (window edges)`,
     ...(summary.outside ? [`  outside     ${num(summary.outside)} returned outside their window, not written by it (a server fault)`] : []),
     `  retries     ${num(facts.retries)}`,
+    ...(facts.uploaded ? [`  uploaded    ${facts.uploaded}`] : []),
     `  elapsed     ${formatElapsed(elapsedMs)} (${num(rate)} swaps/s)`,
   ].join('\n');
 }

@@ -1,16 +1,19 @@
 /** The `swapx swaps` handler, loaded only when that command runs (the declaration is in swaps.ts): flags → plan → runExport → words. */
-import { AbortedError, UsageError, WrappedError } from '../api/errors.js';
+import { AbortedError, SwapxError, UsageError, WrappedError } from '../api/errors.js';
 import { fsReason, messageFor } from '../cli/exit-codes.js';
 import { DEFAULT_FILTER, LIST_SWAP_FIELDS } from '../api/types.js';
 import type { Context } from '../cli/context.js';
 import { planOutput, type OutputFlags } from '../cli/output.js';
 import { shellQuote } from '../cli/shell-quote.js';
-import { ExportStoppedError, TargetFileError, TargetRefusedError } from '../export/errors.js';
+import { ExportStoppedError, TargetFileError, TargetRefusedError, UploadFailedError } from '../export/errors.js';
+import type { ObjectEvent, ObjectOutcome } from '../export/object/run.js';
+import { cacheDir } from '../config/cache.js';
+import { isS3Url } from '../fs/output-target.js';
 import { formatOf } from '../formats/registry.js';
 import { partialPaths, windowsSaved } from '../export/partial-file.js';
 import { runExport, type ExportOutcome, type RunEvent } from '../export/run-export.js';
 import { describePlan, futureNote, planFromFlags, resumeArgs, type ExportPlan } from '../windows/plan.js';
-import { Progress, summaryText } from '../cli/progress.js';
+import { bytesInWords, Progress, summaryText } from '../cli/progress.js';
 import { WindowFailedError } from '../windows/run-windows.js';
 import { terminalWidth } from '../output/table.js';
 import { formatUtc } from '../util/time.js';
@@ -29,9 +32,14 @@ export interface SwapsFlags extends OutputFlags {
 }
 
 /** Every check that can fail on input, before any request: the one plan of this export. */
-function planOf(ctx: Context, flags: SwapsFlags, now: number): ExportPlan {
-  const { output: file, format, gzip, fields, excelSafe } = planOutput(ctx, flags, LIST_SWAP_FIELDS, { export: true });
-  const plan = planFromFlags(flags, { file, format, gzip, fields, excelSafe }, now, ctx.settings().concurrency.value);
+async function planOf(ctx: Context, flags: SwapsFlags, now: number): Promise<ExportPlan> {
+  // An object's URL is read first, so that no other message repeats a URL that carries credentials; its export is
+  // made in a stage of the user's cache before it is uploaded (export/object/stage.ts).
+  const object =
+    flags.output !== undefined && isS3Url(flags.output) ? (await import('../mirror/lake/s3/location.js')).parseS3Object(flags.output).url : undefined;
+  const { output, format, gzip, fields, excelSafe } = planOutput(ctx, { ...flags, ...(object ? { output: object } : {}) }, LIST_SWAP_FIELDS, { export: true });
+  const file = object ? (await import('../export/object/stage.js')).stageFile(object, cacheDir(ctx.io.env)) : output;
+  const plan = planFromFlags(flags, { file, ...(object ? { object } : {}), format, gzip, fields, excelSafe }, now, ctx.settings().concurrency.value);
   if (flags.resume && !file) throw new UsageError('--resume needs -o FILE: only a file export can be resumed');
   if (flags.resume && flags.force) throw new UsageError('--resume continues an unfinished export and --force discards it: give one');
   return plan;
@@ -48,7 +56,7 @@ function resumeCommand(ctx: Context, plan: ExportPlan): string {
 export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   // Whole seconds: plans and resume commands stay readable for --last and relative times.
   const now = Math.floor(ctx.now() / 1000) * 1000;
-  const plan = planOf(ctx, flags, now);
+  const plan = await planOf(ctx, flags, now);
   const future = futureNote(plan);
   if (future) ctx.warn(future);
   if (flags.dryRun) {
@@ -70,8 +78,18 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   /** what this run exports: a resume's own range may differ from the one the flags now mean */
   let running = plan;
   let unStop = () => {};
-  const onEvent = async (event: RunEvent): Promise<void> => {
+  const onEvent = async (event: RunEvent | ObjectEvent): Promise<void> => {
     switch (event.type) {
+      case 'store':
+        // Where, which endpoint and region, and where the credentials came from: never the credentials.
+        if (ctx.globals.verbose) ctx.io.stderr.write(`s3: ${event.description}\n`);
+        return;
+      case 'uploading': {
+        progress?.stop();
+        const earlier = event.earlier ? ' (the export an earlier run finished: nothing is fetched)' : '';
+        ctx.info(`Uploading ${bytesInWords(event.bytes)} to ${event.object}${earlier}`);
+        return;
+      }
       case 'resuming': {
         const range = event.ownRange
           ? `, of its own range ${formatUtc(event.plan.from)} → ${formatUtc(event.plan.to)} (not the one the command now means)`
@@ -104,21 +122,27 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   };
   const stdout = ctx.io.stdout;
   const look = formatOf(plan.output.format).people ? { chalk: ctx.out, width: terminalWidth(stdout, ctx.io.env) } : undefined;
-  let outcome: ExportOutcome;
+  const deps = { client, baseUrl, stdout, look, resume: flags.resume === true, force: flags.force === true, signal: ctx.io.signal, stop: ctx.io.stop };
+  let outcome: ExportOutcome | ObjectOutcome;
   try {
-    outcome = await runExport(
-      plan,
-      { client, baseUrl, stdout, look, resume: flags.resume === true, force: flags.force === true, signal: ctx.io.signal, stop: ctx.io.stop },
-      onEvent,
-    );
+    if (plan.output.object) {
+      // The object store's client is loaded only here (and the URL's reader, for the plan).
+      const { runExportToObject } = await import('../export/object/run.js');
+      outcome = await runExportToObject(plan, { ...deps, s3: { env: ctx.io.env, signal: ctx.io.signal, onAttempt: ctx.attemptLogger() } }, onEvent);
+    } else outcome = await runExport(plan, deps, onEvent);
   } catch (error) {
     throw inUsersTerms(ctx, error);
   } finally {
     unStop();
     progress?.stop();
   }
+  const destination = plan.output.object ?? plan.output.file;
   if (outcome.status === 'complete') {
-    ctx.info(`${plan.output.file} is complete already: nothing to resume (add --force to export it again)`);
+    ctx.info(`${destination} is complete already: nothing to resume (add --force to export it again)`);
+    return 0;
+  }
+  if (outcome.status === 'uploaded') {
+    ctx.info(`Uploaded to ${destination}`);
     return 0;
   }
   const { summary } = outcome;
@@ -137,8 +161,9 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
     const facts = {
       range: `${formatUtc(outcome.plan.from)} → ${formatUtc(outcome.plan.to)}`,
       filter: outcome.plan.filter ?? `${DEFAULT_FILTER} (server default)`,
-      output: outcome.plan.output.file ?? 'stdout',
+      output: outcome.plan.output.object ?? outcome.plan.output.file ?? 'stdout',
       retries,
+      ...('bytes' in outcome ? { uploaded: `${bytesInWords(outcome.bytes)}, whole` } : {}),
     };
     ctx.io.stderr.write(`${summaryText(summary, progress?.elapsedMs() ?? 0, facts)}\n`);
   }
@@ -147,9 +172,16 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
 
 /** runExport's errors in the user's terms: the command that resumes, what was saved, FILE as the user named it. */
 function inUsersTerms(ctx: Context, error: unknown): unknown {
+  if (error instanceof UploadFailedError) return notUploaded(ctx, error);
   if (error instanceof TargetRefusedError) {
     const { refusal, target } = error;
     if (refusal.reason === 'exists') return error;
+    if (refusal.reason === 'finished') {
+      const upload = `upload it with: ${resumeCommand(ctx, refusal.saved)} — or add --force to start over`;
+      return new UsageError(
+        `an export to ${target} of a different query (${refusal.difference}) is finished in ${refusal.file} and waits to be uploaded; ${upload}`,
+      );
+    }
     const resume = `resume it with: ${resumeCommand(ctx, refusal.saved)} — or add --force to start over`;
     if (refusal.reason === 'unfinished')
       return new UsageError(`an unfinished export to ${target} exists (${refusal.windowsDone}/${refusal.windowsTotal} windows done); ${resume}`);
@@ -173,6 +205,22 @@ function inUsersTerms(ctx: Context, error: unknown): unknown {
   const file = plan.output.file;
   const writing = file && fsReason(cause) ? `writing ${file}: ${fsReason(cause)}` : messageFor(cause);
   return new WrappedError(`${writing}${saved}`, { cause });
+}
+
+/**
+ * An upload that failed, as its cause's class (its exit code: 3 for a key refused, 2 for a bucket that is not there,
+ * 130 for Ctrl-C, 1 for the rest) with where the finished export waits and the command that uploads it.
+ */
+function notUploaded(ctx: Context, error: UploadFailedError): unknown {
+  const { cause } = error;
+  const kept = `the export is complete in ${error.file}; upload it with: ${resumeCommand(ctx, error.plan)}`;
+  if (cause instanceof AbortedError || ctx.io.signal.aborted) return new AbortedError(`interrupted before ${error.object} was uploaded; ${kept}`);
+  if (cause instanceof SwapxError) {
+    cause.message = `${cause.message}; ${error.object} was not written; ${kept}`;
+    return cause;
+  }
+  const reason = fsReason(cause);
+  return new WrappedError(`${reason ? `reading ${error.file}: ${reason}` : messageFor(cause)}; ${error.object} was not written; ${kept}`, { cause });
 }
 
 /**

@@ -17,8 +17,8 @@ export const register: Register = (program, run) => {
     .option('--window <duration>', `window length, ${span(WINDOW_MS.min)} to ${span(WINDOW_MS.max)} (default: ${span(WINDOW_MS.default)})`)
     .option('--concurrency <n>', `windows fetched at once, ${CONCURRENCY.min} to ${CONCURRENCY.max} (default: ${CONCURRENCY.default}, or the profile setting)`)
     .option('--rps <n>', 'at most this many requests per second across all workers')
-    .option('--resume', 'continue the unfinished export to -o FILE')
-    .option('--force', 'overwrite -o FILE, or discard its unfinished export')
+    .option('--resume', 'continue the unfinished export to -o FILE (or upload the finished export to an s3:// -o)')
+    .option('--force', 'overwrite -o FILE (or the object), or discard its unfinished export')
     .option('--dry-run', 'print the plan and exit without a request');
   addOutputOptions(command, { export: true })
     .addHelpText(
@@ -29,6 +29,7 @@ export const register: Register = (program, run) => {
         '  swapx swaps --from 2026-11-01 --to 2026-11-08 --csv -o week.csv',
         '  swapx swaps --last 24h --filter Completed -o day.jsonl.gz',
         '  swapx swaps --from 2026-11-01 --to 2026-11-08 -o week.parquet',
+        '  swapx swaps --from 2026-11-01 --to 2026-11-08 -o s3://my-lake/reports/week.csv.gz',
         '  swapx swaps --from yesterday --to today -o daily.jsonl --resume',
         '  swapx swaps --from 2026-11-01 --to 2026-12-01 --dry-run',
       ].join('\n'),

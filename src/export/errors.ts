@@ -10,7 +10,9 @@ export type TargetRefusal =
   /** FILE is complete and neither --force nor --resume was given */
   | { reason: 'exists' }
   /** an unfinished export of FILE is there; `saved` is its plan, whose resume continues it */
-  | { reason: 'unfinished' | 'different'; saved: ExportPlan; windowsDone: number; windowsTotal: number; difference: string };
+  | { reason: 'unfinished' | 'different'; saved: ExportPlan; windowsDone: number; windowsTotal: number; difference: string }
+  /** -o s3://…: an export finished by an earlier run waits to be uploaded there, of another query; `file`: where */
+  | { reason: 'finished'; saved: ExportPlan; file: string; difference: string };
 
 export class TargetRefusedError extends UsageError {
   constructor(
@@ -22,8 +24,25 @@ export class TargetRefusedError extends UsageError {
         ? `${target} exists; add --force to overwrite it`
         : refusal.reason === 'unfinished'
           ? `an unfinished export to ${target} exists (${refusal.windowsDone}/${refusal.windowsTotal} windows done); resume it, or add --force to start over`
-          : `the unfinished export to ${target} is of a different query (${refusal.difference}); resume it, or add --force to start over`,
+          : refusal.reason === 'finished'
+            ? `an export to ${target} of a different query (${refusal.difference}) is finished in ${refusal.file} and waits to be uploaded; upload it, or add --force to start over`
+            : `the unfinished export to ${target} is of a different query (${refusal.difference}); resume it, or add --force to start over`,
     );
+  }
+}
+
+/**
+ * -o s3://…: the export is complete in `file` (its stage) but was not uploaded: `cause` says why (its class, the
+ * exit code). The file stays, so that the run again (`plan`'s resume) uploads it without fetching anything.
+ */
+export class UploadFailedError extends WrappedError {
+  constructor(
+    readonly object: string,
+    readonly file: string,
+    readonly plan: ExportPlan,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
   }
 }
 

@@ -142,7 +142,14 @@ export function planOfQuery(query: ExportQuery, current: ExportPlan): ExportPlan
     ...withRange(current, { from: Date.parse(query.from), to: Date.parse(query.to) }),
     filter: (query.filter ?? undefined) as DateRangeFilter | undefined,
     windowMs: query.windowMs,
-    output: freezeOutput({ file: current.output.file, format: query.format, gzip: query.gzip, fields: query.fields, excelSafe: query.excelSafe }),
+    output: freezeOutput({
+      file: current.output.file,
+      object: current.output.object,
+      format: query.format,
+      gzip: query.gzip,
+      fields: query.fields,
+      excelSafe: query.excelSafe,
+    }),
   });
 }
 

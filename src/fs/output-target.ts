@@ -11,6 +11,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../api/errors.js';
 
+/** Whether a destination (sync's --out, an export's -o) names an object store (`s3://`) rather than a path. */
+export function isS3Url(out: string): boolean {
+  return /^s3:\/\//i.test(out.trim());
+}
+
 /** A file of this kind can be written by a rename beside it; anything else is refused. */
 export type TargetKind = 'a file' | 'a directory' | 'a FIFO' | 'a socket' | 'a device';
 

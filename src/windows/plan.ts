@@ -21,8 +21,10 @@ export interface Window {
 }
 
 export interface ExportOutput {
-  /** -o FILE; undefined: stdout */
+  /** -o FILE; undefined: stdout. For an object (`object`), the local file it is exported to before it is uploaded. */
   file: string | undefined;
+  /** -o s3://BUCKET/KEY: the object `file` is uploaded to once complete (src/export/object) */
+  object?: string;
   format: FormatName;
   gzip: boolean;
   fields: readonly string[];
@@ -64,8 +66,8 @@ export interface ExportSpec {
 
 /** A copy of exactly the output's fields, frozen. */
 export function freezeOutput(output: ExportOutput): Readonly<ExportOutput> {
-  const { file, format, gzip, fields, excelSafe } = output;
-  return Object.freeze({ file, format, gzip, fields: Object.freeze([...fields]), excelSafe });
+  const { file, object, format, gzip, fields, excelSafe } = output;
+  return Object.freeze({ file, ...(object === undefined ? {} : { object }), format, gzip, fields: Object.freeze([...fields]), excelSafe });
 }
 
 function checkWithin(value: number, name: string, min: number, max: number): void {
@@ -239,6 +241,6 @@ export function resumeArgs(plan: ExportPlan): string[] {
   const allFields = output.fields.length === LIST_SWAP_FIELDS.length && output.fields.every((field, i) => field === LIST_SWAP_FIELDS[i]);
   if (!allFields) words.push('--fields', output.fields.join(','));
   if (output.excelSafe) words.push('--excel-safe');
-  words.push('-o', output.file ?? '', '--resume');
+  words.push('-o', output.object ?? output.file ?? '', '--resume');
   return words;
 }

@@ -153,7 +153,9 @@ function plan(line: string): Planned {
     planned.env[name!] = scratch(value.join('='));
   }
   expect(tokens[0], line).toBe('swapx');
-  planned.argv = tokens.slice(1).map((w) => (w.endsWith('.csv') || w.endsWith('.gz') || w.endsWith('.jsonl') ? path.resolve(root, w) : w));
+  // A file the line names is in the scratch folder; an object (s3://…) is in the run's bucket already.
+  const file = (w: string) => !w.startsWith('s3://') && (w.endsWith('.csv') || w.endsWith('.gz') || w.endsWith('.jsonl'));
+  planned.argv = tokens.slice(1).map((w) => (file(w) ? path.resolve(root, w) : w));
   return planned;
 }
 

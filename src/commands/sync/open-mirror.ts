@@ -7,6 +7,7 @@
 import { UsageError } from '../../api/errors.js';
 import type { Context } from '../../cli/context.js';
 import { fsReason } from '../../cli/exit-codes.js';
+import { isS3Url } from '../../fs/output-target.js';
 import { FolderStore } from '../../mirror/folder/store.js';
 import type { MirrorQuery, MirrorStore } from '../../sync/store.js';
 import { VERSION } from '../../version.js';
@@ -17,11 +18,6 @@ export interface OpenedMirror {
   store: MirrorStore<MirrorQuery>;
   /** what a step's rows went into, as the line for people says it */
   rowsGoInto: 'partition' | 'table';
-}
-
-/** Whether `--out` names an object store (a lake) rather than a directory. */
-export function isS3Url(out: string): boolean {
-  return /^s3:\/\//i.test(out.trim());
 }
 
 /** Whether `--out` names a Postgres database rather than a directory. */

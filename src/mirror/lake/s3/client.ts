@@ -15,7 +15,7 @@ import type { AttemptLog } from '../../../api/http.js';
 import { createHash } from 'node:crypto';
 import { PreconditionFailedError } from './errors.js';
 import { describeLocation, type S3Location } from './location.js';
-import { MULTIPART_THRESHOLD, PART_SIZE, putMultipart } from './multipart.js';
+import { abortMultipart, type BodySource, bufferSource, MULTIPART_THRESHOLD, PART_SIZE, putMultipart } from './multipart.js';
 import { errorCodeOf, refusal } from './refusals.js';
 import { type CredentialProvider, S3Transport, endpointName, type S3Response, type S3Target } from './transport.js';
 import { elements, text } from './xml.js';
@@ -31,9 +31,19 @@ export interface S3Client {
   readonly name: string;
   /** undefined: no such key */
   get(key: string): Promise<{ body: Buffer; etag: string } | undefined>;
-  head(key: string): Promise<{ etag: string; size: number } | undefined>;
+  /** `lastModified`: epoch ms, when the server said */
+  head(key: string): Promise<{ etag: string; size: number; lastModified: number | undefined } | undefined>;
   /** conditional: ifMatch (an ETag as returned) or ifNoneMatch '*'; a precondition that fails is PreconditionFailedError */
   put(key: string, body: Buffer, options?: { ifMatch?: string; ifNoneMatch?: '*' }): Promise<{ etag: string }>;
+  /**
+   * An unconditional put of a body read a part at a time (a file that need not fit in memory): one PUT up to the
+   * multipart threshold, else a multipart upload, whose id `onMultipart` is told before any part is sent.
+   */
+  upload(key: string, body: BodySource, options?: { onMultipart?: (uploadId: string) => void | Promise<void> }): Promise<{ etag: string }>;
+  /** aborts a multipart upload of `key` (its parts deleted), even after the run was stopped; one that is gone is no error */
+  abortUpload(key: string, uploadId: string): Promise<void>;
+  /** the multipart uploads begun and neither completed nor aborted under `prefix`, oldest first per key */
+  uploads(prefix: string): Promise<{ key: string; uploadId: string }[]>;
   /** a key that is not there is no error */
   delete(key: string): Promise<void>;
   /** every page; keys and prefixes relative to the location's prefix, in S3's order (UTF-8 bytes) */
@@ -124,10 +134,17 @@ class Client implements S3Client {
     throw this.refused(response, `read ${this.where(key)}`, { method: 'GET', key: full });
   }
 
-  async head(key: string): Promise<{ etag: string; size: number } | undefined> {
+  async head(key: string): Promise<{ etag: string; size: number; lastModified: number | undefined } | undefined> {
     const full = this.fullKey(key);
     const response = await this.transport.send({ method: 'HEAD', key: full });
-    if (response.status === 200) return { etag: quoted(response.headers.etag ?? ''), size: Number(response.headers['content-length'] ?? 0) };
+    if (response.status === 200) {
+      const modified = Date.parse(response.headers['last-modified'] ?? '');
+      return {
+        etag: quoted(response.headers.etag ?? ''),
+        size: Number(response.headers['content-length'] ?? 0),
+        lastModified: Number.isFinite(modified) ? modified : undefined,
+      };
+    }
     // A HEAD's answer has no body to say why: a missing key and a missing bucket are both a bare 404 (the open
     // check has found the bucket), and a refusal is asked again as a GET of one byte, whose body says which.
     if (response.status === 404) return undefined;
@@ -140,15 +157,7 @@ class Client implements S3Client {
   async put(key: string, body: Buffer, options: { ifMatch?: string; ifNoneMatch?: '*' } = {}): Promise<{ etag: string }> {
     const full = this.fullKey(key);
     const conditional = options.ifMatch !== undefined || options.ifNoneMatch !== undefined;
-    if (!conditional && body.length > (this.options.multipartThreshold ?? MULTIPART_THRESHOLD)) {
-      const etag = await putMultipart(
-        { transport: this.transport, refused: (response, what) => this.refused(response, what, { method: 'POST', key: full }), name: this.where(key) },
-        full,
-        body,
-        this.options.partSize ?? PART_SIZE,
-      );
-      return { etag: quoted(etag) };
-    }
+    if (!conditional && body.length > (this.options.multipartThreshold ?? MULTIPART_THRESHOLD)) return this.upload(key, bufferSource(body));
     const forms = options.ifMatch === undefined ? [undefined] : this.ifMatchForms(options.ifMatch);
     let response: S3Response | undefined;
     let retried = false;
@@ -181,6 +190,44 @@ class Client implements S3Client {
       throw new PreconditionFailedError(`${this.where(key)} was not written: ${condition} (a precondition failed)`, key);
     }
     throw this.refused(response, `write ${this.where(key)}`, { method: 'PUT', key: full });
+  }
+
+  async upload(key: string, body: BodySource, options: { onMultipart?: (uploadId: string) => void | Promise<void> } = {}): Promise<{ etag: string }> {
+    if (body.size <= (this.options.multipartThreshold ?? MULTIPART_THRESHOLD)) return this.put(key, await body.read(0, body.size));
+    const full = this.fullKey(key);
+    const etag = await putMultipart(
+      {
+        transport: this.transport,
+        refused: (response, what) => this.refused(response, what, { method: 'POST', key: full }),
+        name: this.where(key),
+        onStarted: options.onMultipart,
+      },
+      full,
+      body,
+      this.options.partSize ?? PART_SIZE,
+    );
+    return { etag: quoted(etag) };
+  }
+
+  async abortUpload(key: string, uploadId: string): Promise<void> {
+    const full = this.fullKey(key);
+    const response = await abortMultipart(this.transport, full, uploadId);
+    if (response.status === 204 || response.status === 200 || (response.status === 404 && errorCodeOf(response) !== 'NoSuchBucket')) return;
+    throw this.refused(response, `abort an upload of ${this.where(key)}`, { method: 'DELETE', key: full });
+  }
+
+  async uploads(prefix: string): Promise<{ key: string; uploadId: string }[]> {
+    const root = this.options.location.prefix;
+    const out: { key: string; uploadId: string }[] = [];
+    let marker: Record<string, string> = {};
+    for (;;) {
+      const response = await this.transport.send({ method: 'GET', query: { uploads: '', prefix: root + prefix, ...marker } });
+      if (response.status !== 200) throw this.refused(response, `list the uploads under ${this.where(prefix)}`, { method: 'GET' });
+      const xml = response.body.toString('utf8');
+      for (const entry of elements(xml, 'Upload')) out.push({ key: (text(entry, 'Key') ?? '').slice(root.length), uploadId: text(entry, 'UploadId') ?? '' });
+      if (text(xml, 'IsTruncated') !== 'true') return out;
+      marker = { 'key-marker': text(xml, 'NextKeyMarker') ?? '', 'upload-id-marker': text(xml, 'NextUploadIdMarker') ?? '' };
+    }
   }
 
   /** The If-Match values to try in turn: the form that worked last first, then the other. */

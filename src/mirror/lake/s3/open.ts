@@ -1,5 +1,5 @@
 /**
- * The one call that turns an `s3://BUCKET/PREFIX` --out into a client: the URL read (location.ts), the region, the
+ * The one call that turns an `s3://BUCKET/PREFIX` --out (or the folder of an `s3://BUCKET/KEY` -o) into a client: the URL read (location.ts), the region, the
  * endpoint and the credentials found the AWS way (settings.ts, credentials.ts), and one request that proves them
  * (a list of one key under the prefix), so that a wrong key, a missing bucket or a server that is down is said
  * before a run starts, in one line with its exit code.
@@ -27,8 +27,9 @@ export interface OpenedS3 {
   description: string;
 }
 
-export async function openS3Client(out: string, options: OpenS3Options): Promise<OpenedS3> {
-  const location = parseS3Location(out);
+/** `out`: the URL as given (read here), or a location read already (an object's folder: location.ts's parseS3Object). */
+export async function openS3Client(out: string | S3Location, options: OpenS3Options): Promise<OpenedS3> {
+  const location = typeof out === 'string' ? parseS3Location(out) : out;
   const { env, home = os.homedir(), containerHost, ...rest } = options;
   const shared = loadSharedConfig(env, home);
   const region = resolveRegion(env, shared);

@@ -55,6 +55,11 @@ export interface S3Request {
   query?: Record<string, string>;
   headers?: Record<string, string>;
   body?: Buffer;
+  /**
+   * Sent even once the run is stopped (its signal aborted), in one attempt: the abort of a multipart upload, without
+   * which its parts would stay in the bucket, unseen and billed.
+   */
+  afterStop?: boolean;
 }
 
 export interface S3Response {
@@ -107,8 +112,8 @@ export class S3Transport {
   async send(request: S3Request): Promise<S3Response> {
     const url = requestUrl(this.options.target, request.key, request.query);
     const info = { method: request.method, path: `${url.pathname}${url.search}` };
-    const attempts = this.policy.retries + 1;
-    const stop = this.options.signal;
+    const attempts = request.afterStop ? 1 : this.policy.retries + 1;
+    const stop = request.afterStop ? undefined : this.options.signal;
     let retried = false;
     let resigned = false;
     let refreshed = false;
@@ -118,7 +123,7 @@ export class S3Transport {
       const log = (status: number | string, retryInMs?: number) =>
         this.options.onAttempt?.({ ...info, status, ms: this.now() - started, attempt: retriesDone + 1, attempts, retryInMs });
       try {
-        const response = await this.attempt(request, url, info);
+        const response = await this.attempt(request, url, info, stop);
         const code = response.status === 403 || response.status === 400 ? text(response.body.toString('utf8'), 'Code') : undefined;
         if (code === 'RequestTimeTooSkewed' && !resigned && response.headers.date) {
           resigned = true;
@@ -136,7 +141,7 @@ export class S3Transport {
         return { ...response, retried };
       } catch (error) {
         if (error instanceof AbortedError || stop?.aborted) throw error instanceof AbortedError ? error : new AbortedError('interrupted', { cause: error });
-        const decision = decideRetry(error, retriesDone, this.policy);
+        const decision = decideRetry(error, retriesDone, request.afterStop ? { ...this.policy, retries: 0 } : this.policy);
         const status =
           error instanceof S3Error ? error.status : error instanceof TimeoutError ? 'timed out' : (NETWORK_WORDS[errorCode(error) ?? ''] ?? 'failed');
         if (!decision.retry) {
@@ -170,7 +175,12 @@ export class S3Transport {
   }
 
   /** One attempt: the answer, or a thrown S3Error (5xx, 429, 408: judged for a retry), ConnectionError or TimeoutError. */
-  private async attempt(request: S3Request, url: URL, info: { method: string; path: string }): Promise<Omit<S3Response, 'retried'>> {
+  private async attempt(
+    request: S3Request,
+    url: URL,
+    info: { method: string; path: string },
+    stop: AbortSignal | undefined,
+  ): Promise<Omit<S3Response, 'retried'>> {
     const { request: send, dispatcher } = await this.transport();
     const credentials = await this.options.credentials.get();
     const body = request.body ?? EMPTY;
@@ -185,14 +195,14 @@ export class S3Transport {
       now: this.now() + this.skewMs,
     });
     const timeoutMs = (this.options.timeoutMs ?? 30_000) + Math.ceil(body.length / 1048576) * 1000;
-    const linked = linkAbort([this.options.signal]);
+    const linked = linkAbort([stop]);
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
       linked.controller.abort();
     }, timeoutMs);
     const fail = (error: unknown): never => {
-      if (this.options.signal?.aborted) throw new AbortedError('interrupted', { cause: error });
+      if (stop?.aborted) throw new AbortedError('interrupted', { cause: error });
       if (timedOut) throw new TimeoutError(`no answer within ${timeoutMs / 1000}s: ${info.method} ${info.path}`, info, { cause: error });
       throw new ConnectionError(`connection to ${url.host} failed`, info, { cause: error });
     };

@@ -50,7 +50,11 @@ describe('whole objects', () => {
     const { etag } = await s3.put('p/a.json', body);
     expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
     expect(await s3.get('p/a.json')).toEqual({ body, etag });
-    expect(await s3.head('p/a.json')).toEqual({ etag, size: body.length });
+    const head = await s3.head('p/a.json');
+    expect(head).toEqual({ etag, size: body.length, lastModified: head?.lastModified });
+    // Last-Modified, by the server's clock (its Date), to the second.
+    expect(Math.abs(head!.lastModified! - s3.serverTime()!)).toBeLessThanOrEqual(5000);
+    expect(head!.lastModified! % 1000).toBe(0);
     await s3.delete('p/a.json');
     expect(await s3.get('p/a.json')).toBeUndefined();
     expect(await s3.head('p/a.json')).toBeUndefined();

@@ -1,7 +1,7 @@
 /** `s3://BUCKET/PREFIX` read: S3's bucket rules, the prefix normalised, credentials in the URL refused unechoed (exit 2). */
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor, messageFor } from '../../../../src/cli/exit-codes.js';
-import { isS3Url } from '../../../../src/commands/sync/open-mirror.js';
+import { isS3Url } from '../../../../src/fs/output-target.js';
 import { describeLocation, parseS3Location } from '../../../../src/mirror/lake/s3/location.js';
 
 function refusal(text: string): { code: number; message: string } {
