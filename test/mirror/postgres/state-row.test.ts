@@ -70,7 +70,7 @@ describe('the state row', () => {
     const other = { schema: 'public', table: 'other' };
     const first: MirrorState = { query: QUERY, since: T, cursor: T, updatedCursor: T, rescanBase: T, rescannedAt: undefined };
     await sql.begin((tx) => writeState(tx, other, first, '0.0.1'));
-    const [before] = await db.sql`SELECT updated_at FROM swapx_sync_state WHERE mirror = 'other'`;
+    const [before] = await db.sql`SELECT updated_at::text FROM swapx_sync_state WHERE mirror = 'other'`;
     const query = { ...QUERY, baseUrl: 'https://elsewhere.example' };
     const next: MirrorState = {
       query,
@@ -92,8 +92,9 @@ describe('the state row', () => {
       rescanned_to: '2026-11-10T00:00:00.183',
       swapx_version: '0.0.2',
     });
-    const [after] = await db.sql`SELECT updated_at FROM swapx_sync_state WHERE mirror = 'other'`;
-    expect((after!.updated_at as Date).getTime()).toBeGreaterThan((before!.updated_at as Date).getTime());
+    // Compared as the server's text, to the microsecond: two transactions can fall in one millisecond.
+    const [after] = await db.sql`SELECT updated_at::text FROM swapx_sync_state WHERE mirror = 'other'`;
+    expect(after!.updated_at > before!.updated_at, `${after!.updated_at} after ${before!.updated_at}`).toBe(true);
     expect(await selectState(sql, other)).toStrictEqual(next);
     // The first mirror's row is its own.
     expect(await selectState(sql, NAME)).toMatchObject({ since: T, rescannedAt: undefined });
