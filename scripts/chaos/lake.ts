@@ -9,14 +9,12 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FaultKind, RunningSandbox } from '../../src/sandbox/index.js';
 import { openS3Client } from '../../src/mirror/lake/s3/open.js';
 import { type S3Server, s3Env, signedRequest, startS3Server } from '../support/s3-server.js';
-import { syncRetries } from './compare.js';
 import { faultsText } from './faults.js';
 import type { Chaos, SyncQuery } from './chaos.js';
 import type { CaseRow } from './report.js';
-import { errorLines, type Run, spawnSwapx } from './spawn.js';
+import { failureLine, runThrough, spawnSwapx } from './spawn.js';
 
 const ALL_KINDS: FaultKind[] = ['429', '500', '503', 'reset', 'truncated', 'slow'];
-const firstLine = (stderr: string) => errorLines(stderr).join(' / ') || stderr.trim().split('\n')[0] || '';
 /** What a lake holds besides its day objects once a run has ended well. */
 const BOOKKEEPING = /^_swapx\/(sync\.json|sync\.lock|last-run\.json|ids\/\d{4}-\d{2}-\d{2}\.ids)$/;
 const DAY_OBJECT = /^date=\d{4}-\d{2}-\d{2}\/part\.parquet$/;
@@ -55,19 +53,6 @@ export class LakeChaos {
     return this.chaos.runCase(name, (row) => body(row, `s3://${this.bucket}/case-${++this.#cases}`));
   }
 
-  /** Runs the sync, then again while it exits 1 (at most three times more), as cron would. */
-  async #runThrough(row: CaseRow, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-    let run = await spawnSwapx(args, env).done;
-    row.retries += syncRetries(run.stderr);
-    for (let again = 0; run.code === 1 && again < 3; again += 1) {
-      row.notes.push(`exit 1 (${firstLine(run.stderr)}), run again`);
-      run = await spawnSwapx(args, env).done;
-      row.retries += syncRetries(run.stderr);
-    }
-    if (run.code !== 0) row.problems.push(`exit ${run.code ?? run.signal}: ${firstLine(run.stderr)}`);
-    return run;
-  }
-
   /** The day objects against a clean folder sync's partitions and the API's rows; the lease given back, nothing else left. */
   async #compare(row: CaseRow, query: SyncQuery, url: string, name: string): Promise<void> {
     const dir = path.join(this.chaos.caseDir(name), 'out');
@@ -96,7 +81,7 @@ export class LakeChaos {
     return this.#case(name, async (row, url) => {
       const sandbox = await this.chaos.sandbox({ faultRate: rate, faultKinds: ALL_KINDS, slowMs: 5000 });
       try {
-        await this.#runThrough(row, this.chaos.syncArgs(query, url, ['--timeout', '1s', '--retries', '15']), this.#env(sandbox));
+        await runThrough(row, this.chaos.syncArgs(query, url, ['--timeout', '1s', '--retries', '15']), this.#env(sandbox));
         row.faults = `${faultsText(sandbox.stats().faults)} of ${sandbox.stats().requests} requests`;
       } finally {
         await this.chaos.stopSandbox(sandbox);
@@ -116,7 +101,7 @@ export class LakeChaos {
         child.kill('SIGKILL');
         const killed = await done;
         row.faults = finished || killed.signal !== 'SIGKILL' ? `none: done before +${afterMs} ms` : `SIGKILL at +${afterMs} ms`;
-        const again = await this.#runThrough(row, args, this.#env(sandbox));
+        const again = await runThrough(row, args, this.#env(sandbox));
         if (killed.signal === 'SIGKILL' && again.code === 0 && !/took over a lease left by pid \d+/.test(again.stderr) && !finished)
           row.notes.push('the kill fell before the lease was taken');
       } finally {
@@ -137,10 +122,10 @@ export class LakeChaos {
         row.faults = 'two syncs started at once';
         const refused = runs.find((run) => run.code === 1);
         if (codes.join() !== '0,1') row.problems.push(`expected exits 0 and 1, got ${codes.join(' and ')}`);
-        else if (!/^swapx: error: another swapx sync \(pid \d+ on \S+, since \S+\) holds the lease of /.test(firstLine(refused!.stderr)))
-          row.problems.push(`the refused run said: ${firstLine(refused!.stderr)}`);
-        else row.notes.push(`refused: ${firstLine(refused!.stderr)}`);
-        await this.#runThrough(row, args, this.#env(sandbox));
+        else if (!/^swapx: error: another swapx sync \(pid \d+ on \S+, since \S+\) holds the lease of /.test(failureLine(refused!.stderr)))
+          row.problems.push(`the refused run said: ${failureLine(refused!.stderr)}`);
+        else row.notes.push(`refused: ${failureLine(refused!.stderr)}`);
+        await runThrough(row, args, this.#env(sandbox));
       } finally {
         await this.chaos.stopSandbox(sandbox);
       }

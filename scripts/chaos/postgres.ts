@@ -12,16 +12,15 @@ import { parseTarget } from '../../src/mirror/postgres/target.js';
 import { type FaultKind, type RunningSandbox, type SandboxOptions, swapsInWindow } from '../../src/sandbox/index.js';
 import { comparableSwap, tableSwaps } from '../support/comparable.js';
 import { adminConnection, type PostgresServer, startCluster } from '../support/postgres-cluster.js';
-import { rowDifferences, type SyncedRow, syncedRow, syncedRows, syncRetries } from './compare.js';
+import { rowDifferences, type SyncedRow, syncedRow, syncedRows } from './compare.js';
 import { faultsText } from './faults.js';
 import type { CaseRow } from './report.js';
 import type { Chaos, SyncQuery } from './chaos.js';
-import { errorLines, type Run, spawnSwapx } from './spawn.js';
+import { failureLine, runThrough, spawnSwapx } from './spawn.js';
 
 const DAY = 86_400_000;
 const ALL_KINDS: FaultKind[] = ['429', '500', '503', 'reset', 'truncated', 'slow'];
 /** The run's error lines, for the notes (or its first line). */
-const firstLine = (stderr: string) => errorLines(stderr).join(' / ') || stderr.trim().split('\n')[0] || '';
 
 /** Where a kill falls: a moment after the sandbox's first answer, or a statement the server shows running. */
 type Moment = { afterMs: number } | { statement: 'COPY' | 'merge' };
@@ -88,7 +87,7 @@ export class PostgresChaos {
       port = sandbox.port;
       try {
         const run = await spawnSwapx(this.chaos.syncArgs(query, dir, ['-q']), this.chaos.env(sandbox)).done;
-        if (run.code !== 0) throw new Error(`the clean folder sync failed (exit ${run.code}): ${firstLine(run.stderr)}`);
+        if (run.code !== 0) throw new Error(`the clean folder sync failed (exit ${run.code}): ${failureLine(run.stderr)}`);
       } finally {
         await this.chaos.stopSandbox(sandbox);
       }
@@ -115,25 +114,12 @@ export class PostgresChaos {
     row.differences = rowDifferences(held, api) + againstFolder;
   }
 
-  /** Runs the sync, then again while it exits 1 (at most three times more), as cron would. */
-  async #runThrough(row: CaseRow, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-    let run = await spawnSwapx(args, env).done;
-    row.retries += syncRetries(run.stderr);
-    for (let again = 0; run.code === 1 && again < 3; again += 1) {
-      row.notes.push(`exit 1 (${firstLine(run.stderr)}), run again`);
-      run = await spawnSwapx(args, env).done;
-      row.retries += syncRetries(run.stderr);
-    }
-    if (run.code !== 0) row.problems.push(`exit ${run.code ?? run.signal}: ${firstLine(run.stderr)}`);
-    return run;
-  }
-
   /** The first sync of the query, clean, at the chaos clock (the start of a catch-up); the port its API answered on. */
   async #firstSync(row: CaseRow, query: SyncQuery, table: string): Promise<number> {
     const sandbox = await this.chaos.sandbox();
     try {
       const run = await spawnSwapx(this.chaos.syncArgs(query, this.#url(table)), this.#env(sandbox)).done;
-      if (run.code !== 0) row.problems.push(`the first sync failed (exit ${run.code}): ${firstLine(run.stderr)}`);
+      if (run.code !== 0) row.problems.push(`the first sync failed (exit ${run.code}): ${failureLine(run.stderr)}`);
       return sandbox.port;
     } finally {
       await this.chaos.stopSandbox(sandbox);
@@ -249,7 +235,7 @@ export class PostgresChaos {
     return this.#case(name, async (row, table, dir) => {
       const sandbox = await this.chaos.sandbox({ faultRate: rate, faultKinds: ALL_KINDS, slowMs: 5000 });
       try {
-        await this.#runThrough(row, this.chaos.syncArgs(query, this.#url(table), ['--timeout', '1s', '--retries', '15']), this.#env(sandbox));
+        await runThrough(row, this.chaos.syncArgs(query, this.#url(table), ['--timeout', '1s', '--retries', '15']), this.#env(sandbox));
         row.faults = `${faultsText(sandbox.stats().faults)} of ${sandbox.stats().requests} requests`;
       } finally {
         await this.chaos.stopSandbox(sandbox);
@@ -268,7 +254,7 @@ export class PostgresChaos {
         const args = this.chaos.syncArgs(query, this.#url(table), extra);
         const hold = 'statement' in moment && moment.statement === 'merge' ? () => this.#holdMerge(table, query) : undefined;
         row.faults = await this.#kill(args, this.#env(sandbox), moment, firstAnswer, hold);
-        await this.#runThrough(row, args, this.#env(sandbox));
+        await runThrough(row, args, this.#env(sandbox));
       } finally {
         await this.chaos.stopSandbox(sandbox);
       }
@@ -327,7 +313,7 @@ export class PostgresChaos {
         const seconds = (performance.now() - started) / 1000;
         row.faults = `session ended during ${options.laterDays === undefined ? 'a later commit of a first run' : `the merge of a catch-up +${options.laterDays} d`}`;
         const lines = ended.stderr.trim().split('\n');
-        if (ended.code !== 1) row.problems.push(`the cut run exited ${ended.code ?? ended.signal}, not 1: ${firstLine(ended.stderr)}`);
+        if (ended.code !== 1) row.problems.push(`the cut run exited ${ended.code ?? ended.signal}, not 1: ${failureLine(ended.stderr)}`);
         if (/\n\s+at |TypeError/.test(ended.stderr)) row.problems.push('a stack on stderr');
         const failures = lines.filter((line) => line.startsWith('{"event":"sync-failed"'));
         if (failures.length !== 1 || !failures[0]!.includes('"error":"PostgresConnectionError"')) {
@@ -337,7 +323,7 @@ export class PostgresChaos {
         // The cron line: no --since once the mirror's start is recorded.
         const since = args.indexOf('--since');
         const cron = [...args.slice(0, since), ...args.slice(since + 2)];
-        await this.#runThrough(row, options.laterDays === undefined ? cron : args, this.#env(sandbox));
+        await runThrough(row, options.laterDays === undefined ? cron : args, this.#env(sandbox));
       } finally {
         await this.chaos.stopSandbox(sandbox);
       }
@@ -366,7 +352,7 @@ export class PostgresChaos {
           const hold = 'statement' in moment && moment.statement === 'merge' ? () => this.#holdMerge(table, query) : undefined;
           row.faults += `, ${await this.#kill(args, this.#env(sandbox), moment, firstAnswer, hold)} of the catch-up`;
         }
-        const run = await this.#runThrough(row, args, this.#env(sandbox));
+        const run = await runThrough(row, args, this.#env(sandbox));
         if (options.rate !== undefined) row.faults += `, ${faultsText(sandbox.stats().faults)} of ${sandbox.stats().requests} requests`;
         const updated = [...run.stderr.matchAll(/"updatedSwaps":(\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
         if (!options.moment && updated === 0) row.problems.push('the catch-up updated no swap');

@@ -2,6 +2,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { syncRetries } from './compare.js';
+import type { CaseRow } from './report.js';
 
 // Both are two folders below the package root (scripts/chaos/ and, bundled, dist/chaos/).
 export const BIN = path.resolve(import.meta.dirname, '../../bin/swapx.js');
@@ -64,3 +66,22 @@ export function spawnSwapx(args: readonly string[], env: NodeJS.ProcessEnv): { c
 }
 
 export const runSwapx = (args: readonly string[], env: NodeJS.ProcessEnv) => spawnSwapx(args, env).done;
+
+/** A sync's failure in one line: its JSON error lines joined, else its first line. */
+export const failureLine = (stderr: string) => errorLines(stderr).join(' / ') || firstLine(stderr);
+
+/**
+ * Runs a sync, then again while it exits 1 (at most three times more), as cron would: its retries and each rerun
+ * noted in `row`, a run that does not end at 0 a problem.
+ */
+export async function runThrough(row: CaseRow, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
+  let run = await spawnSwapx(args, env).done;
+  row.retries += syncRetries(run.stderr);
+  for (let again = 0; run.code === 1 && again < 3; again += 1) {
+    row.notes.push(`exit 1 (${failureLine(run.stderr)}), run again`);
+    run = await spawnSwapx(args, env).done;
+    row.retries += syncRetries(run.stderr);
+  }
+  if (run.code !== 0) row.problems.push(`exit ${run.code ?? run.signal}: ${failureLine(run.stderr)}`);
+  return run;
+}
