@@ -10,7 +10,7 @@ import type { ExportSink, SinkState, Tally } from '../../src/export/sink.js';
 import { textWriter } from '../../src/formats/text-writer.js';
 import { createEncoder, type MachineFormat } from '../../src/output/encode.js';
 import type { Window } from '../../src/windows/plan.js';
-import { BASE, MIN, type Served, serve, swap } from './served-windows.js';
+import { BASE, MIN, type Served, serve, swap } from '../helpers/served-windows.js';
 
 /** Ten-minute windows from BASE. */
 const windows: Window[] = [0, 1, 2].map((index) => ({ index, from: BASE + index * 10 * MIN, to: BASE + (index + 1) * 10 * MIN }));

@@ -1,5 +1,5 @@
 /**
- * runExport against a client whose answers each test chooses (served-windows.ts): what reaches stdout on a terminal
+ * runExport against a client whose answers each test chooses (test/helpers/served-windows.ts): what reaches stdout on a terminal
  * and in a pipe, the encoder each plan gets, FILE's lock, what a failure or a second signal leaves behind, and the
  * errors each refusal throws.
  */
@@ -16,7 +16,7 @@ import { acquireLock, SyncLockedError } from '../../src/fs/lock.js';
 import type { FormatName } from '../../src/formats/registry.js';
 import { planExport, type ExportOutput, type ExportPlan } from '../../src/windows/plan.js';
 import { tempDir } from '../helpers/cli.js';
-import { BASE, MIN, serve, swap, type Served } from './served-windows.js';
+import { BASE, MIN, serve, swap, type Served } from '../helpers/served-windows.js';
 
 const BASE_URL = 'http://127.0.0.1:1';
 /** The people view's header at its full width. */

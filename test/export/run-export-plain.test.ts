@@ -29,7 +29,7 @@ afterAll(() => {
 const { runExport } = await import('../../src/export/run-export.js');
 const { LIST_SWAP_FIELDS } = await import('../../src/api/types.js');
 const { planExport } = await import('../../src/windows/plan.js');
-const { BASE, MIN, serve, swap } = await import('./served-windows.js');
+const { BASE, MIN, serve, swap } = await import('../helpers/served-windows.js');
 
 const HEADER =
   'withdrawnAt           bridge              route                                deposit            withdrawal          USD  USD check         id';

@@ -11,7 +11,7 @@ import { type ExportEvent, type ExportJob, exportSwaps } from '../../src/export/
 import type { ExportSink, SinkState, Tally } from '../../src/export/sink.js';
 import { parquetExportWriter } from '../../src/formats/parquet/export-writer.js';
 import type { Window } from '../../src/windows/plan.js';
-import { BASE, MIN, type Served, serve, swap } from '../export/served-windows.js';
+import { BASE, MIN, type Served, serve, swap } from '../helpers/served-windows.js';
 import { tempDir } from '../helpers/cli.js';
 import { parquetRowGroups, query } from '../../scripts/support/duckdb.js';
 

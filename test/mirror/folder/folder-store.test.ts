@@ -1,4 +1,4 @@
-/** The folder of partitions as a MirrorStore: the contract every store meets (store-contract.ts), in each format. */
+/** The folder of partitions as a MirrorStore: the contract every store meets (test/helpers/store-contract.ts), in each format. */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fsReason } from '../../../src/cli/exit-codes.js';
@@ -7,7 +7,7 @@ import type { FormatName } from '../../../src/formats/registry.js';
 import { tempDir } from '../../helpers/cli.js';
 import { mirrorRows } from '../../helpers/sync.js';
 import { readMirror } from '../../helpers/parquet-mirror.js';
-import { describeMirrorStore } from '../../sync/store-contract.js';
+import { describeMirrorStore } from '../../helpers/store-contract.js';
 
 for (const format of ['jsonl', 'csv', 'parquet'] as const satisfies readonly FormatName[]) {
   describeMirrorStore(`a folder of ${format} partitions`, async () => {

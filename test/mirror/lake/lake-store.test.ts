@@ -1,5 +1,5 @@
 /**
- * The lake as a MirrorStore: the contract every store meets (test/sync/store-contract.ts), on the real S3 server, in
+ * The lake as a MirrorStore: the contract every store meets (test/helpers/store-contract.ts), on the real S3 server, in
  * Parquet (its default) and JSON Lines. The rows read back with DuckDB from the objects as fetched.
  */
 import fs from 'node:fs';
@@ -14,7 +14,7 @@ import { tempDir } from '../../helpers/cli.js';
 import { useBucket } from '../../helpers/s3.js';
 import { mirrorRows } from '../../helpers/sync.js';
 import { readMirror } from '../../helpers/parquet-mirror.js';
-import { describeMirrorStore } from '../../sync/store-contract.js';
+import { describeMirrorStore } from '../../helpers/store-contract.js';
 
 const lake = useBucket();
 let n = 0;

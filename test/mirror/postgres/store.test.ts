@@ -1,8 +1,8 @@
-/** The Postgres table as a MirrorStore: the contract every store meets (test/sync/store-contract.ts), on the real server. */
+/** The Postgres table as a MirrorStore: the contract every store meets (test/helpers/store-contract.ts), on the real server. */
 import { PostgresStore } from '../../../src/mirror/postgres/store.js';
 import { parseTarget } from '../../../src/mirror/postgres/target.js';
 import { usePostgres } from '../../helpers/postgres.js';
-import { describeMirrorStore } from '../../sync/store-contract.js';
+import { describeMirrorStore } from '../../helpers/store-contract.js';
 
 const db = usePostgres();
 let tables = 0;

@@ -10,7 +10,7 @@ import type { Swap } from '../../src/api/types.js';
 import { SyncLockedError } from '../../src/fs/lock.js';
 import { newState } from '../../src/sync/store.js';
 import type { MirrorQuery, MirrorRow, MirrorState, MirrorStore } from '../../src/sync/store.js';
-import { ONE_SWAP } from '../helpers/one-swap.js';
+import { ONE_SWAP } from './one-swap.js';
 
 export interface StoreUnderTest<Q extends MirrorQuery> {
   /** a store on a destination of its own, new (no state, no rows) */
