@@ -70,10 +70,14 @@ describe.concurrent('the lease', () => {
 
   it('a renewal refused (taken over meanwhile): the holder stops at its next check', async () => {
     const c = await client();
-    const first = await acquireLease(c, KEY, { onTakeOver: none, times: { leaseMs: 1000, renewMs: 2500, safetyMs: 0 } });
-    await sleep(2200);
+    // Wide margins on a loaded machine: the take-over (at 0.6 s) must be done before the first's renewal (at 4 s), and
+    // that renewal answered (refused) before its check (at 7 s).
+    const acquired = performance.now();
+    const first = await acquireLease(c, KEY, { onTakeOver: none, times: { leaseMs: 300, renewMs: 4000, safetyMs: 0 } });
+    await sleep(600);
     const second = await acquireLease(c, KEY, { onTakeOver: none, times: { leaseMs: 60_000, renewMs: 20_000, safetyMs: 15_000 } });
-    await sleep(800);
+    expect(performance.now() - acquired, 'the take-over came after the renewal').toBeLessThan(4000);
+    await sleep(7000 - (performance.now() - acquired));
     await expect(first.check()).rejects.toThrow(/ was taken over while this sync ran; it stopped before writing more: run it again$/);
     await second.release();
     await first.release();
