@@ -1,7 +1,7 @@
 /** The `swapx sandbox` handler, loaded only when that command runs (the declaration is in sandbox.ts). */
 import { UsageError, WrappedError } from '../api/errors.js';
 import { isLoopbackHost } from '../api/base-url.js';
-import { parseIntInRange, parseSpanOption, parseTimeOption } from '../api/bounds.js';
+import { parseIntInRange, parseSpanOption, parseTimeOption } from '../cli/option-values.js';
 import type { Context } from '../cli/context.js';
 import { wrapHelp } from '../cli/help-wrap.js';
 import { terminalWidth } from '../output/table.js';

@@ -9,7 +9,9 @@ import { ExportStoppedError, TargetFileError, TargetRefusedError } from '../expo
 import { formatOf } from '../formats/registry.js';
 import { partialPaths, windowsSaved } from '../export/partial-file.js';
 import { runExport, type ExportOutcome, type RunEvent } from '../export/run-export.js';
-import { describePlan, futureNote, planFromFlags, resumeArgs, type ExportPlan } from '../windows/plan.js';
+import type { ExportPlan } from '../windows/plan.js';
+import { planFromFlags } from './swaps/flags.js';
+import { describePlan, describeQueryChange, futureNote, resumeArgs } from './swaps/render.js';
 import { Progress, summaryText } from '../cli/progress.js';
 import { WindowFailedError } from '../windows/run-windows.js';
 import { terminalWidth } from '../output/table.js';
@@ -149,11 +151,11 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
 function inUsersTerms(ctx: Context, error: unknown): unknown {
   if (error instanceof TargetRefusedError) {
     const { refusal, target } = error;
-    if (refusal.reason === 'exists') return error;
+    if (refusal.reason === 'exists') return new UsageError(`${target} exists; add --force to overwrite it`);
     const resume = `resume it with: ${resumeCommand(ctx, refusal.saved)} — or add --force to start over`;
     if (refusal.reason === 'unfinished')
       return new UsageError(`an unfinished export to ${target} exists (${refusal.windowsDone}/${refusal.windowsTotal} windows done); ${resume}`);
-    return new UsageError(`the unfinished export to ${target} is of a different query (${refusal.difference}); ${resume}`);
+    return new UsageError(`the unfinished export to ${target} is of a different query (${describeQueryChange(refusal.differences)}); ${resume}`);
   }
   if (error instanceof TargetFileError) return inUsersWords(error.cause, error.target);
   if (!(error instanceof ExportStoppedError)) return error;

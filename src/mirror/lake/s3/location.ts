@@ -1,9 +1,12 @@
 /**
- * An `s3://BUCKET/PREFIX` --out, read without WHATWG's URL (whose errors quote the text, credentials and all):
+ * An `s3://BUCKET/PREFIX` mirror address, read without WHATWG's URL (whose errors quote the text, credentials and all):
  * the bucket checked against S3's naming rules, the prefix normalised to '' or 'a/b/', and a URL that carries
  * credentials (`s3://KEY:SECRET@bucket`) refused in a line that never repeats them.
  */
-import { UsageError } from '../../../api/errors.js';
+import { AddressError } from '../../../sync/errors.js';
+
+/** Every problem here is in the URL itself. */
+const IN_URL = { kind: 'url' } as const;
 
 export interface S3Location {
   bucket: string;
@@ -16,23 +19,22 @@ export function describeLocation(location: S3Location, key = ''): string {
   return `s3://${location.bucket}/${location.prefix}${key}`;
 }
 
-const CREDENTIALS_REFUSED =
-  '--out: an s3:// URL never carries credentials: give them as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a profile (AWS_PROFILE)';
+const CREDENTIALS_REFUSED = ': an s3:// URL never carries credentials: give them as AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or a profile (AWS_PROFILE)';
 
 /** Past this a key is refused by S3 (1024 bytes of UTF-8): the prefix leaves room for the mirror's own names. */
 const MAX_PREFIX_BYTES = 512;
 
 export function parseS3Location(text: string): S3Location {
   const trimmed = text.trim();
-  if (!/^s3:\/\//i.test(trimmed)) throw new UsageError('--out: expected s3://BUCKET or s3://BUCKET/PREFIX');
+  if (!/^s3:\/\//i.test(trimmed)) throw new AddressError(IN_URL, ': expected s3://BUCKET or s3://BUCKET/PREFIX');
   const rest = trimmed.slice('s3://'.length);
   const slash = rest.indexOf('/');
   const authority = slash === -1 ? rest : rest.slice(0, slash);
   // `KEY:SECRET@bucket`, and a secret holding '/' that splits the authority early (`KEY:SE/CRET@bucket`): both end
   // here, before any message could quote a part of them.
-  if (authority.includes('@') || (rest.includes('@') && authority.includes(':'))) throw new UsageError(CREDENTIALS_REFUSED);
+  if (authority.includes('@') || (rest.includes('@') && authority.includes(':'))) throw new AddressError(IN_URL, CREDENTIALS_REFUSED);
   if (/[?#]/.test(rest))
-    throw new UsageError('--out: an s3:// URL takes no query or fragment (?…, #…): the region and endpoint come from AWS_REGION and AWS_ENDPOINT_URL');
+    throw new AddressError(IN_URL, ': an s3:// URL takes no query or fragment (?…, #…): the region and endpoint come from AWS_REGION and AWS_ENDPOINT_URL');
   checkBucket(authority);
   return { bucket: authority, prefix: normalisePrefix(slash === -1 ? '' : rest.slice(slash + 1)) };
 }
@@ -44,9 +46,9 @@ export function parseS3Location(text: string): S3Location {
  */
 function checkBucket(bucket: string): void {
   const refuse = (why: string): never => {
-    throw new UsageError(`--out: '${bucket}' is not a bucket name: ${why}`);
+    throw new AddressError(IN_URL, `: '${bucket}' is not a bucket name: ${why}`);
   };
-  if (bucket === '') throw new UsageError('--out: the s3:// URL names no bucket (expected s3://BUCKET/PREFIX)');
+  if (bucket === '') throw new AddressError(IN_URL, ': the s3:// URL names no bucket (expected s3://BUCKET/PREFIX)');
   if (bucket.length < 3 || bucket.length > 63) refuse('a bucket name has 3 to 63 characters');
   if (!/^[a-z0-9.-]+$/.test(bucket)) refuse('a bucket name has only lowercase letters, digits, dots and hyphens');
   if (!/^[a-z0-9].*[a-z0-9]$/.test(bucket)) refuse('a bucket name begins and ends with a letter or a digit');
@@ -61,10 +63,10 @@ function checkBucket(bucket: string): void {
 function normalisePrefix(raw: string): string {
   const segments = raw.split('/').filter((segment) => segment !== '');
   for (const segment of segments) {
-    if (segment === '.' || segment === '..') throw new UsageError(`--out: the prefix has a '${segment}' segment; give the path as it is`);
+    if (segment === '.' || segment === '..') throw new AddressError(IN_URL, `: the prefix has a '${segment}' segment; give the path as it is`);
   }
-  if (/[\u0000-\u001f\u007f]/.test(raw)) throw new UsageError('--out: the prefix has a control character');
+  if (/[\u0000-\u001f\u007f]/.test(raw)) throw new AddressError(IN_URL, ': the prefix has a control character');
   const prefix = segments.length === 0 ? '' : `${segments.join('/')}/`;
-  if (Buffer.byteLength(prefix) > MAX_PREFIX_BYTES) throw new UsageError(`--out: the prefix is longer than ${MAX_PREFIX_BYTES} bytes`);
+  if (Buffer.byteLength(prefix) > MAX_PREFIX_BYTES) throw new AddressError(IN_URL, `: the prefix is longer than ${MAX_PREFIX_BYTES} bytes`);
   return prefix;
 }
