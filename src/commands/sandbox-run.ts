@@ -1,7 +1,7 @@
 /** The `swapx sandbox` handler, loaded only when that command runs (the declaration is in sandbox.ts). */
 import { UsageError, WrappedError } from '../api/errors.js';
 import { isLoopbackHost } from '../api/base-url.js';
-import { parseIntInRange, parseSpanOption, parseTimeOption } from '../api/bounds.js';
+import { parseIntInRange, parseSpanOption, parseTimeOption } from '../cli/option-values.js';
 import type { Context } from '../cli/context.js';
 import { wrapHelp } from '../cli/help-wrap.js';
 import { terminalWidth } from '../output/table.js';
@@ -40,11 +40,12 @@ function updateRate(text: string | undefined): number | undefined {
   return x;
 }
 
-function parseOptions(flags: SandboxFlags): SandboxOptions {
+/** `clock`: the command's (ctx.now), what a relative --now such as 2h is read against. */
+function parseOptions(flags: SandboxFlags, clock: number): SandboxOptions {
   const lateBy = flags.lateBy === undefined ? undefined : parseSpanOption('--late-by', flags.lateBy);
   let now: (() => number) | undefined;
   if (flags.now !== undefined) {
-    const fixed = parseTimeOption('--now', flags.now, Date.now());
+    const fixed = parseTimeOption('--now', flags.now, clock);
     now = () => fixed;
   }
   let faultKinds: SandboxOptions['faultKinds'];
@@ -94,7 +95,7 @@ export function reachableUrl(serverUrl: string): string {
 }
 
 export async function sandbox(ctx: Context, flags: SandboxFlags): Promise<number> {
-  const options = parseOptions(flags);
+  const options = parseOptions(flags, ctx.now());
   if (!isLoopbackHost(options.host!)) {
     ctx.warn(`binding to ${options.host}: the sandbox is reachable from other machines, with the demo credentials`);
   }

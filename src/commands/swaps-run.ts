@@ -9,10 +9,13 @@ import { ExportStoppedError, TargetFileError, TargetRefusedError, UploadFailedEr
 import type { ObjectEvent, ObjectOutcome } from '../export/object/run.js';
 import { cacheDir } from '../config/cache.js';
 import { isS3Url } from '../fs/output-target.js';
+import { AddressError } from '../sync/errors.js';
 import { formatOf } from '../formats/registry.js';
 import { partialPaths, windowsSaved } from '../export/partial-file.js';
 import { runExport, type ExportOutcome, type RunEvent } from '../export/run-export.js';
-import { describePlan, futureNote, planFromFlags, resumeArgs, type ExportPlan } from '../windows/plan.js';
+import type { ExportPlan } from '../windows/plan.js';
+import { planFromFlags } from './swaps/flags.js';
+import { describePlan, describeQueryChange, futureNote, resumeArgs } from './swaps/render.js';
 import { bytesInWords, Progress, summaryText } from '../cli/progress.js';
 import { WindowFailedError } from '../windows/run-windows.js';
 import { terminalWidth } from '../output/table.js';
@@ -31,12 +34,22 @@ export interface SwapsFlags extends OutputFlags {
   force?: boolean;
 }
 
+/** An `-o s3://BUCKET/KEY` as messages name it; a problem in it said of -o. */
+async function objectUrl(output: string): Promise<string> {
+  const { parseS3Object } = await import('../mirror/lake/s3/location.js');
+  try {
+    return parseS3Object(output).url;
+  } catch (error) {
+    if (error instanceof AddressError) throw new UsageError(`-o${error.rest}`, { cause: error });
+    throw error;
+  }
+}
+
 /** Every check that can fail on input, before any request: the one plan of this export. */
 async function planOf(ctx: Context, flags: SwapsFlags, now: number): Promise<ExportPlan> {
   // An object's URL is read first, so that no other message repeats a URL that carries credentials; its export is
   // made in a stage of the user's cache before it is uploaded (export/object/stage.ts).
-  const object =
-    flags.output !== undefined && isS3Url(flags.output) ? (await import('../mirror/lake/s3/location.js')).parseS3Object(flags.output).url : undefined;
+  const object = flags.output !== undefined && isS3Url(flags.output) ? await objectUrl(flags.output) : undefined;
   const { output, format, gzip, fields, excelSafe } = planOutput(ctx, { ...flags, ...(object ? { output: object } : {}) }, LIST_SWAP_FIELDS, { export: true });
   const file = object ? (await import('../export/object/stage.js')).stageFile(object, cacheDir(ctx.io.env)) : output;
   const plan = planFromFlags(flags, { file, ...(object ? { object } : {}), format, gzip, fields, excelSafe }, now, ctx.settings().concurrency.value);
@@ -175,17 +188,17 @@ function inUsersTerms(ctx: Context, error: unknown): unknown {
   if (error instanceof UploadFailedError) return notUploaded(ctx, error);
   if (error instanceof TargetRefusedError) {
     const { refusal, target } = error;
-    if (refusal.reason === 'exists') return error;
+    if (refusal.reason === 'exists') return new UsageError(`${target} exists; add --force to overwrite it`);
     if (refusal.reason === 'finished') {
       const upload = `upload it with: ${resumeCommand(ctx, refusal.saved)} — or add --force to start over`;
       return new UsageError(
-        `an export to ${target} of a different query (${refusal.difference}) is finished in ${refusal.file} and waits to be uploaded; ${upload}`,
+        `an export to ${target} of a different query (${describeQueryChange(refusal.differences)}) is finished in ${refusal.file} and waits to be uploaded; ${upload}`,
       );
     }
     const resume = `resume it with: ${resumeCommand(ctx, refusal.saved)} — or add --force to start over`;
     if (refusal.reason === 'unfinished')
       return new UsageError(`an unfinished export to ${target} exists (${refusal.windowsDone}/${refusal.windowsTotal} windows done); ${resume}`);
-    return new UsageError(`the unfinished export to ${target} is of a different query (${refusal.difference}); ${resume}`);
+    return new UsageError(`the unfinished export to ${target} is of a different query (${describeQueryChange(refusal.differences)}); ${resume}`);
   }
   if (error instanceof TargetFileError) return inUsersWords(error.cause, error.target);
   if (!(error instanceof ExportStoppedError)) return error;

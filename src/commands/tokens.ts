@@ -2,7 +2,7 @@
 import { NotFoundError, UsageError } from '../api/errors.js';
 import { NoMatchError } from '../cli/errors.js';
 import { type Chain, OFFSET_MAX, TAKE_MAX, TOKEN_FIELDS, type Token, type TokenPage } from '../api/types.js';
-import { parseIntInRange, parseRps } from '../api/bounds.js';
+import { parseIntInRange, parseRps } from '../cli/option-values.js';
 import { checkPathIdentifier } from '../cli/args.js';
 import { closest } from '../util/suggest.js';
 import type { Register } from '../cli/command.js';

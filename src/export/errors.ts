@@ -1,18 +1,19 @@
 /**
- * What runExport throws beside the API's own errors: each carries what the shell needs to word it (the saved plan
- * whose resume command it prints, the windows saved), and maps to its exit code through its class or its cause.
+ * What runExport throws beside the API's own errors: each carries what the shell needs to word it in its flags (the
+ * saved plan whose resume command it prints, the windows saved, what differs), and maps to its exit code through its class or its cause.
  */
 import { UsageError, WrappedError } from '../api/errors.js';
+import { type Difference, describeDifferences } from '../util/fingerprint.js';
 import type { ExportPlan } from '../windows/plan.js';
 
-/** -o FILE holds something this run must not overwrite or continue: nothing was changed (exit 2). */
+/** The file holds something this run must not overwrite or continue: nothing was changed (exit 2). */
 export type TargetRefusal =
-  /** FILE is complete and neither --force nor --resume was given */
+  /** the file is complete, and the run was told neither to overwrite it nor to resume */
   | { reason: 'exists' }
-  /** an unfinished export of FILE is there; `saved` is its plan, whose resume continues it */
-  | { reason: 'unfinished' | 'different'; saved: ExportPlan; windowsDone: number; windowsTotal: number; difference: string }
+  /** an unfinished export of the file is there; `saved` is its plan, whose resume continues it; `differences`: what this run's query changes */
+  | { reason: 'unfinished' | 'different'; saved: ExportPlan; windowsDone: number; windowsTotal: number; differences: Difference[] }
   /** -o s3://…: an export finished by an earlier run waits to be uploaded there, of another query; `file`: where */
-  | { reason: 'finished'; saved: ExportPlan; file: string; difference: string };
+  | { reason: 'finished'; saved: ExportPlan; file: string; differences: Difference[] };
 
 export class TargetRefusedError extends UsageError {
   constructor(
@@ -21,12 +22,12 @@ export class TargetRefusedError extends UsageError {
   ) {
     super(
       refusal.reason === 'exists'
-        ? `${target} exists; add --force to overwrite it`
+        ? `${target} exists`
         : refusal.reason === 'unfinished'
-          ? `an unfinished export to ${target} exists (${refusal.windowsDone}/${refusal.windowsTotal} windows done); resume it, or add --force to start over`
+          ? `an unfinished export to ${target} exists (${refusal.windowsDone}/${refusal.windowsTotal} windows done)`
           : refusal.reason === 'finished'
-            ? `an export to ${target} of a different query (${refusal.difference}) is finished in ${refusal.file} and waits to be uploaded; upload it, or add --force to start over`
-            : `the unfinished export to ${target} is of a different query (${refusal.difference}); resume it, or add --force to start over`,
+            ? `an export to ${target} of a different query (${describeDifferences(refusal.differences)}) is finished in ${refusal.file} and waits to be uploaded`
+            : `the unfinished export to ${target} is of a different query (${describeDifferences(refusal.differences)})`,
     );
   }
 }

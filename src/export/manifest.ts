@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { writeFileAtomic } from '../fs/atomic-file.js';
-import { describeDifference as describe, fingerprint } from '../util/fingerprint.js';
+import { type Difference, differences, fingerprint } from '../util/fingerprint.js';
 import { formatUtc } from '../util/time.js';
 import type { DateRangeFilter } from '../api/types.js';
 import { type FormatName, formatNamed } from '../formats/registry.js';
@@ -125,17 +125,6 @@ export async function writeManifest(file: string, manifest: Manifest): Promise<v
   await writeFileAtomic(file, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
 }
 
-const LABELS: Record<Exclude<keyof ExportQuery, 'baseUrl'>, string> = {
-  filter: 'filter',
-  from: '--from',
-  to: '--to',
-  windowMs: '--window (ms)',
-  format: 'format',
-  fields: '--fields',
-  gzip: 'gzip',
-  excelSafe: '--excel-safe',
-};
-
 /** The plan a manifest records, with this run's file, concurrency and rate: what its resume command continues. */
 export function planOfQuery(query: ExportQuery, current: ExportPlan): ExportPlan {
   return Object.freeze({
@@ -153,9 +142,9 @@ export function planOfQuery(query: ExportQuery, current: ExportPlan): ExportPlan
   });
 }
 
-/** "--from was …, now …; gzip was false, now true": what differs but the base URL. */
-export function describeDifference(saved: ExportQuery, wanted: ExportQuery): string {
-  return describe<Omit<ExportQuery, 'baseUrl'>>(saved, wanted, LABELS);
+/** What differs but the base URL, in this order (the shell labels each key: from as --from). */
+export function queryDifferences(saved: ExportQuery, wanted: ExportQuery): Difference[] {
+  return differences(saved, wanted, ['filter', 'from', 'to', 'windowMs', 'format', 'fields', 'gzip', 'excelSafe']);
 }
 
 /** Only the range differs: what a relative range (--last 2d) does from one run to the next. */

@@ -112,7 +112,7 @@ async function openTarget(
     case 'refuse': {
       if (decision.reason === 'exists') throw new TargetRefusedError(target, { reason: 'exists' });
       const { windowsDone, windowsTotal } = decision.manifest;
-      throw new TargetRefusedError(target, { reason: decision.reason, saved: decision.saved, windowsDone, windowsTotal, difference: decision.difference });
+      throw new TargetRefusedError(target, { reason: decision.reason, saved: decision.saved, windowsDone, windowsTotal, differences: decision.differences });
     }
     case 'start':
       return { file: await PartialFile.start(target, queryOf(decision.plan, deps.baseUrl), windowsOf(decision.plan).length), plan: decision.plan };

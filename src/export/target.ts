@@ -9,7 +9,8 @@ import fs from 'node:fs/promises';
 import { UsageError } from '../api/errors.js';
 import { formatOf } from '../formats/registry.js';
 import { formatUtc } from '../util/time.js';
-import { type Manifest, describeDifference, onlyRangeDiffers, planOfQuery, queryOf, readManifest } from './manifest.js';
+import { type Manifest, onlyRangeDiffers, planOfQuery, queryDifferences, queryOf, readManifest } from './manifest.js';
+import type { Difference } from '../util/fingerprint.js';
 import { partialPaths } from './partial-file.js';
 import type { ExportPlan } from '../windows/plan.js';
 
@@ -21,7 +22,7 @@ export type TargetDecision =
   /** --resume of a file that is complete: nothing to do */
   | { action: 'complete' }
   | { action: 'refuse'; reason: 'exists' }
-  | { action: 'refuse'; reason: 'unfinished' | 'different'; saved: ExportPlan; manifest: Manifest; difference: string };
+  | { action: 'refuse'; reason: 'unfinished' | 'different'; saved: ExportPlan; manifest: Manifest; differences: Difference[] };
 
 export async function decideTarget(plan: ExportPlan, baseUrl: string, options: { resume: boolean; force: boolean }): Promise<TargetDecision> {
   const target = plan.output.file!;
@@ -45,10 +46,10 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
   }
   const saved = planOfQuery(manifest.query, plan);
   const wanted = queryOf(plan, baseUrl);
-  const difference = describeDifference(manifest.query, wanted);
-  if (!options.resume) return { action: 'refuse', reason: 'unfinished', saved, manifest, difference };
-  const ownRange = difference !== '' && plan.relative && onlyRangeDiffers(manifest.query, wanted);
-  if (difference !== '' && !ownRange) return { action: 'refuse', reason: 'different', saved, manifest, difference };
+  const differences = queryDifferences(manifest.query, wanted);
+  if (!options.resume) return { action: 'refuse', reason: 'unfinished', saved, manifest, differences };
+  const ownRange = differences.length > 0 && plan.relative && onlyRangeDiffers(manifest.query, wanted);
+  if (differences.length > 0 && !ownRange) return { action: 'refuse', reason: 'different', saved, manifest, differences };
   // A manifest without its partial file has nothing to continue.
   const partial = await statOf(paths.partial);
   if (!partial) return { action: 'start', plan: ownRange ? saved : plan };

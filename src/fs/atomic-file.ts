@@ -6,6 +6,7 @@
 import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { writeAll } from './write-all.js';
 
 export function tempPathFor(target: string): string {
   // Unique enough beside the pid (the file is opened exclusively, so a clash fails, never overwrites); not
@@ -20,11 +21,15 @@ export async function writeFileAtomic(target: string, data: string | Buffer, opt
   try {
     const handle = await fs.open(temp, 'wx', options.mode ?? 0o644);
     try {
-      await handle.writeFile(bytes);
+      // Every byte: a write(2) on a filling disk may write fewer, and the rest must not be lost.
+      await writeAll(handle, typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
       await handle.sync();
-    } finally {
-      await handle.close();
+    } catch (error) {
+      // The write's error is the one to report, not a close that fails after it.
+      await handle.close().catch(() => {});
+      throw error;
     }
+    await handle.close();
     await fs.rename(temp, target);
   } catch (error) {
     await fs.rm(temp, { force: true });

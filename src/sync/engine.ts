@@ -76,6 +76,8 @@ export interface SyncDeps<Q extends MirrorQuery> {
 
 export type SyncEvent =
   | { type: 'note'; message: string }
+  /** a start was given that is not the mirror's: it continues from its cursor */
+  | { type: 'since-ignored'; mirror: string; since: number; cursor: number }
   /** a step's windows: at its start and after each one consumed */
   | ({ type: 'progress' } & StepProgress)
   | { type: 'step'; result: StepResult }
@@ -159,7 +161,8 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
     (current === undefined || (current.cursor === current.since && current.updatedCursor === current.since && current.rescannedTo === undefined));
   try {
     // Again under the lock: a sync that ended meanwhile may have moved the cursor.
-    const { query, since, movedFrom } = prepare(options, store, saved, note);
+    const { query, since, movedFrom, ignoredSince } = prepare(options, store, saved);
+    if (ignoredSince) onEvent({ type: 'since-ignored', mirror: store.name, since: saved!.since, cursor: saved!.cursor });
     const state: MirrorState<Q> = saved ? { ...saved, query } : newState(query, since);
     current = state;
     if (clock.warning) note(clock.warning);

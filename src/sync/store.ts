@@ -15,12 +15,20 @@
  */
 import type { Swap } from '../api/types.js';
 
+/** What every row of a mirror keeps: one row per swap id, in its completedAt partition, the latest by updatedAt. */
+export const MIRROR_KEY_FIELDS: readonly string[] = ['id', 'completedAt', 'updatedAt'];
+
+/** Which of MIRROR_KEY_FIELDS `fields` lacks. */
+export function missingKeyFields(fields: readonly string[]): string[] {
+  return MIRROR_KEY_FIELDS.filter((field) => !fields.includes(field));
+}
+
 /** What a mirror holds, saved with its cursors: a run of another query is refused. A store adds its own settings (a folder's format). */
 export interface MirrorQuery {
   /** the API the rows come from; a mirror follows it to a new address only when the user says so */
   baseUrl: string;
   filter: 'Completed';
-  /** the fields each row keeps: id, completedAt and updatedAt among them */
+  /** the fields each row keeps: MIRROR_KEY_FIELDS among them */
   fields: string[];
 }
 

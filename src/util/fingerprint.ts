@@ -11,10 +11,19 @@ export function fingerprint<Q extends object>(query: Q): string {
   return createHash('sha256').update(canonical).digest('hex').slice(0, 32);
 }
 
-/** "filter was null, now "Completed"; gzip was false, now true" */
-export function describeDifference<Q extends object>(saved: Q, wanted: Q, labels: Record<keyof Q, string>): string {
-  return (Object.keys(labels) as (keyof Q)[])
-    .filter((key) => JSON.stringify(saved[key]) !== JSON.stringify(wanted[key]))
-    .map((key) => `${labels[key]} was ${JSON.stringify(saved[key])}, now ${JSON.stringify(wanted[key])}`)
-    .join('; ');
+/** One setting of a saved query that differs from this run's: its key, the saved value and the wanted one. */
+export interface Difference {
+  key: string;
+  was: unknown;
+  now: unknown;
+}
+
+/** What differs between a saved query and the wanted one, in the order of `keys`. */
+export function differences<Q extends object>(saved: Q, wanted: Q, keys: readonly (keyof Q & string)[]): Difference[] {
+  return keys.filter((key) => JSON.stringify(saved[key]) !== JSON.stringify(wanted[key])).map((key) => ({ key, was: saved[key], now: wanted[key] }));
+}
+
+/** "filter was null, now "Completed"; gzip was false, now true": each key as `labels` names it (else the key itself). */
+export function describeDifferences(list: readonly Difference[], labels: Readonly<Record<string, string>> = {}): string {
+  return list.map(({ key, was, now }) => `${labels[key] ?? key} was ${JSON.stringify(was)}, now ${JSON.stringify(now)}`).join('; ');
 }

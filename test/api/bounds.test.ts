@@ -1,18 +1,7 @@
 /** Every default and bound, and each check at its edges: the value just in, just out, and the exact one-line message. */
 import { describe, expect, it } from 'vitest';
-import {
-  CONCURRENCY,
-  DEFAULT_BASE_URL,
-  RETRIES,
-  RPS_MAX,
-  TIMEOUT_MS,
-  WINDOW_MS,
-  parseDurationOption,
-  parseIntInRange,
-  parseRps,
-  parseTimeOption,
-  parseWholeNumber,
-} from '../../src/api/bounds.js';
+import { CONCURRENCY, DEFAULT_BASE_URL, RETRIES, RPS_MAX, TIMEOUT_MS, WINDOW_MS, parseWholeNumber } from '../../src/api/bounds.js';
+import { parseDurationOption, parseIntInRange, parseRps, parseTimeOption } from '../../src/cli/option-values.js';
 import { DURATION_FORMS, TIME_FORMS } from '../../src/util/time.js';
 import { refusal } from '../helpers/refusal.js';
 

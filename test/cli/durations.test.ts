@@ -4,7 +4,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planFromFlags, resumeArgs } from '../../src/windows/plan.js';
+import { planFromFlags } from '../../src/commands/swaps/flags.js';
+import { resumeArgs } from '../../src/commands/swaps/render.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
 

@@ -20,17 +20,23 @@ describe('TargetRefusedError', () => {
     expect(error.name).toBe('TargetRefusedError');
     expect(error.target).toBe('out.jsonl');
     expect(error.refusal).toEqual({ reason: 'exists' });
-    expect(error.message).toBe('out.jsonl exists; add --force to overwrite it');
+    expect(error.message).toBe('out.jsonl exists');
   });
   it('an unfinished export of this query', () => {
-    const refusal = { reason: 'unfinished' as const, saved, windowsDone: 2, windowsTotal: 6, difference: '' };
+    const refusal = { reason: 'unfinished' as const, saved, windowsDone: 2, windowsTotal: 6, differences: [] };
     const error = new TargetRefusedError('out.jsonl', refusal);
     expect(error.refusal).toBe(refusal);
-    expect(error.message).toBe('an unfinished export to out.jsonl exists (2/6 windows done); resume it, or add --force to start over');
+    expect(error.message).toBe('an unfinished export to out.jsonl exists (2/6 windows done)');
   });
   it('an unfinished export of another query, with the difference', () => {
-    const error = new TargetRefusedError('out.jsonl', { reason: 'different', saved, windowsDone: 2, windowsTotal: 6, difference: '--to was 03:00' });
-    expect(error.message).toBe('the unfinished export to out.jsonl is of a different query (--to was 03:00); resume it, or add --force to start over');
+    const error = new TargetRefusedError('out.jsonl', {
+      reason: 'different',
+      saved,
+      windowsDone: 2,
+      windowsTotal: 6,
+      differences: [{ key: 'to', was: '03:00', now: '04:00' }],
+    });
+    expect(error.message).toBe('the unfinished export to out.jsonl is of a different query (to was "03:00", now "04:00")');
   });
 });
 

@@ -9,10 +9,10 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../src/api/errors.js';
 import {
-  describeDifference,
   type ExportQuery,
   type Manifest,
   onlyRangeDiffers,
+  queryDifferences,
   planOfQuery,
   queryFingerprint,
   queryOf,
@@ -21,6 +21,7 @@ import {
 } from '../../src/export/manifest.js';
 import { decideTarget } from '../../src/export/target.js';
 import { type ExportPlan, planExport } from '../../src/windows/plan.js';
+import { describeQueryChange } from '../../src/commands/swaps/render.js';
 import { tempDir } from '../helpers/cli.js';
 
 afterEach(() => {
@@ -185,7 +186,8 @@ describe('the query of an export', () => {
     for (const change of changes) expect(queryFingerprint({ ...query, ...change })).not.toBe(queryFingerprint(query));
   });
 
-  it('describeDifference names each option changed, in the terms of the command line, never the base URL', () => {
+  it('queryDifferences names each option changed, in the terms of the command line (the shell labels them), never the base URL', () => {
+    const describeDifference = (saved: ExportQuery, wanted: ExportQuery) => describeQueryChange(queryDifferences(saved, wanted));
     expect(describeDifference(query, { ...query, baseUrl: 'other' })).toBe('');
     expect(describeDifference(query, { ...query, from: '2026-11-01T00:00:00Z', gzip: true })).toBe(
       '--from was "2026-11-02T00:00:00Z", now "2026-11-01T00:00:00Z"; gzip was false, now true',
@@ -259,8 +261,11 @@ describe('decideTarget with a manifest', () => {
     expect(decision).toMatchObject({
       action: 'refuse',
       reason: 'different',
-      difference:
-        '--from was "2026-11-02T00:00:00Z", now "2026-11-03T00:00:00Z"; --to was "2026-11-02T06:00:00Z", now "2026-11-03T06:00:00Z"; gzip was false, now true',
+      differences: [
+        { key: 'from', was: '2026-11-02T00:00:00Z', now: '2026-11-03T00:00:00Z' },
+        { key: 'to', was: '2026-11-02T06:00:00Z', now: '2026-11-03T06:00:00Z' },
+        { key: 'gzip', was: false, now: true },
+      ],
     });
   });
 
@@ -280,7 +285,7 @@ describe('decideTarget with a manifest', () => {
     expect(await decideTarget(plan(file), 'https://api.example', { resume: false, force: false })).toMatchObject({
       action: 'refuse',
       reason: 'unfinished',
-      difference: '',
+      differences: [],
     });
   });
 

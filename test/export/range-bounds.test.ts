@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import { planFromFlags } from '../../src/windows/plan.js';
+import { planFromFlags } from '../../src/commands/swaps/flags.js';
 import { parseTime } from '../../src/util/time.js';
 import { runSwapx } from '../helpers/run.js';
 

@@ -221,7 +221,7 @@ describe('runExport to FILE', () => {
 
     const refused = await runExport(plan(file), deps(served)).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(TargetRefusedError);
-    expect((refused as TargetRefusedError).refusal).toEqual({ reason: 'unfinished', saved: plan(file), windowsDone: 1, windowsTotal: 3, difference: '' });
+    expect((refused as TargetRefusedError).refusal).toEqual({ reason: 'unfinished', saved: plan(file), windowsDone: 1, windowsTotal: 3, differences: [] });
 
     fail = false;
     const events: RunEvent[] = [];
@@ -246,7 +246,7 @@ describe('runExport to FILE', () => {
       saved: plan(file),
       windowsDone: 1,
       windowsTotal: 3,
-      difference: '--fields was ["id","bridge"], now ["id"]',
+      differences: [{ key: 'fields', was: ['id', 'bridge'], now: ['id'] }],
     });
     expect(filesBeside(file)).toEqual(['out.jsonl.partial', 'out.jsonl.partial.manifest.json']);
   });

@@ -64,7 +64,7 @@ describe('runExport', () => {
     const error = await runExport(plan(file), deps()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TargetRefusedError);
     expect((error as TargetRefusedError).refusal).toEqual({ reason: 'exists' });
-    expect((error as Error).message).toBe(`${file} exists; add --force to overwrite it`);
+    expect((error as Error).message).toBe(`${file} exists`);
     expect(fs.readFileSync(file, 'utf8')).toBe('mine\n');
     expect(fs.readdirSync(dir).filter((name) => name.startsWith('exists.jsonl'))).toEqual(['exists.jsonl']);
   });

@@ -112,7 +112,7 @@ describe('decideTarget with a manifest', () => {
       reason: 'unfinished',
       saved: plan(file),
       manifest,
-      difference: 'filter was "Completed", now "Updated"',
+      differences: [{ key: 'filter', was: 'Completed', now: 'Updated' }],
     });
   });
 
@@ -131,7 +131,7 @@ describe('decideTarget with a manifest', () => {
       reason: 'different',
       saved: plan(file),
       manifest,
-      difference: '--window (ms) was 1800000, now 600000',
+      differences: [{ key: 'windowMs', was: 1_800_000, now: 600_000 }],
     });
   });
 

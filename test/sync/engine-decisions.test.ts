@@ -5,6 +5,7 @@
  * own serves a fixed set of swaps with the Date header the test sets, and fails the requests a test asks it to.
  */
 import fs from 'node:fs';
+import { inUsersTerms, sinceIgnoredWords } from '../../src/commands/sync/errors.js';
 import type http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -127,7 +128,17 @@ function deps(dir: string, extra: Partial<SyncDeps<SyncQuery>> = {}): SyncDeps<S
 }
 
 const newDir = () => path.join(tempDir('swapx-engine-'), 'out');
-const notes = (events: SyncEvent[]) => events.flatMap((event) => (event.type === 'note' ? [event.message] : []));
+/** The notes of a run, as the shell says them. */
+const notes = (events: SyncEvent[]) =>
+  events.flatMap((event) =>
+    event.type === 'note' ? [event.message] : event.type === 'since-ignored' ? [sinceIgnoredWords(event.mirror, event.since, event.cursor)] : [],
+  );
+/** What `promise` rejects with, as the user reads it: the shell words the engine's refusals in its flags. */
+const said = <T>(promise: Promise<T>): Promise<T> =>
+  promise.catch((error: unknown) => {
+    throw inUsersTerms(error);
+  });
+
 const steps = (events: SyncEvent[]) => events.flatMap((event) => (event.type === 'step' ? [event.result] : []));
 const isClockRead = (query: Query) => query.from === query.to;
 const utc = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -282,7 +293,7 @@ describe('the saved query', () => {
     const a = `${server.base}/a`;
     const b = `${server.base}/b`;
     expect(await runSync(options(), deps(dir), () => {})).toEqual({ cursor: UNTIL, updatedCursor: S2_UPDATED, steps: 1 });
-    await expect(runSync(options({ baseUrl: b }), deps(dir, { client: client('/b') }), () => {})).rejects.toThrow(
+    await expect(said(runSync(options({ baseUrl: b }), deps(dir, { client: client('/b') }), () => {}))).rejects.toThrow(
       new UsageError(
         `${dir} holds a sync of another query (base URL was ${JSON.stringify(a)}, now ${JSON.stringify(b)}); if the API moved there, run again with --move-base-url to continue this mirror, else sync into a new --out dir`,
       ),
@@ -311,7 +322,7 @@ describe('the saved query', () => {
     const dir = newDir();
     const store = new FolderStore({ dir, fields, now: () => LOCAL, fsReason });
     const run = runSync(options(), deps(dir, { store }), () => {});
-    await expect(run).rejects.toThrow(
+    await expect(said(run)).rejects.toThrow(
       new UsageError(`${dir} syncs --fields without ${missing}, which a mirror that keeps the latest version of each swap needs; sync into a new --out dir`),
     );
     expect(fs.existsSync(dir)).toBe(false);

@@ -7,10 +7,20 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { UsageError } from '../../src/api/errors.js';
-import { describeDifference, fingerprint, parseState, readState, serializeState, type SyncQuery, writeState } from '../../src/mirror/partitions/state-file.js';
+import { queryDifferences, fingerprint, parseState, readState, serializeState, type SyncQuery, writeState } from '../../src/mirror/partitions/state-file.js';
 import { newState } from '../../src/sync/store.js';
+import { describeMirrorChange, inUsersTerms } from '../../src/commands/sync/errors.js';
 import { tempDir } from '../helpers/cli.js';
 import { LocalStorage } from '../../src/mirror/folder/local-storage.js';
+
+/** The words of a difference, as the shell says them. */
+const describeDifference = (saved: SyncQuery, wanted: SyncQuery) => describeMirrorChange(queryDifferences(saved, wanted));
+
+/** What `promise` rejects with, as the user reads it: the shell words the engine's refusals in its flags. */
+const said = <T>(promise: Promise<T>): Promise<T> =>
+  promise.catch((error: unknown) => {
+    throw inUsersTerms(error);
+  });
 
 /** The state file of a folder mirror. */
 const statePath = (dir: string) => path.join(dir, '.swapx-sync.json');
@@ -43,7 +53,7 @@ describe('readState: a state that cannot be read is never none', () => {
     const dir = tempDir('swapx-state-');
     fs.writeFileSync(statePath(dir), stateText());
     vi.spyOn(fsp, 'readFile').mockRejectedValueOnce(Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' }));
-    const error = await readState(new LocalStorage(dir)).catch((e: unknown) => e);
+    const error = await said(readState(new LocalStorage(dir))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toBe(`cannot read the sync state ${statePath(dir)} (EACCES); fix its permissions, or sync into a new --out dir`);
     expect(fs.readFileSync(statePath(dir), 'utf8')).toBe(stateText());
@@ -52,18 +62,20 @@ describe('readState: a state that cannot be read is never none', () => {
   it('a directory in its place, and an error without a code, are errors too', async () => {
     const dir = tempDir('swapx-state-');
     fs.mkdirSync(statePath(dir));
-    await expect(readState(new LocalStorage(dir))).rejects.toThrow(
+    await expect(said(readState(new LocalStorage(dir)))).rejects.toThrow(
       `cannot read the sync state ${statePath(dir)} (EISDIR); fix its permissions, or sync into a new --out dir`,
     );
     vi.spyOn(fsp, 'readFile').mockRejectedValueOnce(new Error('odd'));
-    await expect(readState(new LocalStorage(tempDir('swapx-state-')))).rejects.toThrow(/^cannot read the sync state .* \(Error: odd\); fix its permissions/);
+    await expect(said(readState(new LocalStorage(tempDir('swapx-state-'))))).rejects.toThrow(
+      /^cannot read the sync state .* \(Error: odd\); fix its permissions/,
+    );
   });
 
   it('a corrupt state names the problem, and is left untouched', async () => {
     const dir = tempDir('swapx-state-');
     const text = stateText({ version: 3 });
     fs.writeFileSync(statePath(dir), text);
-    const error = await readState(new LocalStorage(dir)).catch((e: unknown) => e);
+    const error = await said(readState(new LocalStorage(dir))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toBe(
       `the sync state ${statePath(dir)} is corrupt (version 3 is not 1 or 2); it was left untouched: restore it from a backup, or sync into a new --out dir`,

@@ -4,11 +4,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SWAP_FIELDS } from '../../src/api/types.js';
 import { UsageError } from '../../src/api/errors.js';
-import { describeDifference, fingerprint, parseState, readState, serializeState, writeState, type SyncQuery } from '../../src/mirror/partitions/state-file.js';
+import { queryDifferences, fingerprint, parseState, readState, serializeState, writeState, type SyncQuery } from '../../src/mirror/partitions/state-file.js';
 import { newState } from '../../src/sync/store.js';
+import { describeMirrorChange } from '../../src/commands/sync/errors.js';
 import { planStep } from '../../src/sync/plan-step.js';
 import { tempDir } from '../helpers/cli.js';
 import { LocalStorage } from '../../src/mirror/folder/local-storage.js';
+
+/** The words of a difference, as the shell says them. */
+const describeDifference = (saved: SyncQuery, wanted: SyncQuery) => describeMirrorChange(queryDifferences(saved, wanted));
 
 /** The state file of a folder mirror. */
 const statePath = (dir: string) => path.join(dir, '.swapx-sync.json');

@@ -3,7 +3,7 @@
  * each month, everything around it refused or left to the slower reader, offsets, and formatElapsed.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseTimeOption } from '../../src/api/bounds.js';
+import { parseTimeOption } from '../../src/cli/option-values.js';
 import { digits, formatElapsed, formatUtc, parseApiTime, parseTime } from '../../src/util/time.js';
 
 afterEach(() => {

@@ -6,20 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { RPS_MAX } from '../../src/api/bounds.js';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import {
-  describePlan,
-  freezeOutput,
-  parseFilter,
-  parseRange,
-  parseWindow,
-  planExport,
-  planFromFlags,
-  planWindows,
-  resumeArgs,
-  windowsOf,
-  withRange,
-  type ExportOutput,
-} from '../../src/windows/plan.js';
+import { freezeOutput, planExport, planWindows, windowsOf, withRange, type ExportOutput } from '../../src/windows/plan.js';
+import { parseFilter, parseRange, parseWindow, planFromFlags } from '../../src/commands/swaps/flags.js';
+import { describePlan, resumeArgs } from '../../src/commands/swaps/render.js';
 import { refusal } from '../helpers/refusal.js';
 
 const t = (iso: string) => Date.parse(iso);
@@ -84,10 +73,10 @@ describe('planExport bounds', () => {
   });
 
   it('takes a from exactly at now as not in the future, and refuses an empty range', () => {
-    expect(refusal(() => planExport({ ...base, from: now, to: now + 1000 }))).toBe('--to (2026-11-21T12:00:01Z) must be after --from (2026-11-21T12:00:00Z)');
-    expect(refusal(() => planExport({ ...base, from: now + 1 }))).toBe('--from 2026-11-21T12:00:00.001Z is in the future');
-    expect(refusal(() => planExport({ ...base, to: base.from }))).toBe('--to (2026-11-20T00:00:00Z) must be after --from (2026-11-20T00:00:00Z)');
-    expect(refusal(() => planExport({ ...base, to: base.from - 1 }))).toBe('--to (2026-11-19T23:59:59.999Z) must be after --from (2026-11-20T00:00:00Z)');
+    expect(refusal(() => planExport({ ...base, from: now, to: now + 1000 }))).toBe('to (2026-11-21T12:00:01Z) must be after from (2026-11-21T12:00:00Z)');
+    expect(refusal(() => planExport({ ...base, from: now + 1 }))).toBe('from 2026-11-21T12:00:00.001Z is in the future');
+    expect(refusal(() => planExport({ ...base, to: base.from }))).toBe('to (2026-11-20T00:00:00Z) must be after from (2026-11-20T00:00:00Z)');
+    expect(refusal(() => planExport({ ...base, to: base.from - 1 }))).toBe('to (2026-11-19T23:59:59.999Z) must be after from (2026-11-20T00:00:00Z)');
     expect(planExport({ ...base, to: base.from + 1 }).to).toBe(base.from + 1);
   });
 

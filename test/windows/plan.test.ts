@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import { describePlan, futureNote, parseFilter, parseRange, parseWindow, planExport, planFromFlags, planWindows, resumeArgs } from '../../src/windows/plan.js';
+import { planExport, planWindows } from '../../src/windows/plan.js';
+import { parseFilter, parseRange, parseWindow, planFromFlags } from '../../src/commands/swaps/flags.js';
+import { describePlan, futureNote, resumeArgs } from '../../src/commands/swaps/render.js';
 
 const t = (iso: string) => Date.parse(iso);
 const MIN = 60_000;
@@ -111,7 +113,7 @@ describe('planExport', () => {
   it.each([
     [{ windowMs: 59_000 }, 'the window (ms) must be from 60000 to 1800000, not 59000'],
     [{ concurrency: 33 }, 'concurrency must be from 1 to 32, not 33'],
-    [{ from: t('2026-11-22') }, '--from 2026-11-22T00:00:00Z is in the future'],
+    [{ from: t('2026-11-22') }, 'from 2026-11-22T00:00:00Z is in the future'],
   ])('refuses %j', (change, message) => {
     expect(() => planExport({ from: t('2026-11-20'), to: t('2026-11-21'), output, now, ...change })).toThrow(message);
   });

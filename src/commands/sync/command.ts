@@ -6,9 +6,11 @@
  * version; into daily partitions (one file each, rewritten atomically),
  * idempotent and safe to kill at any moment.
  */
+import { CONCURRENCY } from '../../api/bounds.js';
 import type { Register } from '../../cli/command.js';
 import { DEFAULT_FORMAT, MIRROR_FORMATS } from '../../formats/registry.js';
-import { orList } from '../../util/words.js';
+import { MIRROR_KEY_FIELDS } from '../../sync/store.js';
+import { andList, orList } from '../../util/words.js';
 import type { SyncFlags } from './flags.js';
 
 const gzipped = MIRROR_FORMATS.filter((format) => format.gzip);
@@ -31,12 +33,12 @@ export const register: Register = (program, run) => {
       `${gzipped.map((format) => format.name).join(', ')} (.gz or --gzip to compress) or ${whole} (default: ${DEFAULT_FORMAT.name}); set by the dir's first run: later runs may omit it, a different one is refused`,
     )
     .option('--gzip', `gzip the parts (${gzipped.map((format) => `${format.extensions[0]}.gz`).join(', ')}; not with ${whole}, which is compressed already)`)
-    .option('--fields <list>', 'only these fields (must include id, completedAt and updatedAt)')
+    .option('--fields <list>', `only these fields (must include ${andList(MIRROR_KEY_FIELDS)})`)
     .option('--lag <duration>', 're-scan this far behind the cursor for late arrivals; 0 turns it off (default: 48h)')
     .option('--rescan-every <duration>', 're-scan at most this often; 0: every run (default: 0, or 15m with --follow)')
     .option('--follow', 'keep going, a step every --interval, until Ctrl-C or SIGTERM (then exit 0)')
     .option('--interval <duration>', 'with --follow: time between steps (default: 60s)')
-    .option('--concurrency <n>', 'windows fetched at once, 1 to 32 (default: 4, or the profile setting)')
+    .option('--concurrency <n>', `windows fetched at once, ${CONCURRENCY.min} to ${CONCURRENCY.max} (default: ${CONCURRENCY.default}, or the profile setting)`)
     .option(
       '--checkpoint-every <duration>',
       'make progress durable at least this often, so a run killed without warning loses at most this much (a run also commits after its first window, then 1s, 2s, 4s… later); 0: after every window (default: 30s)',

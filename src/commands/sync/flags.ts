@@ -6,12 +6,14 @@
  */
 import { UsageError } from '../../api/errors.js';
 import { SWAP_FIELDS } from '../../api/types.js';
-import { parseIntInRange, parseTimeOption, refuseBareSpan } from '../../api/bounds.js';
+import { CONCURRENCY } from '../../api/bounds.js';
+import { parseIntInRange, parseTimeOption, refuseBareSpan } from '../../cli/option-values.js';
 import type { Format } from '../../formats/format.js';
 import { type FormatName, formatNamed, formatOfExtension, MIRROR_FORMATS } from '../../formats/registry.js';
 import { selectFields } from '../../output/fields.js';
 import { formatUtc, parseDuration } from '../../util/time.js';
 import { orList } from '../../util/words.js';
+import { missingKeyFields } from '../../sync/store.js';
 import { DEFAULT_CHECKPOINT_MS, DEFAULT_FOLLOW_RESCAN_MS, DEFAULT_INTERVAL_MS, DEFAULT_LAG_MS } from '../../sync/defaults.js';
 
 export interface SyncFlags {
@@ -109,7 +111,7 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
   if (flags.fields !== undefined) {
     // A format whose schema fixes its columns (Parquet: a list export's, no balanceChanges) holds no other field.
     fields = selectFields(flags.fields, format?.format.holds ?? SWAP_FIELDS);
-    const missing = ['id', 'completedAt', 'updatedAt'].filter((field) => !fields!.includes(field));
+    const missing = missingKeyFields(fields);
     if (missing.length)
       throw new UsageError(
         `--fields must include ${missing.join(' and ')}: sync keeps one row per swap id, in its completedAt partition, the latest by updatedAt`,
@@ -151,7 +153,7 @@ export function parseSyncFlags(flags: SyncFlags, now: number): SyncOptions {
     follow,
     intervalMs: flags.interval === undefined ? DEFAULT_INTERVAL_MS : duration(flags.interval, '--interval', { min: 1000, max: 86_400_000 }),
     summaryJson: flags.summaryJson === true,
-    concurrency: parseIntInRange(flags.concurrency, '--concurrency', 1, 32),
+    concurrency: parseIntInRange(flags.concurrency, '--concurrency', CONCURRENCY.min, CONCURRENCY.max),
     checkpointMs:
       flags.checkpointEvery === undefined
         ? DEFAULT_CHECKPOINT_MS

@@ -8,6 +8,7 @@ import { terminalWidth } from '../../output/table.js';
 import { formatDuration, formatUtc } from '../../util/time.js';
 import { runSync, type ErrorPolicy, type SyncEvent } from '../../sync/engine.js';
 import { parseSyncFlags, type SyncFlags } from './flags.js';
+import { inUsersTerms, sinceIgnoredWords } from './errors.js';
 import { openMirror } from './open-mirror.js';
 import { failureJson, movedJson, noteJson, stepJson, stepText } from './render.js';
 
@@ -19,6 +20,12 @@ const errors: ErrorPolicy = {
 
 /** With --summary-json, main writes a failure as a JSON line too: the log is JSON Lines throughout. */
 export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
+  return run(ctx, flags).catch((error: unknown) => {
+    throw inUsersTerms(error);
+  });
+}
+
+async function run(ctx: Context, flags: SyncFlags): Promise<number> {
   const options = parseSyncFlags(flags, ctx.now());
   const concurrency = options.concurrency ?? ctx.settings().concurrency.value;
   let retries = 0;
@@ -71,6 +78,7 @@ export async function sync(ctx: Context, flags: SyncFlags): Promise<number> {
     if (event.type === 'step' || event.type === 'stopped-now') stopProgress();
     if (event.type === 'progress') onProgress(event);
     else if (event.type === 'note') warn(event.message);
+    else if (event.type === 'since-ignored') warn(sinceIgnoredWords(event.mirror, event.since, event.cursor));
     else if (event.type === 'step') {
       if (options.summaryJson) json(stepJson(event.result, ctx.now()));
       else ctx.info(onTerminal(stepText(event.result, mirror.rowsGoInto)));

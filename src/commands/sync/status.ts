@@ -6,12 +6,13 @@
  * freshness` does, so a monitor can page on the exit code alone.
  */
 import { UsageError } from '../../api/errors.js';
-import { parseSpanOption } from '../../api/bounds.js';
+import { parseSpanOption } from '../../cli/option-values.js';
 import type { Context } from '../../cli/context.js';
 import { EXIT, messageFor } from '../../cli/exit-codes.js';
 import type { MirrorStatus, RunRecord } from '../../sync/store.js';
 import { formatElapsed, formatUtc } from '../../util/time.js';
 import type { SyncFlags } from './flags.js';
+import { inUsersTerms } from './errors.js';
 import { openMirror } from './open-mirror.js';
 
 /** The flags of a sync that a status does not take: each refused, naming it. */
@@ -39,6 +40,12 @@ function runText(run: RunRecord | undefined): string {
 }
 
 export async function status(ctx: Context, action: string, flags: SyncFlags): Promise<number> {
+  return statusOf(ctx, action, flags).catch((error: unknown) => {
+    throw inUsersTerms(error);
+  });
+}
+
+async function statusOf(ctx: Context, action: string, flags: SyncFlags): Promise<number> {
   if (action !== 'status') throw new UsageError(`'${action}' is not an action of sync: 'swapx sync status --out DIR|URL' says where a mirror stands`);
   for (const [key, flag] of SYNC_ONLY) if (flags[key] !== undefined) throw new UsageError(`${flag} applies to a sync, not to 'swapx sync status'`);
   if (flags.out === undefined || flags.out.trim() === '') throw new UsageError('--out <dir|url> is missing: the mirror whose status to show');

@@ -17,7 +17,7 @@ import { formatOf } from '../../formats/registry.js';
 import { formatUtc } from '../../util/time.js';
 import type { ExportPlan } from '../../windows/plan.js';
 import { TargetRefusedError, UploadFailedError } from '../errors.js';
-import { describeDifference, onlyRangeDiffers, planOfQuery, queryFingerprint, queryOf } from '../manifest.js';
+import { onlyRangeDiffers, planOfQuery, queryDifferences, queryFingerprint, queryOf } from '../manifest.js';
 import { partialPaths } from '../partial-file.js';
 import { type ExportDeps, type ExportOutcome, type RunEvent, runExport } from '../run-export.js';
 import type { ExportSummary } from '../exporter.js';
@@ -94,7 +94,7 @@ async function exportAndUpload(
       const same = queryFingerprint(finished.query) === queryFingerprint(wanted);
       // As a resume does: a range read against the clock (--last 24h) takes the saved one.
       if (!same && !(deps.resume && plan.relative && onlyRangeDiffers(finished.query, wanted))) {
-        throw new TargetRefusedError(target.url, { reason: 'finished', saved, file, difference: describeDifference(finished.query, wanted) });
+        throw new TargetRefusedError(target.url, { reason: 'finished', saved, file, differences: queryDifferences(finished.query, wanted) });
       }
       const bytes = await upload(saved, target, client, finished, true, onEvent);
       return { status: 'uploaded', plan: saved, file, bytes };

@@ -1,13 +1,12 @@
 /**
- * A folder mirror's storage in a local directory. A file is written under a temporary name beside it (a dot, the
- * name, the pid and a random tag, `.tmp`), synced, renamed over the old one, and its folder synced: a reader, or a
- * run after a crash, finds the old file or the new one. A crash leaves at most temporary files, which `tidy`
- * removes under the lock.
+ * A folder mirror's storage in a local directory. A file is written as fs/atomic-file.ts writes every file: under a
+ * temporary name beside it (a dot, the name, the pid and a random tag, `.tmp`), synced, renamed over the old one,
+ * and its folder synced: a reader, or a run after a crash, finds the old file or the new one. A crash leaves at
+ * most temporary files, which `tidy` removes under the lock.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { syncDirectory, tempPathFor } from '../../fs/atomic-file.js';
-import { writeAll } from '../../fs/write-all.js';
+import { syncDirectory, writeFileAtomic } from '../../fs/atomic-file.js';
 import type { MirrorStorage } from '../partitions/storage.js';
 
 /** A temporary file of a write (tempPathFor's names), or of the older append-only layout's (`.part-….tmp`). */
@@ -45,25 +44,7 @@ export class LocalStorage implements MirrorStorage {
   async write(file: string, bytes: Buffer): Promise<void> {
     const target = this.full(file);
     await fs.mkdir(path.dirname(target), { recursive: true });
-    const temp = tempPathFor(target);
-    const handle = await fs.open(temp, 'wx', 0o644);
-    try {
-      // Every byte: a write(2) on a filling disk may write fewer, and the rest must not be lost.
-      await writeAll(handle, bytes);
-      await handle.sync();
-    } catch (error) {
-      await handle.close().catch(() => {});
-      await fs.rm(temp, { force: true });
-      throw error;
-    }
-    await handle.close();
-    try {
-      await fs.rename(temp, target);
-    } catch (error) {
-      await fs.rm(temp, { force: true });
-      throw error;
-    }
-    await syncDirectory(path.dirname(target));
+    await writeFileAtomic(target, bytes);
   }
 
   async list(folder: string): Promise<string[]> {

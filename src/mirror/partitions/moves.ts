@@ -6,7 +6,7 @@
  * new partition holds is removed from the old one (a key the new partition does not hold yet stays where it was,
  * for the run that fetches it again to move).
  */
-import { UsageError } from '../../api/errors.js';
+import { MirrorRefusedError } from '../../sync/errors.js';
 import { hashOf, type IdIndex } from './id-index.js';
 import { heldIndex, partitionFile, readPartition, writePartition } from './partitions.js';
 import type { MirrorStorage } from './storage.js';
@@ -27,7 +27,7 @@ export async function recordMoves(storage: MirrorStorage, moves: readonly Move[]
   await storage.write(storage.meta(MOVES_NAME), Buffer.from(`${JSON.stringify({ version: 1, moves })}\n`));
 }
 
-/** The moves a killed run left to finish, or undefined. Unreadable: UsageError, the file left as it is. */
+/** The moves a killed run left to finish, or undefined. Unreadable: MirrorRefusedError, the file left as it is. */
 export async function readMoves(storage: MirrorStorage): Promise<Move[] | undefined> {
   const bytes = await storage.read(storage.meta(MOVES_NAME));
   if (bytes === undefined) return undefined;
@@ -39,9 +39,7 @@ export async function readMoves(storage: MirrorStorage): Promise<Move[] | undefi
   } catch {
     // said below
   }
-  throw new UsageError(
-    `${storage.describe(storage.meta(MOVES_NAME))} is not what swapx wrote (edited by hand?); it was left as it is: remove it, and sync into a new --out dir if swaps are then held twice`,
-  );
+  throw new MirrorRefusedError(storage.name, { reason: 'moves-edited', file: storage.describe(storage.meta(MOVES_NAME)) });
 }
 
 /**

@@ -8,11 +8,11 @@
  * Version 1 (append-only parts, ids over the re-scan horizon) is read and
  * upgraded: see `upgraded`.
  */
-import { UsageError } from '../../api/errors.js';
+import { MirrorRefusedError } from '../../sync/errors.js';
 import { type FormatName, formatNamed, MIRROR_FORMATS } from '../../formats/registry.js';
 import { formatUtc } from '../../util/time.js';
 import { orList } from '../../util/words.js';
-import { describeDifference as describe, fingerprint } from '../../util/fingerprint.js';
+import { type Difference, differences, fingerprint } from '../../util/fingerprint.js';
 import type { MirrorQuery, MirrorState } from '../../sync/store.js';
 import type { MirrorStorage } from './storage.js';
 
@@ -33,11 +33,9 @@ export interface SyncState extends MirrorState<SyncQuery> {
 
 export { fingerprint };
 
-const LABELS: Record<keyof SyncQuery, string> = { baseUrl: 'base URL', filter: 'filter', format: 'format', fields: '--fields', gzip: 'gzip' };
-
-/** "format was "jsonl", now "csv"; gzip was false, now true" */
-export function describeDifference(saved: SyncQuery, wanted: SyncQuery): string {
-  return describe(saved, wanted, LABELS);
+/** What differs between a saved query and this run's, in this order (the shell labels them). */
+export function queryDifferences(saved: SyncQuery, wanted: SyncQuery): Difference[] {
+  return differences(saved, wanted, ['baseUrl', 'filter', 'format', 'fields', 'gzip']);
 }
 
 const FIELDS_MARK = '\u0000fields';
@@ -112,7 +110,7 @@ export function parseState(text: string): SyncState {
   return state;
 }
 
-/** The saved state, or undefined when the mirror has none. Unreadable or invalid: UsageError, file untouched. */
+/** The saved state, or undefined when the mirror has none. Unreadable or invalid: MirrorRefusedError, file untouched. */
 export async function readState(storage: MirrorStorage): Promise<SyncState | undefined> {
   const file = storage.describe(storage.meta(STATE_NAME));
   let bytes: Buffer | undefined;
@@ -120,14 +118,14 @@ export async function readState(storage: MirrorStorage): Promise<SyncState | und
     bytes = await storage.read(storage.meta(STATE_NAME));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read the sync state ${file} (${code ?? String(error)}); fix its permissions, or sync into a new --out dir`);
+    throw new MirrorRefusedError(storage.name, { reason: 'state-unreadable', file, code: code ?? String(error) });
   }
   if (bytes === undefined) return undefined;
   try {
     return parseState(bytes.toString('utf8'));
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new UsageError(`the sync state ${file} is corrupt (${why}); it was left untouched: restore it from a backup, or sync into a new --out dir`);
+    throw new MirrorRefusedError(storage.name, { reason: 'state-corrupt', file, why });
   }
 }
 

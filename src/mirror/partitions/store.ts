@@ -7,7 +7,8 @@
  * holds a swap, by their indexes (id-index.ts), so that a swap whose day changed is moved (moves.ts), never held
  * twice.
  */
-import { UsageError, WrappedError } from '../../api/errors.js';
+import { MirrorRefusedError } from '../../sync/errors.js';
+import { WrappedError } from '../../api/errors.js';
 import { SyncLockedError } from '../../fs/lock.js';
 import { SWAP_FIELDS } from '../../api/types.js';
 import { DEFAULT_FORMAT, type FormatName, formatOf } from '../../formats/registry.js';
@@ -18,7 +19,7 @@ import { finishMoves, readMoves, repairRepeated } from './moves.js';
 import { utcDate } from './partitions.js';
 import { PendingPartitions } from './pending.js';
 import { readRunRecord, removeRunRecord, writeRunRecord } from './run-record.js';
-import { describeDifference, readState, removeState, stateStamp, type SyncQuery, type SyncState, writeState } from './state-file.js';
+import { queryDifferences, readState, removeState, stateStamp, type SyncQuery, type SyncState, writeState } from './state-file.js';
 import { type PartitionBackend, StaleWriteError, type WriterLock } from './storage.js';
 import type { PartitionCodec } from '../../formats/stored-row.js';
 
@@ -72,8 +73,8 @@ export class PartitionedStore implements MirrorStore<SyncQuery> {
       gzip: gzip ?? saved?.gzip ?? false,
     };
     if (saved) {
-      const difference = describeDifference({ ...saved, baseUrl }, query);
-      if (difference) throw new UsageError(`${this.name} holds a sync of another query (${difference}); sync this one into a new --out dir`);
+      const differences = queryDifferences({ ...saved, baseUrl }, query);
+      if (differences.length > 0) throw new MirrorRefusedError(this.name, { reason: 'query', differences });
     }
     return query;
   }

@@ -5,7 +5,7 @@
  * is its own (with set_config, which every pooler passes), where they win over its own bounds (session.ts):
  * `options=-c lock_timeout=2s` makes a run give up on another session's lock sooner.
  */
-import { UsageError } from '../../api/errors.js';
+import { AddressError, type AddressPart } from '../../sync/errors.js';
 
 /** The words of an options string: split at spaces, `\` keeping the next character as it is. */
 function words(text: string): string[] {
@@ -28,8 +28,8 @@ function words(text: string): string[] {
 
 const SETTING_RE = /^([A-Za-z_][A-Za-z0-9_.]*)=(.*)$/s;
 
-/** name → value; `from` names where the text came from, for the one-line refusal (exit 2). */
-export function parseServerOptions(text: string, from: string): Record<string, string> {
+/** name → value; `from` says where the text came from, for the one-line refusal (exit 2). */
+export function parseServerOptions(text: string, from: AddressPart): Record<string, string> {
   const settings: Record<string, string> = {};
   const list = words(text);
   for (let i = 0; i < list.length; i++) {
@@ -40,7 +40,7 @@ export function parseServerOptions(text: string, from: string): Record<string, s
     // --lock-timeout=2s, as postgres takes it: the name's dashes are underscores.
     else if (word.startsWith('--')) setting = word.slice(2).replace(/^[^=]*/, (name) => name.replace(/-/g, '_'));
     const match = setting === undefined ? null : SETTING_RE.exec(setting);
-    if (!match) throw new UsageError(`${from}: '${text}' is not settings swapx reads: give -c name=value (e.g. -c lock_timeout=2s)`);
+    if (!match) throw new AddressError(from, `: '${text}' is not settings swapx reads: give -c name=value (e.g. -c lock_timeout=2s)`);
     settings[match[1]!] = match[2]!;
   }
   return settings;

@@ -18,7 +18,7 @@
 import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { connect, connectionHooks, type Db, type Sql } from './driver.js';
-import { UsageError } from '../../api/errors.js';
+import { AddressError } from '../../sync/errors.js';
 import { PostgresConnectionError } from './errors.js';
 import { hostPort, type PgTarget } from './target.js';
 
@@ -58,7 +58,7 @@ export async function configure(sql: Sql, settings: Record<string, string> = {})
     // A setting the server does not know (42704) or a value it refuses (22023) can only be the user's: bad input.
     const code = (error as { code?: unknown }).code;
     if (code === '42704' || code === '22023') {
-      throw new UsageError(`--out: the setting in options or PGOPTIONS was refused (${String((error as Error).message)})`, { cause: error });
+      throw new AddressError({ kind: 'url' }, `: the setting in options or PGOPTIONS was refused (${String((error as Error).message)})`, { cause: error });
     }
     throw error;
   }

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UsageError } from '../../api/errors.js';
+import { AddressError, type AddressPart } from '../../sync/errors.js';
 import { lookUpPassword } from './pgpass.js';
 import { parseServerOptions } from './server-options.js';
 
@@ -59,19 +60,24 @@ export function qualifiedName(target: Pick<PgTarget, 'schema' | 'table'>): strin
   return `${target.schema}.${target.table}`;
 }
 
+/** A problem in the URL itself. */
+const IN_URL = { kind: 'url' } as const;
+
 const KNOWN_PARAMS = new Set(['sslmode', 'sslrootcert', 'connect_timeout', 'options', 'table', 'schema', 'host', 'port', 'user', 'dbname']);
 /** A table or schema name swapx creates and quotes: letters, digits, _ and $, not starting with a digit, as Postgres's own limit of 63 bytes. */
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_$]{0,62}$/;
 
-function checkName(name: string, what: string): string {
-  if (!NAME_RE.test(name)) throw new UsageError(`${what} '${name}' is not a table name swapx uses: letters, digits and _ (not first a digit), at most 63`);
-  return name;
+/** `what`: where the name was given (the table option, the URL's ?table=), or the schema's own name (`schema`). */
+function checkName(name: string, what: AddressPart | 'schema'): string {
+  if (NAME_RE.test(name)) return name;
+  const rest = ` '${name}' is not a table name swapx uses: letters, digits and _ (not first a digit), at most 63`;
+  throw what === 'schema' ? new UsageError(`schema${rest}`) : new AddressError(what, rest);
 }
 
-/** --table / ?table=: `name` or `schema.name`. */
-function splitTable(text: string, what: string): { schema?: string; table: string } {
+/** The table option / ?table=: `name` or `schema.name`. */
+function splitTable(text: string, what: AddressPart): { schema?: string; table: string } {
   const parts = text.split('.');
-  if (parts.length > 2) throw new UsageError(`${what} '${text}' is not a table name: give name or schema.name`);
+  if (parts.length > 2) throw new AddressError(what, ` '${text}' is not a table name: give name or schema.name`);
   return parts.length === 2 ? { schema: checkName(parts[0]!, what), table: checkName(parts[1]!, what) } : { table: checkName(parts[0]!, what) };
 }
 
@@ -106,7 +112,7 @@ function readUrl(text: string): { url: URL; user: string; password: boolean; por
 }
 
 /**
- * Reads the URL and finds the password; throws UsageError (exit 2) naming the problem, never the password.
+ * Reads the URL and finds the password; throws AddressError (a UsageError, exit 2) naming the problem, never the password.
  */
 export function parseTarget(text: string, options: TargetOptions): PgTarget {
   const env = options.env;
@@ -115,39 +121,43 @@ export function parseTarget(text: string, options: TargetOptions): PgTarget {
     parts = readUrl(text.trim());
   } catch {
     // The URL as given may hold a password: only its scheme is named.
-    throw new UsageError('--out: the postgres:// URL cannot be read (expected postgres://USER@HOST:PORT/DATABASE)');
+    throw new AddressError(IN_URL, ': the postgres:// URL cannot be read (expected postgres://USER@HOST:PORT/DATABASE)');
   }
   const { url } = parts;
   if (parts.password) {
-    throw new UsageError(
-      '--out: the postgres:// URL holds a password, which would be seen in the process list and shell history; remove it, and set PGPASSWORD or a ~/.pgpass line',
+    throw new AddressError(
+      IN_URL,
+      ': the postgres:// URL holds a password, which would be seen in the process list and shell history; remove it, and set PGPASSWORD or a ~/.pgpass line',
     );
   }
   const params = url.searchParams;
   for (const key of params.keys()) {
     if (!KNOWN_PARAMS.has(key)) {
-      throw new UsageError(`--out: the URL parameter '${key}' is not one swapx reads (${[...KNOWN_PARAMS].join(', ')})`);
+      throw new AddressError(IN_URL, `: the URL parameter '${key}' is not one swapx reads (${[...KNOWN_PARAMS].join(', ')})`);
     }
   }
   const hostParam = params.get('host') ?? undefined;
   const host = decodeURIComponent(url.hostname).replace(/^\[(.*)\]$/, '$1') || hostParam || env.PGHOST || 'localhost';
   const portText = parts.port || params.get('port') || env.PGPORT || String(DEFAULT_PORT);
   const port = Number(portText);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new UsageError(`--out: port '${portText}' is not a port number (1 to 65535)`);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new AddressError(IN_URL, `: port '${portText}' is not a port number (1 to 65535)`);
   const user = parts.user || params.get('user') || env.PGUSER || os.userInfo().username;
   const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || params.get('dbname') || env.PGDATABASE || user;
-  if (database.includes('/')) throw new UsageError(`--out: '${database}' is not a database name`);
+  if (database.includes('/')) throw new AddressError(IN_URL, `: '${database}' is not a database name`);
 
   const sslText = params.get('sslmode') ?? env.PGSSLMODE ?? 'prefer';
-  if (!(SSL_MODES as readonly string[]).includes(sslText)) throw new UsageError(`--out: sslmode '${sslText}' is not one of ${SSL_MODES.join(', ')}`);
+  if (!(SSL_MODES as readonly string[]).includes(sslText)) throw new AddressError(IN_URL, `: sslmode '${sslText}' is not one of ${SSL_MODES.join(', ')}`);
   const sslMode = sslText as SslMode;
   const timeoutText = params.get('connect_timeout') ?? env.PGCONNECT_TIMEOUT ?? '10';
   const connectTimeout = Number(timeoutText);
   if (!Number.isInteger(connectTimeout) || connectTimeout < 0 || connectTimeout > 3600) {
-    throw new UsageError(`--out: connect_timeout '${timeoutText}' is not a number of seconds (0 to 3600)`);
+    throw new AddressError(IN_URL, `: connect_timeout '${timeoutText}' is not a number of seconds (0 to 3600)`);
   }
   const optionsText = params.get('options') ?? env.PGOPTIONS;
-  const settings = optionsText === undefined ? {} : parseServerOptions(optionsText, params.has('options') ? '--out ?options=' : 'PGOPTIONS');
+  const settings =
+    optionsText === undefined
+      ? {}
+      : parseServerOptions(optionsText, params.has('options') ? { kind: 'url-param', param: 'options' } : { kind: 'env', name: 'PGOPTIONS' });
   const home = env.HOME ?? os.homedir();
   let sslRootCert = params.get('sslrootcert') ?? env.PGSSLROOTCERT;
   if (sslRootCert === undefined && (sslMode === 'verify-ca' || sslMode === 'verify-full')) {
@@ -157,9 +167,9 @@ export function parseTarget(text: string, options: TargetOptions): PgTarget {
 
   const fromUrl: { schema?: string; table?: string } = {
     schema: params.get('schema') ?? undefined,
-    ...(params.get('table') === null ? {} : splitTable(params.get('table')!, '--out ?table=')),
+    ...(params.get('table') === null ? {} : splitTable(params.get('table')!, { kind: 'url-param', param: 'table' })),
   };
-  const fromFlag: { schema?: string; table?: string } = options.table === undefined ? {} : splitTable(options.table, '--table');
+  const fromFlag: { schema?: string; table?: string } = options.table === undefined ? {} : splitTable(options.table, { kind: 'table' });
   const schema = checkName(fromFlag.schema ?? fromUrl.schema ?? DEFAULT_SCHEMA, 'schema');
   const table = fromFlag.table ?? fromUrl.table ?? DEFAULT_TABLE;
 

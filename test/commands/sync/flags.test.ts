@@ -6,6 +6,7 @@ import { newState } from '../../../src/sync/store.js';
 import { DEFAULT_CHECKPOINT_MS, DEFAULT_FOLLOW_RESCAN_MS, DEFAULT_INTERVAL_MS, DEFAULT_LAG_MS, defaultUntil, SETTLE_MS } from '../../../src/sync/defaults.js';
 import { parseSyncFlags, type SyncFlags } from '../../../src/commands/sync/flags.js';
 import { checkStart } from '../../../src/sync/prepare.js';
+import { inUsersTerms } from '../../../src/commands/sync/errors.js';
 
 const NOW = Date.parse('2026-11-20T12:00:00.500Z');
 const parse = (flags: Omit<SyncFlags, 'out'> & { out?: string }) => parseSyncFlags({ out: 'dir', ...flags }, NOW);
@@ -204,13 +205,22 @@ describe('the rest', () => {
   });
 });
 
+/** What `run` throws, as the user reads it: the shell words the engine's refusals in its flags. */
+function said<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw inUsersTerms(error);
+  }
+}
+
 describe('checkStart', () => {
   const query = { baseUrl: 'u', filter: 'Completed' as const, fields: ['id'] };
   const saved = { ...newState(query, Date.parse('2026-11-01T00:00:00Z')), cursor: Date.parse('2026-11-10T00:00:00Z') };
 
   it('a first run starts at --since; without one it is refused', () => {
     expect(checkStart({ dir: 'd', since: 5, until: undefined }, undefined)).toEqual({ since: 5, ignoredSince: false });
-    expect(() => checkStart({ dir: 'd', since: undefined, until: undefined }, undefined)).toThrow(
+    expect(() => said(() => checkStart({ dir: 'd', since: undefined, until: undefined }, undefined))).toThrow(
       new UsageError('d has no sync state yet: the first run needs --since <time>, where the sync starts (e.g. --since 2026-11-01)'),
     );
   });
@@ -222,7 +232,7 @@ describe('checkStart', () => {
   });
 
   it('--until before the cursor: refused; at the cursor: taken', () => {
-    expect(() => checkStart({ dir: 'd', since: undefined, until: saved.cursor - 1000 }, saved)).toThrow(
+    expect(() => said(() => checkStart({ dir: 'd', since: undefined, until: saved.cursor - 1000 }, saved))).toThrow(
       new UsageError('--until 2026-11-09T23:59:59Z is before the cursor of d (2026-11-10T00:00:00Z): those swaps are synced already'),
     );
     expect(checkStart({ dir: 'd', since: undefined, until: saved.cursor }, saved)).toEqual({ since: saved.since, ignoredSince: false });

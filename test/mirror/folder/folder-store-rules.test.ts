@@ -4,6 +4,7 @@
  * the dir, a row whose completedAt cannot be read, and what a discarded first run removes.
  */
 import fs from 'node:fs';
+import { inUsersTerms } from '../../../src/commands/sync/errors.js';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -38,6 +39,15 @@ async function mirror(dir: string, extra: Partial<FolderOptions> = {}): Promise<
   return query;
 }
 
+/** What `run` throws, as the user reads it: the shell words the engine's refusals in its flags. */
+function said<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    throw inUsersTerms(error);
+  }
+}
+
 describe('resolveQuery', () => {
   it.each([
     ['jsonl', SWAP_FIELDS],
@@ -69,10 +79,10 @@ describe('resolveQuery', () => {
 
   it('a setting that differs from the saved query is refused, naming it', () => {
     const saved: SyncQuery = { baseUrl: BASE, filter: 'Completed', format: 'jsonl', fields: [...SWAP_FIELDS], gzip: false };
-    expect(() => store('the-dir', { gzip: true }).resolveQuery(BASE, saved)).toThrow(
+    expect(() => said(() => store('the-dir', { gzip: true }).resolveQuery(BASE, saved))).toThrow(
       new UsageError('the-dir holds a sync of another query (gzip was false, now true); sync this one into a new --out dir'),
     );
-    expect(() => store('the-dir', { format: 'csv' }).resolveQuery('https://elsewhere.test', saved)).toThrow(
+    expect(() => said(() => store('the-dir', { format: 'csv' }).resolveQuery('https://elsewhere.test', saved))).toThrow(
       new UsageError('the-dir holds a sync of another query (format was "jsonl", now "csv"); sync this one into a new --out dir'),
     );
   });

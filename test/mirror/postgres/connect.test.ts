@@ -15,6 +15,7 @@ import { PostgresMirror } from '../../../src/mirror/postgres/mirror.js';
 // The version a run writes with its cursors.
 const OPEN = { version: '0.0.0-test' };
 import { parseTarget, type PgTarget } from '../../../src/mirror/postgres/target.js';
+import { inUsersTerms } from '../../../src/commands/sync/errors.js';
 import { tempDir } from '../../helpers/cli.js';
 import { usePostgres } from '../../helpers/postgres.js';
 
@@ -37,8 +38,10 @@ async function openError(target: PgTarget): Promise<{ error: Error; code: number
 const refused = (fn: () => unknown) => {
   try {
     fn();
-  } catch (error) {
-    return { type: (error as Error).constructor.name, message: (error as Error).message };
+  } catch (thrown) {
+    // As the user reads it: the shell names the part of the address as given (--out, --table).
+    const error = inUsersTerms(thrown) as Error;
+    return { type: error.constructor.name, message: error.message };
   }
   throw new Error('accepted');
 };

@@ -5,22 +5,32 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../../src/api/errors.js';
 import { parseServerOptions } from '../../../src/mirror/postgres/server-options.js';
+import { inUsersTerms } from '../../../src/commands/sync/errors.js';
 import { configure, lockTimeoutText } from '../../../src/mirror/postgres/session.js';
 import { parseTarget } from '../../../src/mirror/postgres/target.js';
 import { usePostgres } from '../../helpers/postgres.js';
 
 const db = usePostgres();
+const PGOPTIONS = { kind: 'env', name: 'PGOPTIONS' } as const;
+/** What `run` throws, as the user reads it: the shell names the part of the address as given (--out ?options=). */
+async function said<T>(run: () => T | Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw inUsersTerms(error);
+  }
+}
 
 describe('parseServerOptions', () => {
   it('-c name=value, -cname=value and --name-with-dashes=value; a space kept with a backslash', () => {
     expect(
-      parseServerOptions('-c lock_timeout=2s  -cstatement_timeout=5min --idle-in-transaction-session-timeout=1-0 -c search_path=a\\ b', 'PGOPTIONS'),
+      parseServerOptions('-c lock_timeout=2s  -cstatement_timeout=5min --idle-in-transaction-session-timeout=1-0 -c search_path=a\\ b', PGOPTIONS),
     ).toEqual({ lock_timeout: '2s', statement_timeout: '5min', idle_in_transaction_session_timeout: '1-0', search_path: 'a b' });
-    expect(parseServerOptions('', 'PGOPTIONS')).toEqual({});
+    expect(parseServerOptions('', PGOPTIONS)).toEqual({});
   });
 
-  it.each(['lock_timeout=2s', '-c', '-c =1', '-v', '--=3'])('%s is refused in one line naming where it came from', (text) => {
-    expect(() => parseServerOptions(text, '--out ?options=')).toThrow(
+  it.each(['lock_timeout=2s', '-c', '-c =1', '-v', '--=3'])('%s is refused in one line naming where it came from', async (text) => {
+    await expect(said(() => parseServerOptions(text, { kind: 'url-param', param: 'options' }))).rejects.toThrow(
       new UsageError(`--out ?options=: '${text}' is not settings swapx reads: give -c name=value (e.g. -c lock_timeout=2s)`),
     );
   });
@@ -46,7 +56,7 @@ describe('configure', () => {
   });
 
   it('a setting the server does not know, or a value it refuses, is bad input (exit 2)', async () => {
-    await expect(db.sql.begin((tx) => configure(tx, { no_such_setting: '1' }))).rejects.toThrow(
+    await expect(said(() => db.sql.begin((tx) => configure(tx, { no_such_setting: '1' })))).rejects.toThrow(
       /^--out: the setting in options or PGOPTIONS was refused \(unrecognized configuration parameter "no_such_setting"\)$/,
     );
     await expect(db.sql.begin((tx) => configure(tx, { lock_timeout: 'soon' }))).rejects.toBeInstanceOf(UsageError);

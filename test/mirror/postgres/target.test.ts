@@ -19,6 +19,7 @@ import {
 } from '../../../src/mirror/postgres/target.js';
 import { tempDir } from '../../helpers/cli.js';
 import { isPostgresUrl } from '../../../src/commands/sync/open-mirror.js';
+import { inUsersTerms } from '../../../src/commands/sync/errors.js';
 
 /** An environment with a HOME of its own (no password file, no CA file) and `extra`. */
 const env = (extra: Record<string, string> = {}) => ({ HOME: tempDir(), ...extra });
@@ -28,7 +29,9 @@ const refused = (url: string, extra: Record<string, string> = {}, table?: string
   try {
     parse(url, extra, table);
   } catch (error) {
-    return `${(error as Error).constructor.name}: ${(error as Error).message}`;
+    // As the user reads it: the shell names the part of the address as given (--out, --table).
+    const said = inUsersTerms(error) as Error;
+    return `${said.constructor.name}: ${said.message}`;
   }
   throw new Error('accepted');
 };

@@ -2,13 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor, messageFor } from '../../../../src/cli/exit-codes.js';
 import { isS3Url } from '../../../../src/fs/output-target.js';
+import { inUsersTerms } from '../../../../src/commands/sync/errors.js';
 import { describeLocation, parseS3Location } from '../../../../src/mirror/lake/s3/location.js';
 
 function refusal(text: string): { code: number; message: string } {
   try {
     parseS3Location(text);
   } catch (error) {
-    return { code: exitCodeFor(error), message: messageFor(error) };
+    // As the user reads it: the shell names the URL as given (--out).
+    const said = inUsersTerms(error);
+    return { code: exitCodeFor(said), message: messageFor(said) };
   }
   throw new Error(`${text} was accepted`);
 }
