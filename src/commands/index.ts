@@ -7,7 +7,7 @@ import { register as chains } from './chains.js';
 import { register as completion } from './completion.js';
 import { register as config } from './config.js';
 import { register as swap } from './swap.js';
-import { register as swaps } from './swaps.js';
+import { register as swaps } from './swaps/command.js';
 import { register as sync } from './sync/command.js';
 import { register as tokens } from './tokens.js';
 

@@ -1,7 +1,7 @@
 /**
  * The export engine: runExport runs one plan to its end — FILE's lock, what is already at FILE (start, resume, or
  * refuse), the format's writer and where its bytes go — and returns what it did, or throws a typed error
- * (errors.ts). It prints nothing: the shell (commands/swaps-run.ts) renders its events, its outcome and its errors.
+ * (errors.ts). It prints nothing: the shell (commands/swaps/run.ts) renders its events, its outcome and its errors.
  */
 import fsSync from 'node:fs';
 import path from 'node:path';

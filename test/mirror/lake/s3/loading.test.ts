@@ -36,8 +36,8 @@ function staticGraph(entries: string[]): Set<string> {
 describe('the S3 client’s loading', () => {
   it('is in no module the program loads at its start, nor in what any sync loads (the command’s run, openMirror)', () => {
     // The sync's run is itself imported when a sync runs (commands/sync/command.ts): its graph is a second start.
-    // So is the export's (commands/swaps-run.ts): an export to a file or stdout pays nothing for an s3:// -o either.
-    const graph = staticGraph(['src/bin/program.ts', 'src/main.ts', 'src/index.ts', 'src/commands/sync/run.ts', 'src/commands/swaps-run.ts']);
+    // So is the export's (commands/swaps/run.ts): an export to a file or stdout pays nothing for an s3:// -o either.
+    const graph = staticGraph(['src/bin/program.ts', 'src/main.ts', 'src/index.ts', 'src/commands/sync/run.ts', 'src/commands/swaps/run.ts']);
     expect(graph.size).toBeGreaterThan(50);
     expect(graph).toContain(path.join(root, 'src/commands/sync/open-mirror.ts'));
     expect(graph).toContain(path.join(root, 'src/commands/swap.ts'));

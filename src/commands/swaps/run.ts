@@ -1,25 +1,25 @@
 /** The `swapx swaps` handler, loaded only when that command runs (the declaration is in swaps.ts): flags → plan → runExport → words. */
-import { AbortedError, SwapxError, UsageError, WrappedError } from '../api/errors.js';
-import { fsReason, messageFor } from '../cli/exit-codes.js';
-import { DEFAULT_FILTER, LIST_SWAP_FIELDS } from '../api/types.js';
-import type { Context } from '../cli/context.js';
-import { planOutput, type OutputFlags } from '../cli/output.js';
-import { shellQuote } from '../cli/shell-quote.js';
-import { ExportStoppedError, TargetFileError, TargetRefusedError, UploadFailedError } from '../export/errors.js';
-import type { ObjectEvent, ObjectOutcome } from '../export/object/run.js';
-import { cacheDir } from '../config/cache.js';
-import { isS3Url } from '../fs/output-target.js';
-import { AddressError } from '../sync/errors.js';
-import { formatOf } from '../formats/registry.js';
-import { partialPaths, windowsSaved } from '../export/partial-file.js';
-import { runExport, type ExportOutcome, type RunEvent } from '../export/run-export.js';
-import type { ExportPlan } from '../windows/plan.js';
-import { planFromFlags } from './swaps/flags.js';
-import { describePlan, describeQueryChange, futureNote, resumeArgs } from './swaps/render.js';
-import { bytesInWords, Progress, summaryText } from '../cli/progress.js';
-import { WindowFailedError } from '../windows/run-windows.js';
-import { terminalWidth } from '../output/table.js';
-import { formatUtc } from '../util/time.js';
+import { AbortedError, SwapxError, UsageError, WrappedError } from '../../api/errors.js';
+import { fsReason, messageFor } from '../../cli/exit-codes.js';
+import { DEFAULT_FILTER, LIST_SWAP_FIELDS } from '../../api/types.js';
+import type { Context } from '../../cli/context.js';
+import { planOutput, type OutputFlags } from '../../cli/output.js';
+import { shellQuote } from '../../cli/shell-quote.js';
+import { ExportStoppedError, TargetFileError, TargetRefusedError, UploadFailedError } from '../../export/errors.js';
+import type { ObjectEvent, ObjectOutcome } from '../../export/object/run.js';
+import { cacheDir } from '../../config/cache.js';
+import { isS3Url } from '../../fs/output-target.js';
+import { AddressError } from '../../sync/errors.js';
+import { formatOf } from '../../formats/registry.js';
+import { partialPaths, windowsSaved } from '../../export/partial-file.js';
+import { runExport, type ExportOutcome, type RunEvent } from '../../export/run-export.js';
+import type { ExportPlan } from '../../windows/plan.js';
+import { planFromFlags } from './flags.js';
+import { describePlan, describeQueryChange, futureNote, resumeArgs } from './render.js';
+import { bytesInWords, Progress, summaryText } from '../../cli/progress.js';
+import { WindowFailedError } from '../../windows/run-windows.js';
+import { terminalWidth } from '../../output/table.js';
+import { formatUtc } from '../../util/time.js';
 
 export interface SwapsFlags extends OutputFlags {
   from?: string;
@@ -36,7 +36,7 @@ export interface SwapsFlags extends OutputFlags {
 
 /** An `-o s3://BUCKET/KEY` as messages name it; a problem in it said of -o. */
 async function objectUrl(output: string): Promise<string> {
-  const { parseS3Object } = await import('../mirror/lake/s3/location.js');
+  const { parseS3Object } = await import('../../mirror/lake/s3/location.js');
   try {
     return parseS3Object(output).url;
   } catch (error) {
@@ -51,7 +51,7 @@ async function planOf(ctx: Context, flags: SwapsFlags, now: number): Promise<Exp
   // made in a stage of the user's cache before it is uploaded (export/object/stage.ts).
   const object = flags.output !== undefined && isS3Url(flags.output) ? await objectUrl(flags.output) : undefined;
   const { output, format, gzip, fields, excelSafe } = planOutput(ctx, { ...flags, ...(object ? { output: object } : {}) }, LIST_SWAP_FIELDS, { export: true });
-  const file = object ? (await import('../export/object/stage.js')).stageFile(object, cacheDir(ctx.io.env)) : output;
+  const file = object ? (await import('../../export/object/stage.js')).stageFile(object, cacheDir(ctx.io.env)) : output;
   const plan = planFromFlags(flags, { file, ...(object ? { object } : {}), format, gzip, fields, excelSafe }, now, ctx.settings().concurrency.value);
   if (flags.resume && !file) throw new UsageError('--resume needs -o FILE: only a file export can be resumed');
   if (flags.resume && flags.force) throw new UsageError('--resume continues an unfinished export and --force discards it: give one');
@@ -140,7 +140,7 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   try {
     if (plan.output.object) {
       // The object store's client is loaded only here (and the URL's reader, for the plan).
-      const { runExportToObject } = await import('../export/object/run.js');
+      const { runExportToObject } = await import('../../export/object/run.js');
       outcome = await runExportToObject(plan, { ...deps, s3: { env: ctx.io.env, signal: ctx.io.signal, onAttempt: ctx.attemptLogger() } }, onEvent);
     } else outcome = await runExport(plan, deps, onEvent);
   } catch (error) {

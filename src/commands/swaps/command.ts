@@ -1,8 +1,8 @@
 /** `swapx swaps`: the bulk export over any range, in windows of at most 30 minutes. */
-import { CONCURRENCY, WINDOW_MS } from '../api/bounds.js';
-import type { Register } from '../cli/command.js';
-import { addOutputOptions } from '../cli/output.js';
-import type { SwapsFlags } from './swaps-run.js';
+import { CONCURRENCY, WINDOW_MS } from '../../api/bounds.js';
+import type { Register } from '../../cli/command.js';
+import { addOutputOptions } from '../../cli/output.js';
+import type { SwapsFlags } from './run.js';
 
 const span = (ms: number) => `${ms / 60_000}m`;
 
@@ -34,5 +34,5 @@ export const register: Register = (program, run) => {
         '  swapx swaps --from 2026-11-01 --to 2026-12-01 --dry-run',
       ].join('\n'),
     )
-    .action((flags: SwapsFlags) => run(async (ctx) => (await import('./swaps-run.js')).swaps(ctx, flags)));
+    .action((flags: SwapsFlags) => run(async (ctx) => (await import('./run.js')).swaps(ctx, flags)));
 };
