@@ -17,6 +17,19 @@ export class SwapxError extends Error {
 /** Bad input detected before any request is sent (exit 2). */
 export class UsageError extends SwapxError {}
 
+/**
+ * What an export left cannot be continued (its bytes or its format's state are not what its manifest counts): nothing
+ * was changed (exit 2). The shell says how to start over; `orElse`: the message already gives another way out.
+ */
+export class UnresumableError extends UsageError {
+  constructor(
+    message: string,
+    readonly orElse = false,
+  ) {
+    super(message);
+  }
+}
+
 /** No credentials, or credentials that cannot be used (exit 3). */
 export class AuthError extends SwapxError {}
 

@@ -4,6 +4,7 @@
  */
 import { UsageError, WrappedError } from '../api/errors.js';
 import { type Difference, describeDifferences } from '../util/fingerprint.js';
+import { formatUtc } from '../util/time.js';
 import type { ExportPlan } from '../windows/plan.js';
 
 /** The file holds something this run must not overwrite or continue: nothing was changed (exit 2). */
@@ -12,6 +13,8 @@ export type TargetRefusal =
   | { reason: 'exists' }
   /** an unfinished export of the file is there; `saved` is its plan, whose resume continues it; `differences`: what this run's query changes */
   | { reason: 'unfinished' | 'different'; saved: ExportPlan; windowsDone: number; windowsTotal: number; differences: Difference[] }
+  /** --resume of a complete file (or object) written before this range ends: it holds another range */
+  | { reason: 'other-range'; written: number; to: number }
   /** -o s3://…: an export finished by an earlier run waits to be uploaded there, of another query; `file`: where */
   | { reason: 'finished'; saved: ExportPlan; file: string; differences: Difference[] };
 
@@ -20,15 +23,23 @@ export class TargetRefusedError extends UsageError {
     readonly target: string,
     readonly refusal: TargetRefusal,
   ) {
-    super(
-      refusal.reason === 'exists'
-        ? `${target} exists`
-        : refusal.reason === 'unfinished'
-          ? `an unfinished export to ${target} exists (${refusal.windowsDone}/${refusal.windowsTotal} windows done)`
-          : refusal.reason === 'finished'
-            ? `an export to ${target} of a different query (${describeDifferences(refusal.differences)}) is finished in ${refusal.file} and waits to be uploaded`
-            : `the unfinished export to ${target} is of a different query (${describeDifferences(refusal.differences)})`,
-    );
+    super(refusalText(target, refusal));
+  }
+}
+
+/** The words for a caller of the library; the CLI's are the shell's (commands/swaps/run.ts). */
+function refusalText(target: string, refusal: TargetRefusal): string {
+  switch (refusal.reason) {
+    case 'exists':
+      return `${target} exists`;
+    case 'unfinished':
+      return `an unfinished export to ${target} exists (${refusal.windowsDone}/${refusal.windowsTotal} windows done)`;
+    case 'different':
+      return `the unfinished export to ${target} is of a different query (${describeDifferences(refusal.differences)})`;
+    case 'other-range':
+      return `${target} was written at ${formatUtc(refusal.written)}, before this range ends (${formatUtc(refusal.to)}), so it holds another range`;
+    case 'finished':
+      return `an export to ${target} of a different query (${describeDifferences(refusal.differences)}) is finished in ${refusal.file} and waits to be uploaded`;
   }
 }
 

@@ -6,9 +6,9 @@
  */
 import type { Stats } from 'node:fs';
 import fs from 'node:fs/promises';
-import { UsageError } from '../api/errors.js';
+import { UnresumableError } from '../api/errors.js';
+import { TargetRefusedError } from './errors.js';
 import { formatOf } from '../formats/registry.js';
-import { formatUtc } from '../util/time.js';
 import { type Manifest, onlyRangeDiffers, planOfQuery, queryDifferences, queryOf, readManifest } from './manifest.js';
 import type { Difference } from '../util/fingerprint.js';
 import { partialPaths } from './partial-file.js';
@@ -38,9 +38,7 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
     // ended: one finished earlier holds another range (--last 1h an hour ago), and keeping it would be stale.
     const finished = existing.mtimeMs;
     if (finished < plan.to) {
-      throw new UsageError(
-        `${target} was finished at ${formatUtc(finished)}, before this range ends (${formatUtc(plan.to)}), so it holds another range; use a file name per range, or add --force to export again`,
-      );
+      throw new TargetRefusedError(target, { reason: 'other-range', written: finished, to: plan.to });
     }
     return { action: 'complete' };
   }
@@ -56,8 +54,8 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
   // Bytes the manifest counts that are gone (a restored backup, a disk that lost unsynced pages) cannot be resumed
   // from: extending the file back would fill them with zeros.
   if (partial.size < manifest.bytes) {
-    throw new UsageError(
-      `${paths.partial} holds ${partial.size} bytes, fewer than the ${manifest.bytes} its manifest counts, so the export cannot be resumed; add --force to start over`,
+    throw new UnresumableError(
+      `${paths.partial} holds ${partial.size} bytes, fewer than the ${manifest.bytes} its manifest counts, so the export cannot be resumed`,
     );
   }
   // What the format needs beside the bytes to go on (a Parquet footer is rebuilt from its row groups' metadata) is

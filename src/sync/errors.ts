@@ -21,7 +21,9 @@ export type MirrorRefusal =
   | { reason: 'state-unreadable'; file: string; code: string }
   | { reason: 'state-corrupt'; file: string; why: string }
   /** the list of moves a killed run left is not what swapx wrote */
-  | { reason: 'moves-edited'; file: string };
+  | { reason: 'moves-edited'; file: string }
+  /** a table of the name the mirror was given exists, and is not one swapx can write as `what` (the first `why`) */
+  | { reason: 'table-unfit'; table: string; what: string; why: string };
 
 /** The words for a caller of the library; the CLI's are the shell's. */
 function text(mirror: string, refusal: MirrorRefusal): string {
@@ -42,6 +44,8 @@ function text(mirror: string, refusal: MirrorRefusal): string {
       return `the sync state ${refusal.file} is corrupt (${refusal.why}); it was left untouched`;
     case 'moves-edited':
       return `${refusal.file} is not what swapx wrote (edited by hand?); it was left as it is`;
+    case 'table-unfit':
+      return `${refusal.table} exists but is not ${refusal.what} swapx can write (${refusal.why}); it was left as it is`;
   }
 }
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { type ExportQuery, type Manifest, queryFingerprint, queryOf } from '../../src/export/manifest.js';
+import { TargetRefusedError } from '../../src/export/errors.js';
 import { decideTarget } from '../../src/export/target.js';
 import { type ExportPlan, planExport } from '../../src/windows/plan.js';
 import { tempDir } from '../helpers/cli.js';
@@ -97,9 +98,9 @@ describe('decideTarget without a manifest', () => {
     const file = fileIn();
     fs.writeFileSync(file, '{}\n');
     fs.utimesSync(file, (TO - 1000) / 1000, (TO - 1000) / 1000);
-    expect(await usage(decideTarget(plan(file), BASE, resume))).toBe(
-      `${file} was finished at 2026-11-02T05:59:59Z, before this range ends (2026-11-02T06:00:00Z), so it holds another range; use a file name per range, or add --force to export again`,
-    );
+    const error = await decideTarget(plan(file), BASE, resume).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TargetRefusedError);
+    expect((error as TargetRefusedError).refusal).toEqual({ reason: 'other-range', written: TO - 1000, to: TO });
   });
 });
 
@@ -171,7 +172,7 @@ describe('decideTarget with a manifest', () => {
   it('a partial file shorter than the manifest counts is refused; as long or longer resumes', async () => {
     const short = unfinished((f) => plan(f), { bytes: 9 });
     expect(await usage(decideTarget(plan(short.file), BASE, resume))).toBe(
-      `${short.file}.partial holds 9 bytes, fewer than the 10 its manifest counts, so the export cannot be resumed; add --force to start over`,
+      `${short.file}.partial holds 9 bytes, fewer than the 10 its manifest counts, so the export cannot be resumed`,
     );
     for (const bytes of [10, 11]) {
       const { file } = unfinished((f) => plan(f), { bytes });
@@ -186,7 +187,7 @@ describe('decideTarget with a manifest', () => {
     const parquet = (f: string) => plan(f, { output: { file: f, format: 'parquet', gzip: false, fields: ['id', 'completedAt'], excelSafe: false } });
     const missing = unfinished(parquet, { bytes: 10, extra: state('2') });
     expect(await usage(decideTarget(parquet(missing.file), BASE, resume))).toBe(
-      `${missing.file}.partial.rowgroups does not hold the metadata of the 2 row group(s) the manifest counts, so the export cannot be resumed; add --force to start over`,
+      `${missing.file}.partial.rowgroups does not hold the metadata of the 2 row group(s) the manifest counts, so the export cannot be resumed`,
     );
     const kept = unfinished(parquet, { bytes: 10, extra: state('2') });
     fs.writeFileSync(`${kept.file}.partial.rowgroups`, '{"a":1}\n{"a":2}\n');

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/api/errors.js';
+import { UnresumableError } from '../../src/api/errors.js';
 import { parquet } from '../../src/formats/parquet.js';
 import { savedRowGroups } from '../../src/formats/parquet/row-groups.js';
 import { canCompress } from '../../src/output/parquet/codec.js';
@@ -23,7 +23,7 @@ function stateFile(text: string): string {
 }
 
 const refusal = (file: string, count: number) =>
-  `${file} does not hold the metadata of the ${count} row group(s) the manifest counts, so the export cannot be resumed; add --force to start over`;
+  `${file} does not hold the metadata of the ${count} row group(s) the manifest counts, so the export cannot be resumed`;
 
 describe('savedRowGroups', () => {
   it('is the first `count` lines, past them nothing', async () => {
@@ -40,7 +40,8 @@ describe('savedRowGroups', () => {
   ])('refuses %s, changing nothing', async (_, text, count) => {
     const file = stateFile(text);
     const error = await savedRowGroups(file, count).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(UsageError);
+    expect(error).toBeInstanceOf(UnresumableError);
+    expect((error as UnresumableError).orElse).toBe(false);
     expect((error as Error).message).toBe(refusal(file, count));
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
   });
@@ -57,9 +58,11 @@ describe('savedRowGroups', () => {
       expect(await savedRowGroups(file, 1)).toEqual([group('ZSTD')]);
     } else {
       const error = await savedRowGroups(file, 1).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(UsageError);
+      // The way out beside --force is said: the shell adds ", or add --force to start over".
+      expect(error).toBeInstanceOf(UnresumableError);
+      expect((error as UnresumableError).orElse).toBe(true);
       expect((error as Error).message).toBe(
-        `${path.dirname(file)}/out.parquet.partial is compressed with ZSTD, which Node.js ${process.version} cannot write: resume it with Node.js 22.15 or later, or add --force to start over`,
+        `${path.dirname(file)}/out.parquet.partial is compressed with ZSTD, which Node.js ${process.version} cannot write: resume it with Node.js 22.15 or later`,
       );
     }
     expect(await savedRowGroups(stateFile(`${group('SNAPPY')}\n`), 1)).toEqual([group('SNAPPY')]);

@@ -1,5 +1,5 @@
 /** The `swapx swaps` handler, loaded only when that command runs (the declaration is in swaps.ts): flags → plan → runExport → words. */
-import { AbortedError, SwapxError, UsageError, WrappedError } from '../../api/errors.js';
+import { AbortedError, SwapxError, UnresumableError, UsageError, WrappedError } from '../../api/errors.js';
 import { fsReason, messageFor } from '../../cli/exit-codes.js';
 import { DEFAULT_FILTER, LIST_SWAP_FIELDS } from '../../api/types.js';
 import type { Context } from '../../cli/context.js';
@@ -183,12 +183,23 @@ export async function swaps(ctx: Context, flags: SwapsFlags): Promise<number> {
   return 0;
 }
 
+/** What an export left cannot be continued: --force starts it over. */
+function startOver(error: UnresumableError): UsageError {
+  return new UsageError(`${error.message}${error.orElse ? ', or' : ';'} add --force to start over`, { cause: error });
+}
+
 /** runExport's errors in the user's terms: the command that resumes, what was saved, FILE as the user named it. */
 function inUsersTerms(ctx: Context, error: unknown): unknown {
   if (error instanceof UploadFailedError) return notUploaded(ctx, error);
   if (error instanceof TargetRefusedError) {
     const { refusal, target } = error;
     if (refusal.reason === 'exists') return new UsageError(`${target} exists; add --force to overwrite it`);
+    if (refusal.reason === 'other-range') {
+      const [done, per] = isS3Url(target) ? ['written', 'a key'] : ['finished', 'a file name'];
+      return new UsageError(
+        `${target} was ${done} at ${formatUtc(refusal.written)}, before this range ends (${formatUtc(refusal.to)}), so it holds another range; use ${per} per range, or add --force to export again`,
+      );
+    }
     if (refusal.reason === 'finished') {
       const upload = `upload it with: ${resumeCommand(ctx, refusal.saved)} — or add --force to start over`;
       return new UsageError(
@@ -200,6 +211,7 @@ function inUsersTerms(ctx: Context, error: unknown): unknown {
       return new UsageError(`an unfinished export to ${target} exists (${refusal.windowsDone}/${refusal.windowsTotal} windows done); ${resume}`);
     return new UsageError(`the unfinished export to ${target} is of a different query (${describeQueryChange(refusal.differences)}); ${resume}`);
   }
+  if (error instanceof UnresumableError) return startOver(error);
   if (error instanceof TargetFileError) return inUsersWords(error.cause, error.target);
   if (!(error instanceof ExportStoppedError)) return error;
   const { cause, plan } = error;
@@ -207,6 +219,7 @@ function inUsersTerms(ctx: Context, error: unknown): unknown {
     ? `; ${error.saved.windowsDone}/${error.saved.windowsTotal} windows saved in ${error.saved.partial}; resume with: ${resumeCommand(ctx, plan)}`
     : '';
   // A partial export that cannot be resumed as it is (its Parquet row groups' metadata is gone): --force, not --resume.
+  if (cause instanceof UnresumableError) return startOver(cause);
   if (cause instanceof UsageError) return cause;
   if (cause instanceof AbortedError || ctx.io.signal.aborted) return new AbortedError(`interrupted${saved}`);
   if (cause instanceof WindowFailedError) {

@@ -34,6 +34,8 @@ function refusalWords(mirror: string, refusal: MirrorRefusal): string {
       return `the sync state ${refusal.file} is corrupt (${refusal.why}); it was left untouched: restore it from a backup, or sync into a new --out dir`;
     case 'moves-edited':
       return `${refusal.file} is not what swapx wrote (edited by hand?); it was left as it is: remove it, and sync into a new --out dir if swaps are then held twice`;
+    case 'table-unfit':
+      return `${refusal.table} exists but is not ${refusal.what} swapx can write (${refusal.why}); it was left as it is: name another table with --table`;
   }
 }
 

@@ -106,9 +106,7 @@ async function exportAndUpload(
         // As for a complete FILE: an object written before the range ended holds another range.
         const written = there.lastModified ?? 0;
         if (written < plan.to) {
-          throw new UsageError(
-            `${target.url} was written at ${formatUtc(written)}, before this range ends (${formatUtc(plan.to)}), so it holds another range; use a key per range, or add --force to export again`,
-          );
+          throw new TargetRefusedError(target.url, { reason: 'other-range', written, to: plan.to });
         }
         return { status: 'complete' };
       }

@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from '../../api/errors.js';
+import { MirrorRefusedError } from '../../sync/errors.js';
 import { COLUMNS, KEY_COLUMN, LOADED_COLUMN, quoteIdent } from './columns.js';
 import type { Db, Sql } from './driver.js';
 
@@ -112,9 +113,8 @@ async function schemaExists(sql: Sql, schema: string): Promise<boolean> {
 /** Refuses a table swapx cannot write as its own, naming the first reason. */
 function check(existing: Existing, name: TableName, wanted: readonly { name: string; type: string }[], key: string, what: string): void {
   const refuse = (why: string) => {
-    throw new UsageError(
-      `${name.schema}.${name.table} exists but is not ${what} swapx can write (${why}); it was left as it is: name another table with --table`,
-    );
+    const table = `${name.schema}.${name.table}`;
+    throw new MirrorRefusedError(table, { reason: 'table-unfit', table, what, why });
   };
   if (existing.kind !== 'r' && existing.kind !== 'p') refuse('it is not a table');
   for (const column of wanted) {

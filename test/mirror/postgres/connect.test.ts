@@ -28,7 +28,8 @@ async function openError(target: PgTarget): Promise<{ error: Error; code: number
     mirror = await PostgresMirror.open(target, OPEN);
   } catch (error) {
     expect((error as Error).message).not.toContain(db.server.password);
-    return { error: error as Error, code: exitCodeFor(error) };
+    // As the user reads it: the shell words a refusal the mirror throws as data.
+    return { error: inUsersTerms(error) as Error, code: exitCodeFor(error) };
   } finally {
     await mirror?.close();
   }

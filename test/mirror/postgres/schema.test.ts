@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { UsageError } from '../../../src/api/errors.js';
+import { inUsersTerms } from '../../../src/commands/sync/errors.js';
 import { COLUMNS } from '../../../src/mirror/postgres/columns.js';
 import { connect, type Db } from '../../../src/mirror/postgres/driver.js';
 import { ensureTables, qualified, STATE_TABLE } from '../../../src/mirror/postgres/schema.js';
@@ -34,7 +35,8 @@ const refusal = async (promise: Promise<unknown>) => {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(UsageError);
-  return (error as Error).message;
+  // In the user's terms, as the sync command says it (a table refused as data: MirrorRefusedError).
+  return (inUsersTerms(error) as Error).message;
 };
 
 const EVERY_COLUMN = new Map([...COLUMNS.map((c) => [c.name, c.type] as [string, string]), ['_swapx_loaded_at', 'timestamp with time zone']]);
