@@ -7,14 +7,12 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { UsageError } from '../../api/errors.js';
 import { acquireLock } from '../../fs/lock.js';
 import type { S3Client } from '../../mirror/lake/s3/client.js';
 import { parseS3Object, type S3ObjectUrl } from '../../mirror/lake/s3/location.js';
 import type { BodySource } from '../../mirror/lake/s3/multipart.js';
 import { openS3Client, type OpenS3Options } from '../../mirror/lake/s3/open.js';
 import { formatOf } from '../../formats/registry.js';
-import { formatUtc } from '../../util/time.js';
 import type { ExportPlan } from '../../windows/plan.js';
 import { TargetRefusedError, UploadFailedError } from '../errors.js';
 import { onlyRangeDiffers, planOfQuery, queryDifferences, queryFingerprint, queryOf } from '../manifest.js';
