@@ -1,4 +1,4 @@
-/** The library: a typed client for the XFlow swap export API, its errors and types, and the sandbox. */
+/** The library: a typed client for the XFlow swap export API, its errors and types. The sandbox is `swapx/sandbox`. */
 export { createClient, SwapxClient, type ClientOptions, type SwapWindowQuery } from './api/client.js';
 export type { Credentials } from './api/credentials.js';
 export * from './api/errors.js';
