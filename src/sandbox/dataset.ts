@@ -6,7 +6,7 @@
  */
 import { FILTER_TIME_FIELD, type DateRangeFilter, type Swap } from '../api/types.js';
 import { chainById } from './chains.js';
-import { decodeId, openTx, SOURCE, type SwapRef } from './codec.js';
+import { decodeId, openTx, SOURCE, type SwapRef } from './reversible-ids.js';
 import { HEX_TX, txByteCandidates } from './formats.js';
 import { Lru } from './lru.js';
 import { seedKey } from './random.js';

@@ -8,7 +8,7 @@ import { balanceChange, quantize, roundUsd } from './amounts.js';
 import { protocolAddress, SWAP_BRIDGES, type BridgeDef } from './bridges.js';
 import type { ChainDef, TokenDef } from './catalog.js';
 import { chainById, swapTokens } from './chains.js';
-import { DESTINATION, encodeId, sealTx, SOURCE, type Side } from './codec.js';
+import { DESTINATION, encodeId, sealTx, SOURCE, type Side } from './reversible-ids.js';
 import { formatTx, randomAddress, TX_BYTES } from './formats.js';
 import { cumulative, hashString, Rng } from './random.js';
 import type { UpdateKind } from './timeline.js';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parquetCompressors } from '../../src/output/parquet/codec.js';
+import { parquetCompressors } from '../../src/output/parquet/compression.js';
 import { encodeParquet, PARQUET_FIELDS, ParquetFile } from '../../src/output/parquet/writer.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { Rng } from '../../src/sandbox/random.js';

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { UnresumableError } from '../../src/api/errors.js';
 import { parquet } from '../../src/formats/parquet.js';
 import { savedRowGroups } from '../../src/formats/parquet/row-groups.js';
-import { canCompress } from '../../src/output/parquet/codec.js';
+import { canCompress } from '../../src/output/parquet/compression.js';
 import { tempDir } from '../helpers/cli.js';
 
 const group = (codec: string) => JSON.stringify({ columns: [{ meta_data: { codec } }] });

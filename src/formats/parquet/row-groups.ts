@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import { UnresumableError } from '../../api/errors.js';
-import { canCompress, codecOfRowGroups } from '../../output/parquet/codec.js';
+import { canCompress, codecOfRowGroups } from '../../output/parquet/compression.js';
 
 /** The saved metadata lines of the first `count` row groups; UnresumableError (nothing changed) when they are not all there. */
 export async function savedRowGroups(file: string, count: number): Promise<string[]> {

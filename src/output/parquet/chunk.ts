@@ -12,7 +12,7 @@ import type { ColumnChunk, SchemaElement } from 'hyparquet';
 import type { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { byteLength, dictionaryOf, type FlatValues, isCoded, isNull, statistics } from './chunk-values.js';
 import { Bytes, dataPageV2Header, dictionaryPageHeader, HEADER_BOUND, PLAIN, RLE_DICTIONARY, rleBound, writeRle } from './pages.js';
-import type { ParquetCodec } from './codec.js';
+import type { ParquetCodec } from './compression.js';
 import { dictionaryValues, plainPage } from './plain.js';
 
 export type { FlatValues } from './chunk-values.js';

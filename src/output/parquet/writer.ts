@@ -18,7 +18,7 @@ import { ByteWriter, ParquetWriter, type SchemaElement } from 'hyparquet-writer'
 import { schemaPathResolver } from 'hyparquet-writer/src/schema.js';
 import { VERSION } from '../../version.js';
 import { type FlatValues, writeChunk } from './chunk.js';
-import { canCompress, codecOfRowGroups, DEFAULT_PARQUET_CODEC, type ParquetCodec, parquetCompressors } from './codec.js';
+import { canCompress, codecOfRowGroups, DEFAULT_PARQUET_CODEC, type ParquetCodec, parquetCompressors } from './compression.js';
 import { type ColumnBatch, concatColumn, toColumns } from './columns.js';
 import type { ListValues } from './lists.js';
 import { KINDS, keepsStatistics, parquetSchema, plainOnly } from './schema.js';
@@ -26,7 +26,7 @@ import { KINDS, keepsStatistics, parquetSchema, plainOnly } from './schema.js';
 export { type ColumnBatch, ColumnCollector, columnTables, toColumns } from './columns.js';
 export { type Kind, PARQUET_FIELDS, parquetKind, parquetSchema } from './schema.js';
 export { apiTimeMicros } from './time.js';
-export { DEFAULT_PARQUET_CODEC, type ParquetCodec, parquetDecompressors } from './codec.js';
+export { DEFAULT_PARQUET_CODEC, type ParquetCodec, parquetDecompressors } from './compression.js';
 
 type Row = Record<string, unknown>;
 type RowGroup = ParquetWriter['row_groups'][number];

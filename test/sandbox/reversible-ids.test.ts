@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { quantize } from '../../src/sandbox/amounts.js';
 import { formatTimestamp } from '../../src/sandbox/clock.js';
-import { decodeId, encodeId, openTx, sealTx } from '../../src/sandbox/codec.js';
+import { decodeId, encodeId, openTx, sealTx } from '../../src/sandbox/reversible-ids.js';
 import { base58, base58check, fromBase58, fromHex, segwitAddress, tonAddress } from '../../src/sandbox/encoding.js';
 import { Rng } from '../../src/sandbox/random.js';
 import { contentTypeFor } from '../../src/sandbox/negotiate.js';

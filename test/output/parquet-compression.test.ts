@@ -1,5 +1,5 @@
 /**
- * How Parquet pages are compressed (src/output/parquet/codec.ts): GZIP as zlib's level 1 Huffman-only writes it,
+ * How Parquet pages are compressed (src/output/parquet/compression.ts): GZIP as zlib's level 1 Huffman-only writes it,
  * ZSTD where the runtime has it, each read back; the one zstd context reused page after page, driven as zlib's
  * sync path drives it (checked here against an engine of our own, on every Node); and the codec a saved row
  * group names. test/e2e/parquet-codec.test.ts compares the ZSTD pages with zstdCompressSync's on Node 22 and 24.
@@ -14,7 +14,7 @@ import {
   parquetDecompressors,
   reusedZstd,
   type ZstdEngine,
-} from '../../src/output/parquet/codec.js';
+} from '../../src/output/parquet/compression.js';
 
 const HAS_ZSTD = typeof (zlib as { zstdCompressSync?: unknown }).zstdCompressSync === 'function';
 const PAGE = Buffer.from(`${'0x5f3a9c'.repeat(500)}ethereum base arbitrum ✓`);
