@@ -1,4 +1,4 @@
-/** The `swapx swaps` handler, loaded only when that command runs (the declaration is in swaps.ts): flags → plan → runExport → words. */
+/** The `swapx swaps` handler, loaded only when that command runs (its declaration: command.ts): flags → plan → runExport → words. */
 import { AbortedError, SwapxError, UnresumableError, UsageError, WrappedError } from '../../api/errors.js';
 import { fsReason, messageFor } from '../../cli/exit-codes.js';
 import { DEFAULT_FILTER, LIST_SWAP_FIELDS } from '../../api/types.js';
