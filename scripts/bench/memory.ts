@@ -53,12 +53,13 @@ const MAX_GROWTH = 1.1;
 
 export async function memoryPart(ctx: BenchContext): Promise<PartOutcome<MemoryResult>> {
   const runs: MemoryRun[] = [];
-  for (const format of FORMATS)
-    for (const range of RANGES) {
-      // A sandbox of its own for each run: the sandbox keeps the last ~50,000 swaps it wrote, so the 10-day run would
-      // get its first day (the 1-day run's) from that cache, faster than the 1-day run got it, and peak on that burst.
-      const sandbox = await ctx.startSandbox({ latencyMs: 0, swapsPerHour: SWAPS_PER_HOUR });
-      try {
+  for (const format of FORMATS) {
+    // One sandbox serves a format's runs, in order, as one server serves a user's: the 10-day run gets its first day
+    // (the 1-day run's) from the sandbox's cache, faster than the 1-day run got it. A fast server is a case users
+    // meet, and the bound must hold through it (issue 31).
+    const sandbox = await ctx.startSandbox({ latencyMs: 0, swapsPerHour: SWAPS_PER_HOUR });
+    try {
+      for (const range of RANGES) {
         ctx.log(`memory: ${format.label}, ${range.label}`);
         const out = path.join(ctx.tmp, `memory.${format.name}`);
         const result = check(
@@ -91,10 +92,11 @@ export async function memoryPart(ctx: BenchContext): Promise<PartOutcome<MemoryR
           wallS: result.wallMs / 1000,
           cpuS: result.cpu,
         });
-      } finally {
-        await sandbox.stop();
       }
+    } finally {
+      await sandbox.stop();
     }
+  }
   const judged = runs.filter((r) => !r.reference);
   for (const run of judged) run.pass = run.peakRssMB < MAX_MB;
   const growth = {} as Record<FormatName, number>;
@@ -132,8 +134,8 @@ export async function memoryPart(ctx: BenchContext): Promise<PartOutcome<MemoryR
     ]),
     [
       `peak RSS = GNU time's maximum resident set size of the swapx process (MB = 10^6 bytes). The empty window (one request, no swap)`,
-      `shows what the process takes before any data: node, the modules, the first request. Each run has a sandbox of its own,`,
-      `started for it: no run is served from the cache of another.`,
+      `shows what the process takes before any data: node, the modules, the first request. One sandbox serves a format's runs in`,
+      `this order: the 10-day run gets its first day from the sandbox's cache (the 1-day run's), faster than the 1-day run got it.`,
       `Target: every run under ${MAX_MB} MB: ${verdict(judged.every((r) => r.pass))}`,
       ...FORMATS.map(
         (f) =>

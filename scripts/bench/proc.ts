@@ -101,11 +101,12 @@ export interface SandboxProcess {
   stop(): Promise<void>;
 }
 
-/** The sandbox's settings: its added latency, its density and, when given, a fixed clock (ISO time). */
+/** The sandbox's settings: its added latency, its density and, when given, a fixed clock (ISO time) and a seed. */
 export interface SandboxOptions {
   latencyMs: number;
   swapsPerHour: number;
   now?: string;
+  seed?: number;
 }
 
 /** What starts the sandbox: node, bin/swapx.js and the environment. */
@@ -119,9 +120,10 @@ export interface SandboxLaunch {
  * `swapx sandbox` in its own process, so its CPU never counts as the measured process's.
  * Resolves once it prints its URL (the first stdout line).
  */
-export async function startSandboxProcess({ node, bin, env }: SandboxLaunch, { latencyMs, swapsPerHour, now }: SandboxOptions): Promise<SandboxProcess> {
+export async function startSandboxProcess({ node, bin, env }: SandboxLaunch, { latencyMs, swapsPerHour, now, seed }: SandboxOptions): Promise<SandboxProcess> {
   const args = [bin, 'sandbox', '--port', '0', '--latency', String(latencyMs), '--swaps-per-hour', String(swapsPerHour)];
   if (now !== undefined) args.push('--now', now);
+  if (seed !== undefined) args.push('--seed', String(seed));
   const child = track(spawn(node, args, { env, stdio: ['ignore', 'pipe', 'pipe'] }));
   let stderr = '';
   child.stderr.setEncoding('utf8');

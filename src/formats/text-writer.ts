@@ -4,16 +4,27 @@
  * between records (JSON's comma). Every window is a checkpoint, and a resume needs no state but the bytes.
  */
 import type { Encoder } from '../output/encode.js';
+import { WindowBytes } from './window-bytes.js';
 import type { ExportStart, ExportWriter } from './writer.js';
 
-export function textWriter(encoder: Encoder, start: ExportStart): ExportWriter<string | Buffer, Buffer> {
+export function textWriter(encoder: Encoder, start: ExportStart): ExportWriter<Buffer, Buffer> {
   // A resume's first window follows windows already written: no header, and a separator if they held a record.
   let first = start.windowsDone === 0;
   let wroteAny = start.swaps > 0;
   let pending: Buffer | undefined;
-  const collector = { item: encoder.item, batch: (items: (string | Buffer)[]) => encoder.join(items, true) };
   return {
-    collector: () => collector,
+    collector: () => {
+      // A window's items wait as bytes (window-bytes.ts), freed once the window is one buffer.
+      const bytes = new WindowBytes();
+      return {
+        item: (swap, raw) => bytes.keep(encoder.item(swap, raw)),
+        batch: (items) => {
+          const batch = encoder.join(items, true);
+          bytes.free();
+          return batch;
+        },
+      };
+    },
     sizeOf: (batch) => batch.length,
     add(batch, rows) {
       const before = (first ? encoder.header() : '') + (rows > 0 && wroteAny ? encoder.between : '');

@@ -135,8 +135,14 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
         (record) => {
           // join makes one flat string; a line built with += is a rope of a hundred pieces, which the
           // window holds until it is sorted and then flattens: twice the time (measured).
-          const cells = fields.map((field) => csvField(cellText((record as Row)[field], excelSafe)));
-          return `${cells.join(',')}\n`;
+          // A loop with no closure per cell, and the newline joined in with the last cell (a line and '\n' added
+          // after the join is a rope that writing it flattens: one more copy of every line).
+          const last = fields.length - 1;
+          if (last < 0) return '\n';
+          const cells = new Array<string>(fields.length);
+          for (let i = 0; i < last; i++) cells[i] = csvField(cellText((record as Row)[fields[i]!], excelSafe));
+          cells[last] = `${csvField(cellText((record as Row)[fields[last]!], excelSafe))}\n`;
+          return cells.join(',');
         },
       );
     }
