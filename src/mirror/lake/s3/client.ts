@@ -48,7 +48,7 @@ export interface S3Client {
   delete(key: string): Promise<void>;
   /** every page; keys and prefixes relative to the location's prefix, in S3's order (UTF-8 bytes) */
   list(prefix: string, options?: { delimiter?: string }): Promise<{ objects: S3Object[]; prefixes: string[] }>;
-  /** the server's clock from its last Date header (epoch ms), for leases */
+  /** the server's clock now (epoch ms): its last Date header moved on by the time since; for leases */
   serverTime(): number | undefined;
   /** one request (a list of one key under the prefix): the credentials, the bucket and the endpoint, proved */
   check(): Promise<void>;
@@ -268,7 +268,7 @@ class Client implements S3Client {
   }
 
   serverTime(): number | undefined {
-    return this.transport.serverDate;
+    return this.transport.serverNow();
   }
 
   async check(): Promise<void> {

@@ -94,14 +94,23 @@ export function endpointName(target: S3Target): string {
 }
 
 export class S3Transport {
-  /** the server's clock at its last answer (its Date header, epoch ms) */
-  serverDate: number | undefined;
+  /** the server's clock at its last answer (its Date header, epoch ms), and when that answer came (performance.now) */
+  private serverDate: number | undefined;
+  private serverDateAt = 0;
   /** server time minus ours, learned from a RequestTimeTooSkewed: what signing adds to our clock */
   private skewMs = 0;
   private dispatcher: Dispatcher | undefined;
   private undici: Promise<typeof import('../../../api/undici.js')> | undefined;
   private readonly policy: RetryPolicy;
   private readonly now: () => number;
+
+  /**
+   * The server's clock now: its last Date header moved on by the time since it came (a lease's end written from a
+   * Date seen a renewal ago would end that much early, before its holder's own reckoning). Undefined before any answer.
+   */
+  serverNow(): number | undefined {
+    return this.serverDate === undefined ? undefined : this.serverDate + (performance.now() - this.serverDateAt);
+  }
 
   constructor(private readonly options: TransportOptions) {
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retryPolicy, ...(options.retries === undefined ? {} : { retries: options.retries }) };
@@ -220,7 +229,10 @@ export class S3Transport {
         if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
       }
       const date = responseHeaders.date === undefined ? Number.NaN : Date.parse(responseHeaders.date);
-      if (Number.isFinite(date)) this.serverDate = date;
+      if (Number.isFinite(date)) {
+        this.serverDate = date;
+        this.serverDateAt = performance.now();
+      }
       if (isRetryableStatus(response.statusCode)) {
         const xml = answer.toString('utf8');
         const code = text(xml, 'Code');

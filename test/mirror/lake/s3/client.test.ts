@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import type { AttemptLog } from '../../../../src/api/http.js';
 import { exitCodeFor, messageFor } from '../../../../src/cli/exit-codes.js';
@@ -60,6 +61,19 @@ describe('whole objects', () => {
     expect(await s3.head('p/a.json')).toBeUndefined();
     await s3.delete('p/a.json');
     expect(Math.abs(s3.serverTime()! - Date.now())).toBeLessThan(60_000);
+    await s3.close();
+  });
+
+  it("tells the server's clock as it goes on, not as it was at the last answer (a lease's end is written from it)", async () => {
+    const s3 = client();
+    expect(s3.serverTime()).toBeUndefined();
+    await s3.head('p/none.json');
+    const then = s3.serverTime()!;
+    // No request meanwhile: the clock moves on by the time waited (a monotonic clock's, not this machine's date).
+    await sleep(1200);
+    const later = s3.serverTime()!;
+    expect(later - then).toBeGreaterThanOrEqual(1150);
+    expect(later - then).toBeLessThan(60_000);
     await s3.close();
   });
 
