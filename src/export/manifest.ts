@@ -52,7 +52,11 @@ export function queryFingerprint(query: ExportQuery): string {
 }
 
 export interface Manifest {
-  version: 1;
+  /**
+   * 1; 2 where the format keeps a state (`formatState`): a swapx of before formats were modules reads version 1 only,
+   * and would resume a Parquet export without its row groups' state (it read `parquet`): it refuses version 2 instead.
+   */
+  version: 1 | 2;
   fingerprint: string;
   query: ExportQuery;
   windowsTotal: number;
@@ -103,7 +107,7 @@ function isManifest(value: unknown): value is Manifest {
   const q = m.query as Partial<ExportQuery> | undefined;
   const text = (field: unknown) => field === undefined || typeof field === 'string';
   return (
-    m.version === 1 &&
+    (m.version === 1 || (m.version === 2 && typeof m.formatState === 'string')) &&
     typeof m.bytes === 'number' &&
     text(m.formatState) &&
     text(m.parquet) &&
@@ -122,7 +126,8 @@ function isManifest(value: unknown): value is Manifest {
 }
 
 export async function writeManifest(file: string, manifest: Manifest): Promise<void> {
-  await writeFileAtomic(file, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
+  const versioned: Manifest = { ...manifest, version: manifest.formatState === undefined ? 1 : 2 };
+  await writeFileAtomic(file, `${JSON.stringify(versioned, null, 2)}\n`, { mode: 0o600 });
 }
 
 /** The plan a manifest records, with this run's file, concurrency and rate: what its resume command continues. */

@@ -170,7 +170,7 @@ describe('an interrupted Parquet export', () => {
     // The manifest as the swapx before wrote it: the same count of row groups, under the name it had.
     const { formatState, ...before } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as Record<string, unknown>;
     expect(formatState).toMatch(/^[1-9][0-9]*$/);
-    fs.writeFileSync(manifest, `${JSON.stringify({ ...before, parquet: formatState }, null, 2)}\n`);
+    fs.writeFileSync(manifest, `${JSON.stringify({ ...before, version: 1, parquet: formatState }, null, 2)}\n`);
 
     const resumed = await swapx(['swaps', ...range, '-o', file, '--resume', '-q'], { baseUrl: slow.url });
     expect(resumed).toEqual({ code: 0, stdout: '', stderr: '' });

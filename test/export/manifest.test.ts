@@ -76,11 +76,22 @@ describe('readManifest', () => {
 
   it('reads back what writeManifest wrote, whole, with mode 0600', async () => {
     const file = path.join(tempDir('swapx-manifest-'), 'm.json');
-    const manifest = manifestOf(query, { formatState: '2' });
+    const manifest = manifestOf(query);
     await writeManifest(file, manifest);
     expect(await readManifest(file)).toEqual(manifest);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(file, 'utf8')).toBe(`${JSON.stringify(manifest, null, 2)}\n`);
+  });
+
+  it("is version 2 where the format keeps a state: a swapx that reads version 1 only (and read Parquet's as `parquet`) refuses it, rather than resume without it", async () => {
+    const file = path.join(tempDir('swapx-manifest-'), 'm.json');
+    await writeManifest(file, manifestOf(query, { formatState: '2' }));
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ version: 2, formatState: '2' });
+    expect(await readManifest(file)).toEqual({ ...manifestOf(query, { formatState: '2' }), version: 2 });
+    // Without a state it stays version 1, which every swapx reads.
+    await writeManifest(file, manifestOf(query, { formatState: '2' }));
+    await writeManifest(file, manifestOf(query));
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ version: 1 });
   });
 
   it("reads the swapx before's Parquet state (`parquet`, the count of row groups) as the format's state", async () => {
@@ -116,7 +127,8 @@ describe('readManifest', () => {
     ['null', null],
     ['a number', 5],
     ['a string', 'manifest'],
-    ['version 2', { ...good, version: 2 }],
+    ['version 2 without a format state', { ...good, version: 2 }],
+    ['version 3', { ...good, version: 3, formatState: '1' }],
     ['version "1"', { ...good, version: '1' }],
     ['bytes as text', { ...good, bytes: '10' }],
     ['no windowsDone', { ...good, windowsDone: undefined }],
