@@ -18,7 +18,7 @@ export function textWriter(encoder: Encoder, start: ExportStart): ExportWriter<B
       const bytes = new WindowBytes();
       const { fromRaw } = encoder;
       return {
-        item: (swap, raw) => (raw !== undefined && fromRaw !== undefined ? bytes.keepWritten(raw, fromRaw) : bytes.keep(encoder.item(swap, raw))),
+        item: (swap, raw) => (raw !== undefined && fromRaw !== undefined ? bytes.keepWritten(swap, raw, fromRaw) : bytes.keep(encoder.item(swap, raw))),
         batch: (items) => {
           const batch = encoder.join(items, true);
           bytes.free();

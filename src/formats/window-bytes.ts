@@ -26,11 +26,11 @@ export class WindowBytes {
     return chunk.subarray(start, this.at);
   }
 
-  /** The item that `writer` writes from `raw` into the window's chunks, as a view of them. */
-  keepWritten(raw: Buffer, writer: RawItemWriter): Buffer {
+  /** The item that `writer` writes from `record` and its `raw` into the window's chunks, as a view of them. */
+  keepWritten(record: object, raw: Buffer, writer: RawItemWriter): Buffer {
     const chunk = this.room(writer.bound(raw));
     const start = this.at;
-    this.at = writer.write(raw, chunk, start);
+    this.at = writer.write(record, raw, chunk, start);
     return chunk.subarray(start, this.at);
   }
 

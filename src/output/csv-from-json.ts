@@ -5,10 +5,11 @@
  * string's bytes between its quotes are its text (no quote, CR or LF in it: only a comma makes it quoted), a number's
  * are how JavaScript prints it, and an array's or an object's are its JSON.stringify.
  */
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, utf8Text } from '../windows/json-elements.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../windows/json-elements.js';
 
 const NEWLINE = 0x0a;
 const APOSTROPHE = 0x27;
+const NULL_START = 0x6e;
 
 /** Whether a string cell starting with this byte is made text for a spreadsheet (encode.ts's cellText: = + - @; tab and CR cannot be raw). */
 function formulaStart(c: number): boolean {
@@ -16,12 +17,19 @@ function formulaStart(c: number): boolean {
 }
 
 export class CsvFromJson {
-  /** each field's column, by name (for a key not where the last swap had it) */
+  /** each field's column, by name */
   private readonly column = new Map<string, number>();
-  /** the keys of the last swap in their order, and each one's column (-1: not a column) */
-  private readonly keys: Buffer[] = [];
-  private readonly keyColumn: number[] = [];
-  /** where each column's value lies in the swap being written (-1: absent) */
+  /**
+   * The keys of the last swap in their order (its parsed object's: canonical bytes have them in the same order, once
+   * each), each one's column (-1: not a column) and its length in bytes. Swaps have the same keys: compared as strings
+   * V8 holds once, they spare reading the keys' bytes.
+   */
+  private keys: string[] = [];
+  private keyColumn = new Int32Array(0);
+  private keyBytes = new Int32Array(0);
+  /** whether the keys come in the columns' order: the line is then written in one pass over the bytes */
+  private inOrder = true;
+  /** out of order: where each column's value lies in the swap being written (-1: absent) */
   private readonly starts: Int32Array;
   private readonly ends: Int32Array;
 
@@ -39,11 +47,93 @@ export class CsvFromJson {
     return raw.length * 2 + this.fields.length * 4 + 1;
   }
 
-  /** Writes the line of the canonical swap `raw` into `out` at `at` (room: bound(raw)); returns where it ends. */
-  write(raw: Buffer, out: Buffer, at: number): number {
-    const { starts, ends } = this;
+  /** Writes the line of `record`, whose canonical bytes are `raw`, into `out` at `at` (room: bound(raw)); returns where it ends. */
+  write(record: object, raw: Buffer, out: Buffer, at: number): number {
+    this.learn(Object.keys(record));
+    return this.inOrder ? this.writeInOrder(raw, out, at) : this.writeLocated(raw, out, at);
+  }
+
+  private learn(keys: string[]): void {
+    const known = this.keys;
+    if (keys.length === known.length) {
+      let k = 0;
+      while (k < keys.length && keys[k] === known[k]) k++;
+      if (k === keys.length) return;
+    }
+    this.keys = keys;
+    this.keyColumn = Int32Array.from(keys, (key) => this.column.get(key) ?? -1);
+    this.keyBytes = Int32Array.from(keys, (key) => Buffer.byteLength(key));
+    let last = -1;
+    this.inOrder = true;
+    for (const column of this.keyColumn) {
+      if (column < 0) continue;
+      if (column < last) this.inOrder = false;
+      last = column;
+    }
+  }
+
+  /** One pass: each value is written as it is read, the columns the swap lacks left empty. */
+  private writeInOrder(raw: Buffer, out: Buffer, at: number): number {
+    const { keyColumn, keyBytes } = this;
+    const count = this.fields.length;
+    const n = raw.length;
+    // Columns begun so far: a column begins with a comma, but the first.
+    let begun = 0;
+    // Past `{`, the first key's quote, its bytes, its quote and colon: the first value.
+    let i = 1;
+    for (let k = 0; k < keyColumn.length; k++) {
+      i += keyBytes[k]! + 3;
+      const column = keyColumn[k]!;
+      if (column < 0) {
+        i = pastValue(raw, i);
+      } else {
+        while (begun <= column) if (begun++ > 0) out[at++] = COMMA;
+        const c = raw[i]!;
+        if (c === QUOTE) {
+          const cell = at;
+          i++;
+          if (this.excelSafe && formulaStart(raw[i]!)) out[at++] = APOSTROPHE;
+          let comma = false;
+          for (let b = raw[i]!; b !== QUOTE && i < n; b = raw[++i]!) {
+            if (b === COMMA) comma = true;
+            out[at++] = b;
+          }
+          i++;
+          if (comma) at = quote(out, cell, at);
+        } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+          const end = pastNested(raw, i);
+          at = writeJson(raw, i, end, out, at);
+          i = end;
+        } else {
+          const end = pastScalar(raw, i);
+          // null is an empty cell; numbers and booleans are as JavaScript prints them.
+          if (c !== NULL_START) for (; i < end; i++) out[at++] = raw[i]!;
+          i = end;
+        }
+      }
+      // The comma before the next key, or the closing brace.
+      i++;
+    }
+    while (begun < count) if (begun++ > 0) out[at++] = COMMA;
+    out[at++] = NEWLINE;
+    return at;
+  }
+
+  /** Keys out of the columns' order: each column's value is found first, then the line written in the columns' order. */
+  private writeLocated(raw: Buffer, out: Buffer, at: number): number {
+    const { starts, ends, keyColumn, keyBytes } = this;
     starts.fill(-1);
-    this.locate(raw);
+    let i = 1;
+    for (let k = 0; k < keyColumn.length; k++) {
+      i += keyBytes[k]! + 3;
+      const end = pastValue(raw, i);
+      const column = keyColumn[k]!;
+      if (column >= 0) {
+        starts[column] = i;
+        ends[column] = end;
+      }
+      i = end + 1;
+    }
     const count = this.fields.length;
     for (let j = 0; j < count; j++) {
       if (j > 0) out[at++] = COMMA;
@@ -53,52 +143,10 @@ export class CsvFromJson {
       const c = raw[s]!;
       if (c === QUOTE) at = this.writeString(raw, s + 1, e - 1, out, at);
       else if (c === OPEN_BRACE || c === OPEN_BRACKET) at = writeJson(raw, s, e, out, at);
-      // null is an empty cell; numbers and booleans are as JavaScript prints them.
-      else if (c !== 0x6e) for (let i = s; i < e; i++) out[at++] = raw[i]!;
+      else if (c !== NULL_START) for (let b = s; b < e; b++) out[at++] = raw[b]!;
     }
     out[at++] = NEWLINE;
     return at;
-  }
-
-  /** Finds each column's value in the object `raw` (canonical: no whitespace, no escape). */
-  private locate(raw: Buffer): void {
-    const { starts, ends } = this;
-    let i = 1;
-    let k = 0;
-    if (raw[i] === CLOSE_BRACE) return;
-    for (;;) {
-      // A key: its bytes run to the next quote.
-      const keyStart = i + 1;
-      const keyEnd = nextQuote(raw, keyStart);
-      const column = this.columnOf(raw, keyStart, keyEnd, k++);
-      i = keyEnd + 1;
-      if (raw[i] !== COLON) throw new Error('not canonical JSON');
-      const start = ++i;
-      const c = raw[i]!;
-      if (c === QUOTE) i = nextQuote(raw, i + 1) + 1;
-      else if (c === OPEN_BRACE || c === OPEN_BRACKET) i = pastNested(raw, i);
-      else while (raw[i] !== COMMA && raw[i] !== CLOSE_BRACE) i++;
-      if (column >= 0) {
-        starts[column] = start;
-        ends[column] = i;
-      }
-      if (raw[i] === CLOSE_BRACE) return;
-      i++;
-    }
-  }
-
-  /** The column of the key raw[start, end), the k-th of its swap: where the last swap had the same key there, no string is made. */
-  private columnOf(raw: Buffer, start: number, end: number, k: number): number {
-    const known = this.keys[k];
-    if (known !== undefined && known.length === end - start) {
-      let i = 0;
-      while (i < known.length && known[i] === raw[start + i]) i++;
-      if (i === known.length) return this.keyColumn[k]!;
-    }
-    const column = this.column.get(utf8Text(raw, start, end)) ?? -1;
-    this.keys[k] = Buffer.from(raw.subarray(start, end));
-    this.keyColumn[k] = column;
-    return column;
   }
 
   /** A string's text raw[s, e) as its cell: quoted when it holds a comma (a quote, CR or LF cannot be raw in canonical JSON). */
@@ -111,12 +159,31 @@ export class CsvFromJson {
       if (c === COMMA) comma = true;
       out[at++] = c;
     }
-    if (!comma) return at;
-    out.copyWithin(cell + 1, cell, at);
-    out[cell] = QUOTE;
-    out[at + 1] = QUOTE;
-    return at + 2;
+    return comma ? quote(out, cell, at) : at;
   }
+}
+
+/** The cell out[cell, at) in quotes (it holds no quote to double); returns where it ends. */
+function quote(out: Buffer, cell: number, at: number): number {
+  out.copyWithin(cell + 1, cell, at);
+  out[cell] = QUOTE;
+  out[at + 1] = QUOTE;
+  return at + 2;
+}
+
+/** Past the value that starts at raw[i]. */
+function pastValue(raw: Buffer, i: number): number {
+  const c = raw[i]!;
+  if (c === QUOTE) return nextQuote(raw, i + 1) + 1;
+  if (c === OPEN_BRACE || c === OPEN_BRACKET) return pastNested(raw, i);
+  return pastScalar(raw, i);
+}
+
+/** Past a number, true, false or null: up to the comma or brace after it. */
+function pastScalar(raw: Buffer, i: number): number {
+  const n = raw.length;
+  while (i < n && raw[i] !== COMMA && raw[i] !== CLOSE_BRACE) i++;
+  return i;
 }
 
 /** The next quote at or after `i`: a loop, as Buffer#indexOf costs more in its checks than a short string's bytes. */

@@ -30,7 +30,7 @@ export interface Encoder {
   between: string;
   footer(wroteAny: boolean): string;
   /**
-   * An item written as bytes straight from a record's `raw` (see item), where the format can: `bound` bytes of room
+   * An item written as bytes straight from a record and its `raw` (see item), where the format can: `bound` bytes of room
    * at `at` in `out`, returns where it ends. The same bytes as item(record, raw).
    */
   fromRaw?: RawItemWriter;
@@ -38,7 +38,7 @@ export interface Encoder {
 
 export interface RawItemWriter {
   bound(raw: Buffer): number;
-  write(raw: Buffer, out: Buffer, at: number): number;
+  write(record: object, raw: Buffer, out: Buffer, at: number): number;
 }
 
 export interface EncodeOptions {
