@@ -16,8 +16,9 @@ export function textWriter(encoder: Encoder, start: ExportStart): ExportWriter<B
     collector: () => {
       // A window's items wait as bytes (window-bytes.ts), freed once the window is one buffer.
       const bytes = new WindowBytes();
+      const { fromRaw } = encoder;
       return {
-        item: (swap, raw) => bytes.keep(encoder.item(swap, raw)),
+        item: (swap, raw) => (raw !== undefined && fromRaw !== undefined ? bytes.keepWritten(swap, raw, fromRaw) : bytes.keep(encoder.item(swap, raw))),
         batch: (items) => {
           const batch = encoder.join(items, true);
           bytes.free();

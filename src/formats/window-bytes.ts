@@ -5,6 +5,7 @@
  * written out at once, a line's string dies young. Items that are bytes already (a swap's canonical JSON, a part of
  * the response body) are kept as they are.
  */
+import type { RawItemWriter } from '../output/encode.js';
 import { freeNow } from '../util/free-now.js';
 
 /** Large enough that a dense window (~1,000 lines a 1 MB chunk) takes a few, small enough to waste little at its end. */
@@ -19,15 +20,28 @@ export class WindowBytes {
   keep(item: string | Buffer): Buffer {
     if (typeof item !== 'string') return item;
     // A UTF-16 unit is at most 3 bytes of UTF-8: enough room whatever the text.
-    const room = item.length * 3;
-    if (this.chunk === undefined || this.chunk.length - this.at < room) {
-      this.chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, room));
+    const chunk = this.room(item.length * 3);
+    const start = this.at;
+    this.at += chunk.write(item, start);
+    return chunk.subarray(start, this.at);
+  }
+
+  /** The item that `writer` writes from `record` and its `raw` into the window's chunks, as a view of them. */
+  keepWritten(record: object, raw: Buffer, writer: RawItemWriter): Buffer {
+    const chunk = this.room(writer.bound(raw));
+    const start = this.at;
+    this.at = writer.write(record, raw, chunk, start);
+    return chunk.subarray(start, this.at);
+  }
+
+  /** The chunk being filled, with at least `bytes` free from `at` on. */
+  private room(bytes: number): Buffer {
+    if (this.chunk === undefined || this.chunk.length - this.at < bytes) {
+      this.chunk = Buffer.allocUnsafeSlow(Math.max(CHUNK_BYTES, bytes));
       this.chunks.push(this.chunk);
       this.at = 0;
     }
-    const start = this.at;
-    this.at += this.chunk.write(item, start);
-    return this.chunk.subarray(start, this.at);
+    return this.chunk;
   }
 
   /** The window was joined: its chunks are freed now (every view of them reads as empty afterwards). */

@@ -4,6 +4,7 @@
  * window as one batch; the lookup commands write one batch.
  */
 import { csvField, csvLines } from './csv.js';
+import { CsvFromJson } from './csv-from-json.js';
 
 /** The text encoders this file has, which the format modules (src/formats) build theirs from. */
 export type MachineFormat = 'json' | 'jsonl' | 'csv';
@@ -28,6 +29,16 @@ export interface Encoder {
    */
   between: string;
   footer(wroteAny: boolean): string;
+  /**
+   * An item written as bytes straight from a record and its `raw` (see item), where the format can: `bound` bytes of room
+   * at `at` in `out`, returns where it ends. The same bytes as item(record, raw).
+   */
+  fromRaw?: RawItemWriter;
+}
+
+export interface RawItemWriter {
+  bound(raw: Buffer): number;
+  write(record: object, raw: Buffer, out: Buffer, at: number): number;
 }
 
 export interface EncodeOptions {
@@ -130,7 +141,7 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
     case 'csv': {
       const fields = options.fields;
       const excelSafe = options.excelSafe ?? false;
-      return linesEncoder(
+      const encoder = linesEncoder(
         () => csvLines([fields]),
         (record) => {
           // join makes one flat string; a line built with += is a rope of a hundred pieces, which the
@@ -145,6 +156,8 @@ export function createEncoder(format: MachineFormat, options: EncodeOptions): En
           return cells.join(',');
         },
       );
+      // A canonical swap's line is written from its bytes, without a string per cell.
+      return { ...encoder, fromRaw: new CsvFromJson(fields, excelSafe) };
     }
   }
 }
