@@ -20,9 +20,10 @@ export const ALLOW_HTTP_ENV = 'SWAPX_ALLOW_HTTP';
 
 /**
  * Parses and checks a base URL: http(s) only, and no credentials over plain
- * http beyond loopback unless `allowPlainHttp` (SWAPX_ALLOW_HTTP=1, for a test server).
+ * http beyond loopback unless `allowPlainHttp` (SWAPX_ALLOW_HTTP=1, for a test server). `name`: what the
+ * messages call it, as the caller knows it (the flag, the variable, "the base URL").
  */
-export function checkBaseUrl(baseUrl: string, sendsCredentials: boolean, name = '--base-url', allowPlainHttp = false): URL {
+export function checkBaseUrl(baseUrl: string, sendsCredentials: boolean, name: string, allowPlainHttp = false): URL {
   let url: URL | undefined;
   try {
     url = new URL(baseUrl);

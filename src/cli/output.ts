@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../fs/atomic-file.js';
 import { isS3Url, outputTarget } from '../fs/output-target.js';
 import { DEFAULT_CHOICE, formatFromPath, resolveFormat, STDOUT_NAME, type FormatFlags } from '../formats/choose.js';
 import { FORMATS, type FormatName, formatOf, inLookups } from '../formats/registry.js';
-import { selectFields } from '../output/fields.js';
+import { selectFields } from './fields.js';
 import { terminalSafe } from '../output/sanitize.js';
 import { orList } from '../util/words.js';
 import type { Context } from './context.js';
@@ -69,7 +69,7 @@ export function planOutput(ctx: Context, flags: OutputFlags, allFields: readonly
   const fields = selectFields(flags.fields, allFields);
   // What is at -o FILE is looked at once, here, for every command: a device or a FIFO is refused, a link written through.
   const named = flags.output === STDOUT_NAME ? undefined : flags.output;
-  const output = named === undefined || object ? named : outputTarget(named);
+  const output = named === undefined || object ? named : outputTarget(named, '-o');
   // Written through a link, the file is named by its own path from then on (a resume names it so): its name must say
   // what the link's says about gzip, which no flag can say.
   if (output !== undefined && output !== flags.output && formatFromPath(output).gzip !== gzip) {

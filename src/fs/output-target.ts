@@ -32,10 +32,10 @@ function codeOf(error: unknown): string | undefined {
 
 /**
  * The path to write `file` at: `file` itself, or for a symbolic link the file it names. `option` is how the
- * messages name the path (`-o FILE`). Throws UsageError (exit 2) for what cannot be written by a rename; a folder
+ * messages name the path (the shell's `-o`). Throws UsageError (exit 2) for what cannot be written by a rename; a folder
  * that is missing or not a folder throws the file-system error, its `path` the file as the user gave it.
  */
-export function outputTarget(file: string, option = '-o'): string {
+export function outputTarget(file: string, option: string): string {
   let link: fs.Stats;
   try {
     link = fs.lstatSync(file);

@@ -35,10 +35,10 @@ describe('redactUrl', () => {
 
 describe('checkBaseUrl', () => {
   it('returns the parsed URL', () => {
-    const url = checkBaseUrl('https://api.example/prefix/', true);
+    const url = checkBaseUrl('https://api.example/prefix/', true, '--base-url');
     expect(url).toBeInstanceOf(URL);
     expect(url.href).toBe('https://api.example/prefix/');
-    expect(checkBaseUrl('http://api.example', false).href).toBe('http://api.example/');
+    expect(checkBaseUrl('http://api.example', false, '--base-url').href).toBe('http://api.example/');
   });
 
   it.each([
@@ -48,7 +48,7 @@ describe('checkBaseUrl', () => {
     ['ftp://me:pw@files.example', "--base-url is not an http(s) URL: 'ftp://[REDACTED]@files.example'"],
     ['file:///etc/passwd', "--base-url is not an http(s) URL: 'file:///etc/passwd'"],
   ])('refuses %j as not http(s)', (text, message) => {
-    expect(refusal(() => checkBaseUrl(text, false))).toBe(message);
+    expect(refusal(() => checkBaseUrl(text, false, '--base-url'))).toBe(message);
   });
 
   it.each(['https://me:pw@api.example', 'https://me@api.example', 'https://:pw@api.example'])('refuses credentials in %s', (text) => {
@@ -58,20 +58,20 @@ describe('checkBaseUrl', () => {
   });
 
   it.each(['https://api.example/?a=1', 'https://api.example/#top'])('refuses a query or fragment: %s', (text) => {
-    expect(refusal(() => checkBaseUrl(text, false))).toBe(`--base-url must not have a query or fragment: '${text}'`);
+    expect(refusal(() => checkBaseUrl(text, false, '--base-url'))).toBe(`--base-url must not have a query or fragment: '${text}'`);
   });
 
   it('refuses plain http with credentials beyond loopback, unless allowed', () => {
     expect(ALLOW_HTTP_ENV).toBe('SWAPX_ALLOW_HTTP');
-    expect(refusal(() => checkBaseUrl('http://api.example:8080/v', true))).toBe(
+    expect(refusal(() => checkBaseUrl('http://api.example:8080/v', true, '--base-url'))).toBe(
       '--base-url: refusing plain http to api.example:8080: the API key would travel in clear text; use https://, or a loopback address, or for a test server set SWAPX_ALLOW_HTTP=1',
     );
     expect(refusal(() => checkBaseUrl('http://api.example', true, 'the base URL', false))).toMatch(/^the base URL: refusing plain http to api\.example:/);
     expect(checkBaseUrl('http://api.example', true, 'x', true).host).toBe('api.example');
-    expect(checkBaseUrl('http://api.example', false).host).toBe('api.example');
-    expect(checkBaseUrl('https://api.example', true).host).toBe('api.example');
-    expect(checkBaseUrl('http://127.0.0.1:8787', true).port).toBe('8787');
-    expect(checkBaseUrl('http://localhost', true).hostname).toBe('localhost');
-    expect(checkBaseUrl('http://[::1]:1', true).hostname).toBe('[::1]');
+    expect(checkBaseUrl('http://api.example', false, '--base-url').host).toBe('api.example');
+    expect(checkBaseUrl('https://api.example', true, '--base-url').host).toBe('api.example');
+    expect(checkBaseUrl('http://127.0.0.1:8787', true, '--base-url').port).toBe('8787');
+    expect(checkBaseUrl('http://localhost', true, '--base-url').hostname).toBe('localhost');
+    expect(checkBaseUrl('http://[::1]:1', true, '--base-url').hostname).toBe('[::1]');
   });
 });

@@ -76,22 +76,22 @@ describe('kindOf', () => {
 
 describe('outputTarget', () => {
   it('gives a new file in a folder, and an existing file, as they are', () => {
-    expect(outputTarget(path.join(dir, 'new.csv'))).toBe(path.join(dir, 'new.csv'));
-    expect(outputTarget(path.join(dir, 'file.jsonl'))).toBe(path.join(dir, 'file.jsonl'));
+    expect(outputTarget(path.join(dir, 'new.csv'), '-o')).toBe(path.join(dir, 'new.csv'));
+    expect(outputTarget(path.join(dir, 'file.jsonl'), '-o')).toBe(path.join(dir, 'file.jsonl'));
   });
 
   it('gives a file in a linked folder by the path given: only a link itself is followed', () => {
     fs.writeFileSync(path.join(dir, 'sub', 'in.csv'), '');
-    expect(outputTarget(path.join(dir, 'to-sub', 'in.csv'))).toBe(path.join(dir, 'to-sub', 'in.csv'));
+    expect(outputTarget(path.join(dir, 'to-sub', 'in.csv'), '-o')).toBe(path.join(dir, 'to-sub', 'in.csv'));
   });
 
   it('writes through a symbolic link to a file: the file it names', () => {
-    expect(outputTarget(path.join(dir, 'to-file'))).toBe(path.join(dir, 'file.jsonl'));
+    expect(outputTarget(path.join(dir, 'to-file'), '-o')).toBe(path.join(dir, 'file.jsonl'));
   });
 
   it('refuses a directory, and a link to one, naming a file in it', () => {
     const sub = path.join(dir, 'sub');
-    expect(refusal(() => outputTarget(sub))).toBe(`-o ${sub} is a directory, not a file: name a file in it (-o ${sub}/NAME)`);
+    expect(refusal(() => outputTarget(sub, '-o'))).toBe(`-o ${sub} is a directory, not a file: name a file in it (-o ${sub}/NAME)`);
     const link = path.join(dir, 'to-sub');
     expect(refusal(() => outputTarget(link, '--store'))).toBe(
       `--store ${link} is a symbolic link to ${sub}, a directory, not a file: name a file in it (--store ${link}/NAME)`,
@@ -99,10 +99,10 @@ describe('outputTarget', () => {
   });
 
   it('refuses a device and a socket, with the stream advice only for an option', () => {
-    expect(refusal(() => outputTarget('/dev/null'))).toBe(`-o /dev/null is a device, not a file: ${advice}`);
-    expect(refusal(() => outputTarget(socketPath))).toBe(`-o ${socketPath} is a socket, not a file: ${advice}`);
+    expect(refusal(() => outputTarget('/dev/null', '-o'))).toBe(`-o /dev/null is a device, not a file: ${advice}`);
+    expect(refusal(() => outputTarget(socketPath, '-o'))).toBe(`-o ${socketPath} is a socket, not a file: ${advice}`);
     const link = path.join(dir, 'to-null');
-    expect(refusal(() => outputTarget(link))).toBe(`-o ${link} is a symbolic link to /dev/null, a device, not a file: ${advice}`);
+    expect(refusal(() => outputTarget(link, '-o'))).toBe(`-o ${link} is a symbolic link to /dev/null, a device, not a file: ${advice}`);
     expect(refusal(() => outputTarget('/dev/null', 'the store'))).toBe(
       'the store /dev/null is a device, not a file: swapx writes a file beside its target and renames it into place',
     );
@@ -110,7 +110,7 @@ describe('outputTarget', () => {
 
   it('refuses a link to nothing and a loop of links', () => {
     const dangling = path.join(dir, 'dangling');
-    expect(refusal(() => outputTarget(dangling))).toBe(
+    expect(refusal(() => outputTarget(dangling, '-o'))).toBe(
       `-o ${dangling} is a symbolic link to gone.jsonl, which does not exist: give the path of the file to write`,
     );
     const loop = path.join(dir, 'loop-a');
@@ -119,19 +119,19 @@ describe('outputTarget', () => {
 
   it('throws the file-system error of a link through a file, naming the link', () => {
     const link = path.join(dir, 'through-file');
-    const error = fsError(() => outputTarget(link));
+    const error = fsError(() => outputTarget(link, '-o'));
     expect([error.code, error.path]).toEqual(['ENOTDIR', link]);
   });
 
   it('throws the error of a path through a file, naming it as given', () => {
     const file = path.join(dir, 'file.jsonl', 'x.csv');
-    const error = fsError(() => outputTarget(file));
+    const error = fsError(() => outputTarget(file, '-o'));
     expect([error.code, error.path]).toEqual(['ENOTDIR', file]);
   });
 
   it('throws ENOENT for a new file in a missing folder, naming the file', () => {
     const file = path.join(dir, 'missing', 'x.csv');
-    const error = fsError(() => outputTarget(file));
+    const error = fsError(() => outputTarget(file, '-o'));
     expect([error.code, error.path]).toEqual(['ENOENT', file]);
   });
 
@@ -140,7 +140,7 @@ describe('outputTarget', () => {
     const real = fs.statSync;
     vi.spyOn(fs, 'statSync').mockImplementation(((p: fs.PathLike) =>
       p === path.join(dir, 'sub') ? real(path.join(dir, 'file.jsonl')) : real(p)) as typeof fs.statSync);
-    const error = fsError(() => outputTarget(file));
+    const error = fsError(() => outputTarget(file, '-o'));
     expect([error.code, error.path, error.message]).toEqual(['ENOTDIR', file, 'not a directory']);
   });
 
@@ -152,7 +152,7 @@ describe('outputTarget', () => {
       [path.join(dir, 'new.csv'), dir],
       [path.join(dir, 'to-file'), dir],
     ] as const) {
-      const error = fsError(() => outputTarget(file));
+      const error = fsError(() => outputTarget(file, '-o'));
       expect([error.code, error.path]).toEqual(['EROFS', file]);
       expect(fs.accessSync).toHaveBeenLastCalledWith(checked, fs.constants.W_OK);
     }
@@ -163,7 +163,7 @@ describe('outputTarget', () => {
       throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
     }) as unknown as typeof fs.realpathSync);
     const link = path.join(dir, 'to-file');
-    const error = fsError(() => outputTarget(link));
+    const error = fsError(() => outputTarget(link, '-o'));
     expect([error.code, error.path]).toEqual(['EACCES', link]);
   });
 
@@ -172,7 +172,7 @@ describe('outputTarget', () => {
       throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
     }) as unknown as typeof fs.lstatSync);
     const file = path.join(dir, 'x.csv');
-    const error = fsError(() => outputTarget(file));
+    const error = fsError(() => outputTarget(file, '-o'));
     expect([error.code, error.path]).toEqual(['EACCES', file]);
   });
 });

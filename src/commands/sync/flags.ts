@@ -10,7 +10,7 @@ import { CONCURRENCY } from '../../api/bounds.js';
 import { parseIntInRange, parseTimeOption, refuseBareSpan } from '../../cli/option-values.js';
 import type { Format } from '../../formats/format.js';
 import { type FormatName, formatNamed, formatOfExtension, MIRROR_FORMATS } from '../../formats/registry.js';
-import { selectFields } from '../../output/fields.js';
+import { selectFields } from '../../cli/fields.js';
 import { formatUtc, parseDuration } from '../../util/time.js';
 import { orList } from '../../util/words.js';
 import { missingKeyFields } from '../../sync/store.js';

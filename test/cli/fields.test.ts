@@ -1,7 +1,7 @@
 /** `--fields a,b,c`: which fields, in which order, and the words of each refusal. */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
-import { selectFields } from '../../src/output/fields.js';
+import { selectFields } from '../../src/cli/fields.js';
 
 const known = ['id', 'sourceChain', 'destinationChain', 'depositAmount', 'tags'];
 
