@@ -12,10 +12,10 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
+import { freePort } from './free-port.js';
 import { runProgram } from './run-program.js';
 
 export interface PostgresServer {
@@ -63,17 +63,6 @@ function server(bin: string, args: string[], signal?: AbortSignal): Promise<void
 function serverSync(bin: string, args: string[]): void {
   const result = spawnSync(...asServer(bin, args), { encoding: 'utf8' });
   if (result.status !== 0) throw new Error(`${path.basename(bin)} failed (${result.status}): ${result.stderr || result.stdout}`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** The superuser's connection to `database`, over the cluster's Unix socket (no password): tests, the bench and chaos. */

@@ -14,12 +14,12 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { sha256Hex, signRequest } from '../../src/mirror/lake/s3/sigv4.js';
+import { freePort } from './free-port.js';
 import { runProgram } from './run-program.js';
 
 export interface S3User {
@@ -67,17 +67,6 @@ export function s3Env(server: S3Server, user: S3User = server.owner): Record<str
     AWS_REGION: 'us-east-1',
     AWS_EC2_METADATA_DISABLED: 'true',
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /**
