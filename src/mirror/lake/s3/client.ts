@@ -1,23 +1,9 @@
-/**
- * The object store as the lake mirror uses it: whole objects read, written (conditionally, for the mirror's
- * state and lease), listed and deleted under one `s3://BUCKET/PREFIX`. Keys are relative to the prefix, as a folder
- * mirror's paths are to its folder. Loaded only for an `s3://` --out (a dynamic import from the caller): every
- * other command starts without it.
- *
- * Where radosgw (Ceph) and AWS answer differently, both answers are taken (docs/lake.md):
- * - If-Match: AWS matches the ETag as it returns it, quoted; radosgw only unquoted. A 412 to the quoted form is
- *   tried once unquoted (and the form that worked is sent first from then on).
- * - If-Match on a missing key: 412 on radosgw, 404 on AWS: both are PreconditionFailedError.
- * - CompleteMultipartUpload: radosgw ignores its conditions, so a conditional put is always one PUT.
- */
-import type { RetryPolicy } from '../../../api/retry.js';
-import type { AttemptLog } from '../../../api/http.js';
 import { createHash } from 'node:crypto';
 import { PreconditionFailedError } from './errors.js';
 import { describeLocation, type S3Location } from './location.js';
 import { abortMultipart, type BodySource, bufferSource, MULTIPART_THRESHOLD, PART_SIZE, putMultipart } from './multipart.js';
 import { errorCodeOf, refusal } from './refusals.js';
-import { type CredentialProvider, S3Transport, endpointName, type S3Response, type S3Target } from './transport.js';
+import { S3Transport, endpointName, type S3Response, type S3Target, type TransportOptions } from './transport.js';
 import { elements, text } from './xml.js';
 
 export interface S3Object {
@@ -55,27 +41,18 @@ export interface S3Client {
   close(): Promise<void>;
 }
 
-export interface S3ClientOptions {
+/** The transport's options (credentials, retries, timeouts, signal, -v, clock: passed on whole), and the client's own. */
+export interface S3ClientOptions extends Omit<TransportOptions, 'target' | 'dispatcher'> {
   location: S3Location;
   region: string;
   /** a custom endpoint (path-style), or undefined for AWS's */
   endpoint: URL | undefined;
-  credentials: CredentialProvider;
-  /** retries of a request after its first attempt; default the API's (5) */
-  retries?: number;
-  retryPolicy?: Partial<RetryPolicy>;
-  /** per attempt (plus 1 s per MiB sent); default 30 s */
-  timeoutMs?: number;
-  signal?: AbortSignal;
-  /** one call per attempt, for -v */
-  onAttempt?: (log: AttemptLog) => void;
   /** a body above this goes as a multipart upload; default MULTIPART_THRESHOLD (64 MiB) */
   multipartThreshold?: number;
   /** default PART_SIZE (16 MiB); S3 takes no part under 5 MiB but the last */
   partSize?: number;
   /** keys per list page (S3's max-keys); default S3's 1000 */
   pageSize?: number;
-  now?: () => number;
 }
 
 /** An ETag in the form S3 returns it, quoted, whatever form a server (or a caller's ifMatch) gave it in: ETags compare as strings. */
