@@ -3,6 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
+import { processCpuSeconds } from '../support/process-cpu.js';
 
 export const GNU_TIME = '/usr/bin/time';
 
@@ -79,18 +80,6 @@ export async function runTimed(command: string, args: readonly string[], { env, 
 export function check(result: Timed, what: string): Timed {
   if (result.code !== 0) throw new Error(`${what} failed (exit ${result.code}):\n${result.stderr.trim()}`);
   return result;
-}
-
-// sysconf(_SC_CLK_TCK) is 100 on every Linux that node supports.
-const CLOCK_TICKS = 100;
-
-/** CPU seconds (user + sys) used so far by a running process, from /proc/<pid>/stat. */
-export function processCpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name, which may hold spaces: state is field 3, utime 14, stime 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return ticks / CLOCK_TICKS;
 }
 
 /** A running `swapx sandbox`. */

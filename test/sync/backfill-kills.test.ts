@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { processCpuSeconds } from '../../scripts/bench/proc.js';
+import { processCpuSeconds } from '../../scripts/support/process-cpu.js';
 import { collect, spawnCli, tempDir } from '../helpers/cli.js';
 import { expectTidy, expectedRows, mirrorRows, syncEnv } from '../helpers/sync.js';
 import { until } from '../helpers/wait.js';
