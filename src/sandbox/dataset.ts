@@ -92,21 +92,36 @@ export class SwapDataset {
 
   /** Visits swaps whose filter time lies in [from, to] (both inclusive) and that are visible at `now`, in anchor order. */
   private scan(from: number, to: number, filter: DateRangeFilter, now: number, visit: (sk: MinuteSkeleton, i: number) => void): void {
+    const field = filterTimeIndex(filter);
     for (const [first, last] of anchorRanges(filter, from, to)) {
-      for (let minute = first; minute <= last; minute++) this.scanMinute(minute, from, to, filter, now, visit);
+      for (let minute = first; minute <= last; minute++) this.scanMinute(minute, from, to, field, now, visit);
     }
   }
 
-  private scanMinute(minute: number, from: number, to: number, filter: DateRangeFilter, now: number, visit: (sk: MinuteSkeleton, i: number) => void): void {
-    const field = filterTimeIndex(filter);
+  private scanMinute(minute: number, from: number, to: number, field: number, now: number, visit: (sk: MinuteSkeleton, i: number) => void): void {
     const sk = this.skeleton(minute);
     const { times, lateBy } = sk;
-    const updated = field === T_UPDATED;
-    for (let i = 0, row = 0; i < sk.count; i++, row += 5) {
-      // updatedAt is the one time that moves: a window on it sees each swap's version at `now`.
-      const t = updated ? updatedAtOf(sk, i, now) : (times[row + field] as number);
-      if (t >= from && t <= to && now >= (times[row + T_COMPLETED] as number) + (lateBy[i] as number)) visit(sk, i);
+    const visible = (i: number) => now >= (times[i * 5 + T_COMPLETED] as number) + (lateBy[i] as number);
+    // Most minutes an updatedAt window scans lie days before it: only their corrected swaps can be in it.
+    const apart = (sk.earliest[field] as number) > to || (sk.latest[field] as number) < from;
+    if (field !== T_UPDATED) {
+      if (apart) return;
+      for (let i = 0; i < sk.count; i++) {
+        const t = times[i * 5 + field] as number;
+        if (t >= from && t <= to && visible(i)) visit(sk, i);
+      }
+      return;
     }
+    // updatedAt is the one time that moves: a window on it sees each swap's version at `now`.
+    const matches = (i: number) => {
+      const t = updatedAtOf(sk, i, now);
+      return t >= from && t <= to && visible(i);
+    };
+    if (apart) {
+      for (const i of sk.corrected) if (matches(i)) visit(sk, i);
+      return;
+    }
+    for (let i = 0; i < sk.count; i++) if (matches(i)) visit(sk, i);
   }
 
   /** The swap's latest version as of `now`. */
@@ -139,7 +154,7 @@ export class SwapDataset {
     for (const [first, last] of anchorRanges(filter, from, to)) {
       for (let minute = first; minute <= last; minute++) {
         const batch: Swap[] = [];
-        this.scanMinute(minute, from, to, filter, now, (sk, i) => batch.push(this.build(sk, i, false, now)));
+        this.scanMinute(minute, from, to, filterTimeIndex(filter), now, (sk, i) => batch.push(this.build(sk, i, false, now)));
         yield* batch;
       }
     }

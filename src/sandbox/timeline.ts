@@ -124,6 +124,14 @@ export interface MinuteSkeleton {
   updateKind: Uint8Array;
   /** Time of the late correction, or 0 for none. */
   farAt: Float64Array;
+  /**
+   * The earliest and the latest of each time over the minute's swaps (T_* order; updatedAt's of the first
+   * versions: the corrections are `corrected`), so a scan passes over a minute none of whose swaps can match.
+   */
+  earliest: Float64Array;
+  latest: Float64Array;
+  /** The swaps with a late correction (farAt ≠ 0), in order: only they can match an updatedAt past `latest`. */
+  corrected: Uint32Array;
 }
 
 export interface TimelineConfig {
@@ -147,7 +155,18 @@ export function buildSkeleton(config: TimelineConfig, minute: number): MinuteSke
     // A separate hash, so changing lateShare never changes the swaps themselves.
     if (config.lateShare > 0 && hash4(config.seed, minute, i, TAG_LATE) / 4294967296 < config.lateShare) lateBy[i] = config.lateByMs;
   }
-  return { minute, count, times, lateBy, updateKind, farAt };
+  const earliest = new Float64Array(5).fill(Number.POSITIVE_INFINITY);
+  const latest = new Float64Array(5).fill(Number.NEGATIVE_INFINITY);
+  for (let i = 0; i < count * 5; i++) {
+    const field = i % 5;
+    const t = times[i] as number;
+    if (t < (earliest[field] as number)) earliest[field] = t;
+    if (t > (latest[field] as number)) latest[field] = t;
+  }
+  // Before its first update a swap shows its completedAt as updatedAt.
+  if ((earliest[T_COMPLETED] as number) < (earliest[T_UPDATED] as number)) earliest[T_UPDATED] = earliest[T_COMPLETED] as number;
+  const corrected = Uint32Array.from(farAt.keys()).filter((i) => farAt[i] !== 0);
+  return { minute, count, times, lateBy, updateKind, farAt, earliest, latest, corrected };
 }
 
 /** A separate hash again: the update rate never changes a swap's first versions. */
