@@ -2,11 +2,25 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { SWAP_TIME_FIELDS } from '../../src/api/types.js';
 
-let connection: Promise<DuckDBConnection> | undefined;
+let open: Promise<{ instance: DuckDBInstance; connection: DuckDBConnection }> | undefined;
 
 function connect(): Promise<DuckDBConnection> {
-  connection ??= DuckDBInstance.create(':memory:').then((db) => db.connect());
-  return connection;
+  open ??= DuckDBInstance.create(':memory:').then(async (instance) => ({ instance, connection: await instance.connect() }));
+  return open.then(({ connection }) => connection);
+}
+
+/**
+ * Closes the database `query` reads with; the next query opens a new, empty one. The tests call it after each file:
+ * files share a worker's modules, and a view one file made was there for the next (`View with name "swaps" already
+ * exists`, depending on which files shared a worker).
+ */
+export async function closeDuckDb(): Promise<void> {
+  const opened = open;
+  open = undefined;
+  if (!opened) return;
+  const { instance, connection } = await opened;
+  connection.closeSync();
+  instance.closeSync();
 }
 
 const quote = (file: string) => `'${file.replace(/'/g, "''")}'`;
