@@ -104,6 +104,28 @@ export class ServerError extends ApiError {}
 /** A 2xx whose body is not what the API promises (not JSON, wrong shape, too large). */
 export class ResponseFormatError extends ApiError {}
 
+/**
+ * A 3xx: swapx follows no redirect (it would send the credentials on to wherever it points). `location` is where it
+ * pointed, credentials in its query redacted, when the server said.
+ */
+export class RedirectError extends ResponseFormatError {
+  constructor(
+    status: number,
+    headers: Record<string, string>,
+    request: RequestInfo,
+    readonly location: string | undefined,
+  ) {
+    const where = location ? ` to ${location}` : '';
+    super(
+      `the API answered with a redirect (HTTP ${status}${where}); swapx does not follow redirects: use the final address as the base URL`,
+      status,
+      headers,
+      undefined,
+      request,
+    );
+  }
+}
+
 /** Network failure: refused, reset, DNS, TLS, truncated body. Keeps its cause. */
 export class ConnectionError extends SwapxError {
   readonly request: RequestInfo;

@@ -8,16 +8,7 @@ import type { Dispatcher } from 'undici';
 import { linkAbort } from './abort.js';
 import { checkBaseUrl } from './base-url.js';
 import { authorizationHeader, secretsOf, type Credentials } from './credentials.js';
-import {
-  AbortedError,
-  ApiError,
-  ConnectionError,
-  RateLimitError,
-  ResponseFormatError,
-  TimeoutError,
-  apiErrorFromResponse,
-  type RequestInfo,
-} from './errors.js';
+import { AbortedError, ApiError, ConnectionError, RateLimitError, RedirectError, TimeoutError, apiErrorFromResponse, type RequestInfo } from './errors.js';
 import { MAX_NESTING } from './shape.js';
 import { DEFAULT_RETRY_POLICY, decideRetry, errorCode, parseRetryAfter, serverNow, type RetryPolicy } from './retry.js';
 import { NETWORK_WORDS, networkWords } from './network-words.js';
@@ -244,16 +235,7 @@ export class HttpCore {
       if (!parsed.ok) throw notJsonError(status, headers, info);
       return parsed.value as T;
     }
-    if (status < 400) {
-      const where = headers.location ? ` to ${this.redact(headers.location)}` : '';
-      throw new ResponseFormatError(
-        `the API answered with a redirect (HTTP ${status}${where}); swapx does not follow redirects: set --base-url to the final address`,
-        status,
-        headers,
-        undefined,
-        info,
-      );
-    }
+    if (status < 400) throw new RedirectError(status, headers, info, headers.location ? this.redact(headers.location) : undefined);
     const problem =
       parsed.ok && parsed.value && typeof parsed.value === 'object' && !Array.isArray(parsed.value) ? (parsed.value as ProblemDetails) : undefined;
     throw apiErrorFromResponse(status, headers, this.redact(problem), info, parseRetryAfter(headers['retry-after'], serverNow(headers)));

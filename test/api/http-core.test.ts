@@ -10,6 +10,7 @@ import {
   ConnectionError,
   NotFoundError,
   RateLimitError,
+  RedirectError,
   ResponseFormatError,
   ServerError,
   TimeoutError,
@@ -259,8 +260,11 @@ describe('HttpCore over a mock agent', () => {
     await expect(core().getJson('/x')).resolves.toEqual({ a: 1 });
     pool().intercept({ path: '/x', method: 'GET' }).reply(300, '');
     const plain = await failure(core().getJson('/x'));
+    // A redirect is an answer not as promised; its class of its own carries where it pointed, for a shell to word.
     expect(plain).toBeInstanceOf(ResponseFormatError);
-    expect(plain.message).toBe('the API answered with a redirect (HTTP 300); swapx does not follow redirects: set --base-url to the final address');
+    expect(plain).toBeInstanceOf(RedirectError);
+    expect((plain as RedirectError).location).toBeUndefined();
+    expect(plain.message).toBe('the API answered with a redirect (HTTP 300); swapx does not follow redirects: use the final address as the base URL');
     expect((plain as ApiError).status).toBe(300);
     expect((plain as ApiError).request).toEqual({ method: 'GET', path: '/x' });
     expect((plain as ApiError).body).toBeUndefined();
@@ -269,9 +273,10 @@ describe('HttpCore over a mock agent', () => {
       .reply(399, '', { headers: { location: `https://elsewhere.test/x?key=${SECRET}` } });
     const moved = await failure(core().getJson('/x'));
     expect(moved.message).toBe(
-      'the API answered with a redirect (HTTP 399 to https://elsewhere.test/x?key=[REDACTED]); swapx does not follow redirects: set --base-url to the final address',
+      'the API answered with a redirect (HTTP 399 to https://elsewhere.test/x?key=[REDACTED]); swapx does not follow redirects: use the final address as the base URL',
     );
     expect((moved as ApiError).headers.location).toBe(`https://elsewhere.test/x?key=${SECRET}`);
+    expect((moved as RedirectError).location).toBe('https://elsewhere.test/x?key=[REDACTED]');
   });
 
   it.each([

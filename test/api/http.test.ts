@@ -116,7 +116,7 @@ describe('HttpCore', () => {
       .intercept({ path: '/x', method: 'GET' })
       .reply(302, '', { headers: { location: 'https://elsewhere.test/x' } });
     await expect(core().getJson('/x')).rejects.toThrow(
-      'the API answered with a redirect (HTTP 302 to https://elsewhere.test/x); swapx does not follow redirects: set --base-url to the final address',
+      'the API answered with a redirect (HTTP 302 to https://elsewhere.test/x); swapx does not follow redirects: use the final address as the base URL',
     );
   });
 

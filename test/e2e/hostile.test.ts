@@ -106,7 +106,7 @@ describe.concurrent('hostile server responses', () => {
     ['/huge-streamed', /^swapx: error: .*response body larger than 64 MiB/],
     [
       '/redirect',
-      /^swapx: error: .*the API answered with a redirect \(HTTP 302 to \/redirect\/v1\/external\/swaps\?.*\); swapx does not follow redirects: set --base-url to the final address/,
+      /^swapx: error: .*the API answered with a redirect \(HTTP 302 to \/redirect\/v1\/external\/swaps\?.*\); swapx does not follow redirects: use the final address as the base URL/,
     ],
     [
       '/retry-later',
