@@ -77,7 +77,7 @@ describe('parquetCodec', () => {
 
   it("refuses a file whose columns are not the sync's fields", async () => {
     const other = parquetCodec(['id', 'completedAt', 'updatedAt']).encode([]);
-    await expect(codec.read(other)).rejects.toThrow("its columns are id, completedAt, updatedAt, not the sync's --fields");
+    await expect(codec.read(other)).rejects.toThrow("its columns are id, completedAt, updatedAt, not the mirror's fields");
   });
 
   it('microsToText is what the encoder reads back', () => {

@@ -87,7 +87,7 @@ export function parquetCodec(fields: readonly string[]): PartitionCodec {
       const file = arrayBufferOf(bytes);
       const metadata = readableMetadata(file);
       const names = metadataColumns(metadata.schema);
-      if (names.join(',') !== fields.join(',')) throw new Error(`its columns are ${names.join(', ')}, not the sync's --fields`);
+      if (names.join(',') !== fields.join(',')) throw new Error(`its columns are ${names.join(', ')}, not the mirror's fields`);
       const rows = await parquetReadObjects({
         file,
         metadata,
