@@ -9,7 +9,6 @@ import type { ChalkInstance } from 'chalk';
 import type { SwapxClient } from '../api/client.js';
 import { SwapxError, UsageError } from '../api/errors.js';
 import { LIST_SWAP_FIELDS } from '../api/types.js';
-import { onlyToFile } from '../formats/choose.js';
 import { formatOf } from '../formats/registry.js';
 import { acquireLock, type HeldLock } from '../fs/lock.js';
 import { terminalSafe } from '../output/sanitize.js';
@@ -60,7 +59,8 @@ export async function runExport(plan: ExportPlan, deps: ExportDeps, onEvent: (ev
   const file = plan.output.file;
   const format = formatOf(plan.output.format);
   if (!file) {
-    if (format.fileOnly) throw new UsageError(onlyToFile(format));
+    // The shell refuses it first, naming its flag (cli/format-choice.ts): this is for a plan made otherwise.
+    if (format.fileOnly) throw new UsageError(`${format.title} is written only to a file, and the export names none`);
     // JSON and JSON Lines escape controls themselves, the table strips them; CSV shown on a terminal must not let a server's escapes through.
     const shown = !format.terminalSafe && deps.stdout.isTTY === true;
     return exportTo(plan, new StdoutSink(deps.stdout, shown ? terminalSafe : undefined), undefined, deps, onEvent);

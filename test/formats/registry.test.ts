@@ -3,7 +3,8 @@
  * (the -o extension, .gz, stdout, the lookups, the sync's --format) gives each format what its spec says.
  */
 import { describe, expect, it } from 'vitest';
-import { formatFromPath, onlyInExport, onlyToFile, parseFormat, resolveFormat } from '../../src/formats/choose.js';
+import { onlyInExport, onlyToFile, resolveFormat } from '../../src/cli/format-choice.js';
+import { formatFromPath, parseFormat } from '../../src/formats/choose.js';
 import { DEFAULT_FORMAT, FORMATS, formatNamed, formatOfExtension, inLookups, MIRROR_FORMATS, TERMINAL_FORMAT } from '../../src/formats/registry.js';
 import { parseSyncFlags } from '../../src/commands/sync/flags.js';
 import { refusal } from '../helpers/refusal.js';
@@ -17,7 +18,7 @@ describe('the registry', () => {
     expect(names).toEqual(['table', 'json', 'jsonl', 'csv', 'parquet']);
     for (const format of FORMATS) {
       expect(formatNamed(format.name)).toBe(format);
-      expect(parseFormat(format.name.toUpperCase())).toBe(format.name);
+      expect(parseFormat(format.name.toUpperCase(), '--format')).toBe(format.name);
     }
     expect(formatNamed('xml')).toBeUndefined();
   });

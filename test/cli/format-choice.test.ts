@@ -1,15 +1,7 @@
 /** Choosing the output format: the flags, the -o name, the profile, the terminal, and the words of each refusal. */
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_FORMATS,
-  FORMAT_NAMES,
-  formatFromPath,
-  onlyInExport,
-  parseFormat,
-  resolveFormat,
-  STDOUT_NAME,
-  type FormatFlags,
-} from '../../src/formats/choose.js';
+import { onlyInExport, resolveFormat, STDOUT_NAME, type FormatFlags } from '../../src/cli/format-choice.js';
+import { DEFAULT_FORMATS, FORMAT_NAMES, formatFromPath, parseFormat } from '../../src/formats/choose.js';
 import { parquet } from '../../src/formats/parquet.js';
 import { refusal } from '../helpers/refusal.js';
 
@@ -29,11 +21,11 @@ describe('the format lists', () => {
 
 describe('parseFormat', () => {
   it('reads a name in any case, spaces trimmed', () => {
-    expect(parseFormat(' CSV ')).toBe('csv');
-    expect(parseFormat('parquet')).toBe('parquet');
+    expect(parseFormat(' CSV ', '--format')).toBe('csv');
+    expect(parseFormat('parquet', '--format')).toBe('parquet');
   });
   it('refuses an unknown one, naming where it came from and the allowed ones', () => {
-    expect(refusal(() => parseFormat('xml'))).toBe("--format: unknown format 'xml' (use one of table, json, jsonl, csv, parquet)");
+    expect(refusal(() => parseFormat('xml', '--format'))).toBe("--format: unknown format 'xml' (use one of table, json, jsonl, csv, parquet)");
     expect(refusal(() => parseFormat('Parquet', 'format in the profile', DEFAULT_FORMATS))).toBe(
       "format in the profile: unknown format 'Parquet' (use one of table, json, jsonl, csv)",
     );
