@@ -5,7 +5,7 @@
 import { UsageError, WrappedError } from '../api/errors.js';
 import { type Difference, describeDifferences } from '../util/fingerprint.js';
 import { formatUtc } from '../util/time.js';
-import type { ExportPlan } from '../windows/plan.js';
+import type { ExportPlan } from './plan.js';
 
 /** The file holds something this run must not overwrite or continue: nothing was changed (exit 2). */
 export type TargetRefusal =

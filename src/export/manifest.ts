@@ -10,7 +10,7 @@ import { type Difference, differences, fingerprint } from '../util/fingerprint.j
 import { formatUtc } from '../util/time.js';
 import type { DateRangeFilter } from '../api/types.js';
 import { type FormatName, formatNamed } from '../formats/registry.js';
-import { freezeOutput, withRange, type ExportPlan } from '../windows/plan.js';
+import { freezeOutput, withRange, type ExportPlan } from './plan.js';
 
 export interface ExportQuery {
   /** where the windows came from: recorded, but not part of the fingerprint (see queryFingerprint) */

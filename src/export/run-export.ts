@@ -13,7 +13,7 @@ import { formatOf } from '../formats/registry.js';
 import { acquireLock, type HeldLock } from '../fs/lock.js';
 import { terminalSafe } from '../output/sanitize.js';
 import type { OutStream } from '../output/stream.js';
-import { windowsOf, type ExportPlan } from '../windows/plan.js';
+import { windowsOf, type ExportPlan } from './plan.js';
 import { ExportStoppedError, TargetFileError, TargetRefusedError } from './errors.js';
 import { exportSwaps, type ExportEvent, type ExportSummary } from './exporter.js';
 import { queryOf } from './manifest.js';

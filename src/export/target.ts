@@ -12,7 +12,7 @@ import { formatOf } from '../formats/registry.js';
 import { type Manifest, onlyRangeDiffers, planOfQuery, queryDifferences, queryOf, readManifest } from './manifest.js';
 import type { Difference } from '../util/fingerprint.js';
 import { partialPaths } from './partial-file.js';
-import type { ExportPlan } from '../windows/plan.js';
+import type { ExportPlan } from './plan.js';
 
 export type TargetDecision =
   /** nothing to keep: a new export (or --force) */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { UsageError, WrappedError } from '../../src/api/errors.js';
 import { ExportStoppedError, TargetFileError, TargetRefusedError } from '../../src/export/errors.js';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import { planExport } from '../../src/windows/plan.js';
+import { planExport } from '../../src/export/plan.js';
 
 const saved = planExport({
   from: Date.parse('2026-11-02T00:00:00Z'),

@@ -20,7 +20,7 @@ import {
   writeManifest,
 } from '../../src/export/manifest.js';
 import { decideTarget } from '../../src/export/target.js';
-import { type ExportPlan, planExport } from '../../src/windows/plan.js';
+import { type ExportPlan, planExport } from '../../src/export/plan.js';
 import { describeQueryChange } from '../../src/commands/swaps/render.js';
 import { tempDir } from '../helpers/cli.js';
 

@@ -17,7 +17,7 @@ import { recordPath, stageFile } from '../../src/export/object/stage.js';
 import { runExport } from '../../src/export/run-export.js';
 import { openS3Client } from '../../src/mirror/lake/s3/open.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { planExport } from '../../src/windows/plan.js';
+import { planExport } from '../../src/export/plan.js';
 import { tempDir } from '../helpers/cli.js';
 import { useBucket } from '../helpers/s3.js';
 

@@ -14,7 +14,7 @@ import { ExportStoppedError, TargetFileError, TargetRefusedError } from '../../s
 import { runExport, type ExportDeps, type RunEvent } from '../../src/export/run-export.js';
 import { acquireLock, SyncLockedError } from '../../src/fs/lock.js';
 import type { FormatName } from '../../src/formats/registry.js';
-import { planExport, type ExportOutput, type ExportPlan } from '../../src/windows/plan.js';
+import { planExport, type ExportOutput, type ExportPlan } from '../../src/export/plan.js';
 import { tempDir } from '../helpers/cli.js';
 import { BASE, MIN, serve, swap, type Served } from '../helpers/served-windows.js';
 

@@ -28,7 +28,7 @@ afterAll(() => {
 });
 const { runExport } = await import('../../src/export/run-export.js');
 const { LIST_SWAP_FIELDS } = await import('../../src/api/types.js');
-const { planExport } = await import('../../src/windows/plan.js');
+const { planExport } = await import('../../src/export/plan.js');
 const { BASE, MIN, serve, swap } = await import('../helpers/served-windows.js');
 
 const HEADER =

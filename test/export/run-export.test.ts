@@ -13,7 +13,7 @@ import { ExportStoppedError, TargetRefusedError } from '../../src/export/errors.
 import { runExport, type ExportDeps, type RunEvent } from '../../src/export/run-export.js';
 import type { FormatName } from '../../src/formats/registry.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { planExport, type ExportPlan } from '../../src/windows/plan.js';
+import { planExport, type ExportPlan } from '../../src/export/plan.js';
 import { tempDir } from '../helpers/cli.js';
 import { DATA, FROM, TO, envIn, referenceExport } from '../helpers/swaps-fixture.js';
 

@@ -7,7 +7,7 @@ import { createClient, type SwapxClient } from '../../src/api/client.js';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
 import { runExport, type RunEvent } from '../../src/export/run-export.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
-import { planExport } from '../../src/windows/plan.js';
+import { planExport } from '../../src/export/plan.js';
 import { tempDir } from '../helpers/cli.js';
 import { DATA, FROM, TO } from '../helpers/swaps-fixture.js';
 

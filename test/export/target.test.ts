@@ -10,7 +10,7 @@ import { UsageError } from '../../src/api/errors.js';
 import { type ExportQuery, type Manifest, queryFingerprint, queryOf } from '../../src/export/manifest.js';
 import { TargetRefusedError } from '../../src/export/errors.js';
 import { decideTarget } from '../../src/export/target.js';
-import { type ExportPlan, planExport } from '../../src/windows/plan.js';
+import { type ExportPlan, planExport } from '../../src/export/plan.js';
 import { tempDir } from '../helpers/cli.js';
 
 const NOW = Date.parse('2026-11-20T00:00:00Z');

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { RPS_MAX } from '../../src/api/bounds.js';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import { freezeOutput, planExport, planWindows, windowsOf, withRange, type ExportOutput } from '../../src/windows/plan.js';
+import { planWindows } from '../../src/windows/plan.js';
+import { freezeOutput, planExport, windowsOf, withRange, type ExportOutput } from '../../src/export/plan.js';
 import { parseFilter, parseRange, parseWindow, planFromFlags } from '../../src/commands/swaps/flags.js';
 import { describePlan, resumeArgs } from '../../src/commands/swaps/render.js';
 import { refusal } from '../helpers/refusal.js';

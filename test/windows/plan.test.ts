@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/api/errors.js';
 import { LIST_SWAP_FIELDS } from '../../src/api/types.js';
-import { planExport, planWindows } from '../../src/windows/plan.js';
+import { planWindows } from '../../src/windows/plan.js';
+import { planExport } from '../../src/export/plan.js';
 import { parseFilter, parseRange, parseWindow, planFromFlags } from '../../src/commands/swaps/flags.js';
 import { describePlan, futureNote, resumeArgs } from '../../src/commands/swaps/render.js';
 

@@ -1,5 +1,5 @@
 /**
- * The flags of `swapx swaps` into the export's plan (windows/plan.ts), checked before any request: a range
+ * The flags of `swapx swaps` into the export's plan (export/plan.ts), checked before any request: a range
  * (--from/--to or --last), the filter, the window, the concurrency and the rate. Each bad input is a one-line
  * UsageError (exit 2) naming the flag.
  */
@@ -8,7 +8,7 @@ import { UsageError } from '../../api/errors.js';
 import { DATE_RANGE_FILTERS, type DateRangeFilter } from '../../api/types.js';
 import { parseIntInRange, parseRps, parseSpanOption, parseTimeOption } from '../../cli/option-values.js';
 import { formatUtc, parseDuration } from '../../util/time.js';
-import { type ExportOutput, type ExportPlan, planExport } from '../../windows/plan.js';
+import { type ExportOutput, type ExportPlan, planExport } from '../../export/plan.js';
 
 export function parseFilter(text: string | undefined): DateRangeFilter | undefined {
   if (text === undefined) return undefined;

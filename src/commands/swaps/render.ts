@@ -4,7 +4,7 @@ import { DEFAULT_FILTER, LIST_SWAP_FIELDS } from '../../api/types.js';
 import { formatFromPath } from '../../formats/choose.js';
 import { type Difference, describeDifferences } from '../../util/fingerprint.js';
 import { formatDuration, formatUtc } from '../../util/time.js';
-import { type ExportPlan, windowsOf } from '../../windows/plan.js';
+import { type ExportPlan, windowsOf } from '../../export/plan.js';
 
 /** The --dry-run text. */
 export function describePlan(plan: ExportPlan): string {

@@ -13,7 +13,7 @@ import { AddressError } from '../../sync/errors.js';
 import { formatOf } from '../../formats/registry.js';
 import { partialPaths, windowsSaved } from '../../export/partial-file.js';
 import { runExport, type ExportOutcome, type RunEvent } from '../../export/run-export.js';
-import type { ExportPlan } from '../../windows/plan.js';
+import type { ExportPlan } from '../../export/plan.js';
 import { planFromFlags } from './flags.js';
 import { describePlan, describeQueryChange, futureNote, resumeArgs } from './render.js';
 import { bytesInWords, Progress, summaryText } from '../../cli/progress.js';

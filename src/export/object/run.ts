@@ -13,7 +13,7 @@ import { parseS3Object, type S3ObjectUrl } from '../../mirror/lake/s3/location.j
 import type { BodySource } from '../../mirror/lake/s3/multipart.js';
 import { openS3Client, type OpenS3Options } from '../../mirror/lake/s3/open.js';
 import { formatOf } from '../../formats/registry.js';
-import type { ExportPlan } from '../../windows/plan.js';
+import type { ExportPlan } from '../plan.js';
 import { TargetRefusedError, UploadFailedError } from '../errors.js';
 import { onlyRangeDiffers, planOfQuery, queryDifferences, queryFingerprint, queryOf } from '../manifest.js';
 import { partialPaths } from '../partial-file.js';
