@@ -156,3 +156,20 @@ export function queryDifferences(saved: ExportQuery, wanted: ExportQuery): Diffe
 export function onlyRangeDiffers(saved: ExportQuery, wanted: ExportQuery): boolean {
   return queryFingerprint({ ...saved, from: wanted.from, to: wanted.to }) === queryFingerprint(wanted);
 }
+
+/**
+ * A saved query against this run's plan: what differs, and whether the saved range is taken instead (a --resume of
+ * a range read against the clock, --last 24h, where only the range moved on). The resume of a FILE (target.ts) and
+ * the upload of a finished stage (object/run.ts) decide alike.
+ */
+export function compareSaved(
+  saved: ExportQuery,
+  plan: ExportPlan,
+  baseUrl: string,
+  resume: boolean,
+): { savedPlan: ExportPlan; differences: Difference[]; ownRange: boolean } {
+  const wanted = queryOf(plan, baseUrl);
+  const differences = queryDifferences(saved, wanted);
+  const ownRange = resume && differences.length > 0 && plan.relative && onlyRangeDiffers(saved, wanted);
+  return { savedPlan: planOfQuery(saved, plan), differences, ownRange };
+}

@@ -9,7 +9,7 @@ import fs from 'node:fs/promises';
 import { UnresumableError } from '../api/errors.js';
 import { TargetRefusedError } from './errors.js';
 import { formatOf } from '../formats/registry.js';
-import { type Manifest, onlyRangeDiffers, planOfQuery, queryDifferences, queryOf, readManifest } from './manifest.js';
+import { compareSaved, type Manifest, readManifest } from './manifest.js';
 import type { Difference } from '../util/fingerprint.js';
 import { partialPaths } from './partial-file.js';
 import type { ExportPlan } from './plan.js';
@@ -34,19 +34,11 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
   if (!manifest) {
     if (!existing) return { action: 'start', plan };
     if (!options.resume) return { action: 'refuse', reason: 'exists' };
-    // A complete FILE keeps no record of its range, but it cannot have been finished before the range it holds
-    // ended: one finished earlier holds another range (--last 1h an hour ago), and keeping it would be stale.
-    const finished = existing.mtimeMs;
-    if (finished < plan.to) {
-      throw new TargetRefusedError(target, { reason: 'other-range', written: finished, to: plan.to });
-    }
+    checkWrittenAfter(target, existing.mtimeMs, plan);
     return { action: 'complete' };
   }
-  const saved = planOfQuery(manifest.query, plan);
-  const wanted = queryOf(plan, baseUrl);
-  const differences = queryDifferences(manifest.query, wanted);
+  const { savedPlan: saved, differences, ownRange } = compareSaved(manifest.query, plan, baseUrl, options.resume);
   if (!options.resume) return { action: 'refuse', reason: 'unfinished', saved, manifest, differences };
-  const ownRange = differences.length > 0 && plan.relative && onlyRangeDiffers(manifest.query, wanted);
   if (differences.length > 0 && !ownRange) return { action: 'refuse', reason: 'different', saved, manifest, differences };
   // A manifest without its partial file has nothing to continue.
   const partial = await statOf(paths.partial);
@@ -63,6 +55,14 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
   await formatOf(manifest.query.format).checkResume?.(paths.partial, manifest.formatState);
   const baseUrlWas = manifest.query.baseUrl !== baseUrl ? manifest.query.baseUrl : undefined;
   return { action: 'resume', plan: ownRange ? saved : plan, manifest, ownRange, baseUrlWas };
+}
+
+/**
+ * A complete export that keeps no record of its range (a FILE, an object) cannot have been finished before the range
+ * it holds ended: one finished earlier holds another range (--last 1h an hour ago), and keeping it would be stale.
+ */
+export function checkWrittenAfter(target: string, written: number, plan: ExportPlan): void {
+  if (written < plan.to) throw new TargetRefusedError(target, { reason: 'other-range', written, to: plan.to });
 }
 
 /** What is at `file` (following a symbolic link), or undefined when nothing is (or it cannot be looked at). */

@@ -15,7 +15,8 @@ import { openS3Client, type OpenS3Options } from '../../mirror/lake/s3/open.js';
 import { formatOf } from '../../formats/registry.js';
 import type { ExportPlan } from '../plan.js';
 import { TargetRefusedError, UploadFailedError } from '../errors.js';
-import { onlyRangeDiffers, planOfQuery, queryDifferences, queryFingerprint, queryOf } from '../manifest.js';
+import { compareSaved, queryOf } from '../manifest.js';
+import { checkWrittenAfter } from '../target.js';
 import { partialPaths } from '../partial-file.js';
 import { type ExportDeps, type ExportOutcome, type RunEvent, runExport } from '../run-export.js';
 import type { ExportSummary } from '../exporter.js';
@@ -87,13 +88,9 @@ async function exportAndUpload(
   else {
     const finished = record && (await exists(file)) ? record : undefined;
     if (finished) {
-      const saved = planOfQuery(finished.query, plan);
-      const wanted = queryOf(plan, deps.baseUrl);
-      const same = queryFingerprint(finished.query) === queryFingerprint(wanted);
       // As a resume does: a range read against the clock (--last 24h) takes the saved one.
-      if (!same && !(deps.resume && plan.relative && onlyRangeDiffers(finished.query, wanted))) {
-        throw new TargetRefusedError(target.url, { reason: 'finished', saved, file, differences: queryDifferences(finished.query, wanted) });
-      }
+      const { savedPlan: saved, differences, ownRange } = compareSaved(finished.query, plan, deps.baseUrl, deps.resume === true);
+      if (differences.length > 0 && !ownRange) throw new TargetRefusedError(target.url, { reason: 'finished', saved, file, differences });
       const bytes = await upload(saved, target, client, finished, true, onEvent);
       return { status: 'uploaded', plan: saved, file, bytes };
     }
@@ -102,10 +99,7 @@ async function exportAndUpload(
       if (there && !deps.resume) throw new TargetRefusedError(target.url, { reason: 'exists' });
       if (there) {
         // As for a complete FILE: an object written before the range ended holds another range.
-        const written = there.lastModified ?? 0;
-        if (written < plan.to) {
-          throw new TargetRefusedError(target.url, { reason: 'other-range', written, to: plan.to });
-        }
+        checkWrittenAfter(target.url, there.lastModified ?? 0, plan);
         return { status: 'complete' };
       }
     }
