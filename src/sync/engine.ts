@@ -17,7 +17,7 @@ import { prepare } from './prepare.js';
 import { believe, CLOCK_SKEW_MS, pullBack } from './present.js';
 import { newState } from './store.js';
 import { runStep, type StepOutcome, type StepProgress, type StepResult } from './step.js';
-import { StepWarnings } from './warnings.js';
+import { StepWarnings, type SyncWarning } from './warnings.js';
 import type { MirrorQuery, MirrorState, MirrorStore, RunRecord } from './store.js';
 
 /** What a run is asked to do. */
@@ -76,6 +76,8 @@ export interface SyncDeps<Q extends MirrorQuery> {
 
 export type SyncEvent =
   | { type: 'note'; message: string }
+  /** what a step found that the user should know (warnings.ts), for the shell to word */
+  | { type: 'warning'; warning: SyncWarning }
   /** a start was given that is not the mirror's: it continues from its cursor */
   | { type: 'since-ignored'; mirror: string; since: number; cursor: number }
   /** a step's windows: at its start and after each one consumed */
@@ -194,7 +196,9 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
 
     let steps = 0;
     let requestsFrom = 0;
-    const warnings = new StepWarnings(note, store.name, query, clock.warning !== undefined);
+    const warnings = new StepWarnings((warning) => onEvent({ type: 'warning', warning }), store.name, query);
+    // The clock is said about once a run: at the start, or at the first step that finds it wrong.
+    let clockSaid = clock.warning !== undefined;
     const step = async (): Promise<StepOutcome> => {
       // The present is the server's clock (its Date header), not ours: a skewed local clock moves no cursor.
       if (steps > 0) {
@@ -202,7 +206,10 @@ export async function runSync<Q extends MirrorQuery>(options: SyncRunOptions, de
         // Without an answer (an outage in --follow), the last clock read, moved on by ours, plans the step; its windows fail and are waited out.
         const read = await serverClock(client, state.cursor, errors);
         const believed = read === undefined ? undefined : believe(read, deps.now());
-        if (believed?.warning) warnings.once('clock', believed.warning);
+        if (believed?.warning && !clockSaid) {
+          clockSaid = true;
+          note(believed.warning);
+        }
         present = believed?.present ?? present + (deps.now() - presentAt);
         presentAt = deps.now();
       }

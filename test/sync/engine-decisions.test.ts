@@ -5,7 +5,7 @@
  * own serves a fixed set of swaps with the Date header the test sets, and fails the requests a test asks it to.
  */
 import fs from 'node:fs';
-import { inUsersTerms, sinceIgnoredWords } from '../../src/commands/sync/errors.js';
+import { inUsersTerms, sinceIgnoredWords, warningWords } from '../../src/commands/sync/errors.js';
 import type http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -131,7 +131,13 @@ const newDir = () => path.join(tempDir('swapx-engine-'), 'out');
 /** The notes of a run, as the shell says them. */
 const notes = (events: SyncEvent[]) =>
   events.flatMap((event) =>
-    event.type === 'note' ? [event.message] : event.type === 'since-ignored' ? [sinceIgnoredWords(event.mirror, event.since, event.cursor)] : [],
+    event.type === 'note'
+      ? [event.message]
+      : event.type === 'warning'
+        ? [warningWords(event.warning)]
+        : event.type === 'since-ignored'
+          ? [sinceIgnoredWords(event.mirror, event.since, event.cursor)]
+          : [],
   );
 /** What `promise` rejects with, as the user reads it: the shell words the engine's refusals in its flags. */
 const said = <T>(promise: Promise<T>): Promise<T> =>

@@ -1,10 +1,11 @@
 /**
  * What the mirror refuses, in the words of `swapx sync`'s flags: the engine and the stores throw data
  * (sync/errors.ts), and these are the lines users see. The class stays UsageError (exit 2, and the `error` of a
- * --summary-json failure line).
+ * --summary-json failure line). Also what a step warns of (sync/warnings.ts), as its warning line says it.
  */
 import { UsageError } from '../../api/errors.js';
 import { AddressError, type AddressPart, type MirrorRefusal, MirrorRefusedError } from '../../sync/errors.js';
+import type { SyncWarning } from '../../sync/warnings.js';
 import { type Difference, describeDifferences } from '../../util/fingerprint.js';
 import { formatUtc } from '../../util/time.js';
 
@@ -49,6 +50,26 @@ function partWords(part: AddressPart): string {
 /** The note of a start given to a mirror that has one. */
 export function sinceIgnoredWords(mirror: string, since: number, cursor: number): string {
   return `--since ignored: ${mirror} syncs from ${formatUtc(since)} and continues from its cursor ${formatUtc(cursor)} (a new start needs a new --out dir)`;
+}
+
+/** What a step found (sync/warnings.ts), as a warning line says it. */
+export function warningWords(warning: SyncWarning): string {
+  const kept = (format: string | undefined) => `this ${format === undefined ? '' : `${format} `}mirror's`;
+  switch (warning.kind) {
+    case 'outside-window':
+      return `the API returned ${warning.count} swap(s) outside the window asked for; they were kept (each swap is held once, by id), but the server may be faulty`;
+    case 'conflicts':
+      return `the API returned ${warning.count} swap id(s) twice in one response with different content; the mirror holds each once, its version with the later updatedAt`;
+    case 'balance-changes':
+      return `the API sent balanceChanges with ${warning.count} swap(s), which ${kept(warning.format)} fields leave out: sync into a new jsonl mirror to keep them, or look one swap up with 'swapx swap <id>'`;
+    case 'left-out':
+      return `the API sent fields the spec does not name (${warning.fields.join(', ')}), which ${kept(warning.format)} columns leave out: sync into a new jsonl mirror of every field to keep them`;
+    case 'unfit': {
+      const named = warning.values.map((value) => `swap ${value.id}: ${value.field} ${value.reason}`).join('; ');
+      const more = warning.count - warning.values.length;
+      return `${warning.store} could not hold ${warning.count} value(s) as they are; each row was written with what fits and the value kept as sent (${named}${more > 0 ? `; and ${more} more` : ''})`;
+    }
+  }
 }
 
 /** A mirror's refusal or a destination's address problem in the user's terms; any other error as it is. */

@@ -8,7 +8,7 @@ import { terminalWidth } from '../../output/table.js';
 import { formatDuration, formatUtc } from '../../util/time.js';
 import { runSync, type ErrorPolicy, type SyncEvent } from '../../sync/engine.js';
 import { parseSyncFlags, type SyncFlags } from './flags.js';
-import { inUsersTerms, sinceIgnoredWords } from './errors.js';
+import { inUsersTerms, sinceIgnoredWords, warningWords } from './errors.js';
 import { openMirror } from './open-mirror.js';
 import { failureJson, movedJson, noteJson, stepJson, stepText } from './render.js';
 
@@ -78,6 +78,7 @@ async function run(ctx: Context, flags: SyncFlags): Promise<number> {
     if (event.type === 'step' || event.type === 'stopped-now') stopProgress();
     if (event.type === 'progress') onProgress(event);
     else if (event.type === 'note') warn(event.message);
+    else if (event.type === 'warning') warn(warningWords(event.warning));
     else if (event.type === 'since-ignored') warn(sinceIgnoredWords(event.mirror, event.since, event.cursor));
     else if (event.type === 'step') {
       if (options.summaryJson) json(stepJson(event.result, ctx.now()));
