@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, inject } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import { connect, type Db } from '../../src/mirror/postgres/driver.js';
 import type { PgTarget } from '../../src/mirror/postgres/target.js';
 import { announcedServer } from './background-server.js';
 import { adminConnection, type PostgresServer } from '../../scripts/support/postgres-cluster.js';
@@ -109,4 +110,19 @@ export function usePostgres(): TestDatabase {
       return get('admin');
     },
   };
+}
+
+/**
+ * swapx's own driver on `db` for the enclosing block, as the mirror opens it (connect(pgTarget(db))): given to `opened`
+ * before the block's tests (which may prepare it), ended after them.
+ */
+export function useDriver(db: TestDatabase, opened: (sql: Db) => void | Promise<void>): void {
+  let sql: Db | undefined;
+  beforeAll(async () => {
+    sql = await connect(pgTarget(db));
+    await opened(sql);
+  });
+  afterAll(async () => {
+    await sql?.end({ timeout: 1 });
+  });
 }

@@ -4,7 +4,7 @@
  * amounts, lists, JSON, the fields the spec does not name); then a row of every kind written by COPY and read back
  * by the real server.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -21,9 +21,9 @@ import {
   VERSION_COLUMN,
   versionOf,
 } from '../../../src/mirror/postgres/columns.js';
-import { connect, type Db } from '../../../src/mirror/postgres/driver.js';
+import type { Db } from '../../../src/mirror/postgres/driver.js';
 import { encodeRow } from '../../../src/mirror/postgres/row.js';
-import { pgTarget, usePostgres } from '../../helpers/postgres.js';
+import { useDriver, usePostgres } from '../../helpers/postgres.js';
 
 describe('the columns', () => {
   it('the key, one per API field in snake_case and typed natively, the version, the fields the spec does not name', () => {
@@ -307,11 +307,8 @@ describe('a value its column cannot hold', () => {
 describe('read back by Postgres', () => {
   const db = usePostgres();
   let sql: Db;
-  beforeAll(async () => {
-    sql = await connect(pgTarget(db));
-  });
-  afterAll(async () => {
-    await sql?.end({ timeout: 1 });
+  useDriver(db, (opened) => {
+    sql = opened;
   });
 
   it('a row of every kind of value, written by COPY, reads back as the API sent it', async () => {

@@ -3,21 +3,18 @@
  * batch and its chunks, a COPY the server refuses, and the one statement that merges the batch, replacing every
  * column of a row, and counts new, late and updated rows.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COLUMNS, type Column, keyOf, quoteIdent, versionOf } from '../../../src/mirror/postgres/columns.js';
-import { connect, type Db } from '../../../src/mirror/postgres/driver.js';
+import type { Db } from '../../../src/mirror/postgres/driver.js';
 import { chunks, copyRows, mergeSql, type Pending, replaces } from '../../../src/mirror/postgres/merge.js';
 import { encodeRow } from '../../../src/mirror/postgres/row.js';
 import { ensureTables } from '../../../src/mirror/postgres/schema.js';
-import { pgTarget, usePostgres } from '../../helpers/postgres.js';
+import { useDriver, usePostgres } from '../../helpers/postgres.js';
 
 const db = usePostgres();
 let sql: Db;
-beforeAll(async () => {
-  sql = await connect(pgTarget(db));
-});
-afterAll(async () => {
-  await sql?.end({ timeout: 1 });
+useDriver(db, (opened) => {
+  sql = opened;
 });
 
 describe('replaces', () => {

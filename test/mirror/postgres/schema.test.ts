@@ -3,22 +3,19 @@
  * (columns, key, indexes, comments, the state table), what a later one checks and adds, the tables it refuses and
  * why, and the lock two mirrors of a schema share while they create the state table.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { UsageError } from '../../../src/api/errors.js';
 import { inUsersTerms } from '../../../src/commands/sync/errors.js';
 import { COLUMNS } from '../../../src/mirror/postgres/columns.js';
-import { connect, type Db } from '../../../src/mirror/postgres/driver.js';
+import type { Db } from '../../../src/mirror/postgres/driver.js';
 import { ensureTables, qualified, STATE_TABLE } from '../../../src/mirror/postgres/schema.js';
-import { pgTarget, usePostgres } from '../../helpers/postgres.js';
+import { useDriver, usePostgres } from '../../helpers/postgres.js';
 
 const db = usePostgres();
 let sql: Db;
-beforeAll(async () => {
-  sql = await connect(pgTarget(db));
-});
-afterAll(async () => {
-  await sql?.end({ timeout: 1 });
+useDriver(db, (opened) => {
+  sql = opened;
 });
 
 let schemas = 0;

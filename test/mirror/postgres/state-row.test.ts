@@ -3,23 +3,20 @@
  * timestamptz and read back to the millisecond, the query as a JSON object, the optional re-scan times as NULL,
  * and a second write replacing every column of the row (one row per mirror table, others untouched).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connect, type Db } from '../../../src/mirror/postgres/driver.js';
+import { describe, expect, it } from 'vitest';
+import type { Db } from '../../../src/mirror/postgres/driver.js';
 import { ensureTables } from '../../../src/mirror/postgres/schema.js';
 import { selectState, writeState } from '../../../src/mirror/postgres/state.js';
 import type { MirrorState } from '../../../src/sync/store.js';
-import { pgTarget, usePostgres } from '../../helpers/postgres.js';
+import { useDriver, usePostgres } from '../../helpers/postgres.js';
 
 const db = usePostgres();
 let sql: Db;
 const NAME = { schema: 'public', table: 'swaps' };
 
-beforeAll(async () => {
-  sql = await connect(pgTarget(db));
+useDriver(db, async (opened) => {
+  sql = opened;
   await ensureTables(sql, NAME);
-});
-afterAll(async () => {
-  await sql?.end({ timeout: 1 });
 });
 
 const QUERY = { baseUrl: 'https://api.example/v1', filter: 'Completed' as const, fields: ['id', 'completedAt', 'updatedAt'] };
