@@ -1,48 +1,71 @@
 /**
- * A cache bounded by a total cost (e.g. swaps held), not by entry count, that keeps what was used recently: two
- * generations, each holding at most half the budget. A value set or found goes into the current one; when that is
- * full, it becomes the previous one and the previous one is dropped whole. Nothing is ever evicted one entry at a
- * time: a Map's first entry is found by walking past every entry deleted before it, which made an LRU over a Map
- * cost O(n) a miss once a scan outgrew it (a range larger than the cache: 1.2 M misses took 87 s).
+ * A least-recently-used cache bounded by a total cost (e.g. swaps held), not by entry count. The order of use is a
+ * list of its own: a Map alone finds its least recent entry by walking past every entry deleted before it, which made
+ * each miss cost O(n) once a scan outgrew the cache (1.2 M misses took 87 s).
  */
+interface Entry<K, V> {
+  key: K;
+  value: V;
+  cost: number;
+  /** toward the least recent */
+  older: Entry<K, V> | undefined;
+  /** toward the most recent */
+  newer: Entry<K, V> | undefined;
+}
+
 export class Lru<K, V> {
-  private current = new Map<K, { value: V; cost: number }>();
-  private previous = new Map<K, { value: V; cost: number }>();
-  private currentCost = 0;
+  private readonly entries = new Map<K, Entry<K, V>>();
+  private oldest: Entry<K, V> | undefined;
+  private newest: Entry<K, V> | undefined;
+  private total = 0;
 
   constructor(private readonly budget: number) {}
 
   get(key: K): V | undefined {
-    const entry = this.current.get(key);
-    if (entry) return entry.value;
-    const old = this.previous.get(key);
-    if (!old) return undefined;
-    this.previous.delete(key);
-    this.keep(key, old);
-    return old.value;
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.unlink(entry);
+    this.append(entry);
+    return entry.value;
   }
 
   set(key: K, value: V, cost = 1): void {
-    const old = this.current.get(key);
+    const old = this.entries.get(key);
     if (old) {
-      this.currentCost -= old.cost;
-      this.current.delete(key);
+      this.total -= old.cost;
+      this.unlink(old);
     }
-    this.previous.delete(key);
-    this.keep(key, { value, cost });
+    const entry: Entry<K, V> = { key, value, cost, older: undefined, newer: undefined };
+    this.entries.set(key, entry);
+    this.append(entry);
+    this.total += cost;
+    // The least recent go first; the entry just set stays, whatever it costs.
+    while (this.total > this.budget && this.entries.size > 1 && this.oldest) {
+      const evicted = this.oldest;
+      this.unlink(evicted);
+      this.entries.delete(evicted.key);
+      this.total -= evicted.cost;
+    }
   }
 
   get size(): number {
-    return this.current.size + this.previous.size;
+    return this.entries.size;
   }
 
-  private keep(key: K, entry: { value: V; cost: number }): void {
-    if (this.currentCost + entry.cost > this.budget / 2 && this.current.size > 0) {
-      this.previous = this.current;
-      this.current = new Map();
-      this.currentCost = 0;
-    }
-    this.current.set(key, entry);
-    this.currentCost += entry.cost;
+  private append(entry: Entry<K, V>): void {
+    entry.older = this.newest;
+    entry.newer = undefined;
+    if (this.newest) this.newest.newer = entry;
+    else this.oldest = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: Entry<K, V>): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.newest = entry.older;
+    entry.older = undefined;
+    entry.newer = undefined;
   }
 }
