@@ -167,9 +167,10 @@ export function compareSaved(
   plan: ExportPlan,
   baseUrl: string,
   resume: boolean,
-): { savedPlan: ExportPlan; differences: Difference[]; ownRange: boolean } {
+): { savedPlan: ExportPlan; same: boolean; differences: Difference[]; ownRange: boolean } {
   const wanted = queryOf(plan, baseUrl);
-  const differences = queryDifferences(saved, wanted);
-  const ownRange = resume && differences.length > 0 && plan.relative && onlyRangeDiffers(saved, wanted);
-  return { savedPlan: planOfQuery(saved, plan), differences, ownRange };
+  // By the fingerprint, not the differences listed: a record of another swapx may hold a key this one does not name.
+  const same = queryFingerprint(saved) === queryFingerprint(wanted);
+  const ownRange = resume && !same && plan.relative && onlyRangeDiffers(saved, wanted);
+  return { savedPlan: planOfQuery(saved, plan), same, differences: queryDifferences(saved, wanted), ownRange };
 }

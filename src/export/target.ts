@@ -37,9 +37,9 @@ export async function decideTarget(plan: ExportPlan, baseUrl: string, options: {
     checkWrittenAfter(target, existing.mtimeMs, plan);
     return { action: 'complete' };
   }
-  const { savedPlan: saved, differences, ownRange } = compareSaved(manifest.query, plan, baseUrl, options.resume);
+  const { savedPlan: saved, same, differences, ownRange } = compareSaved(manifest.query, plan, baseUrl, options.resume);
   if (!options.resume) return { action: 'refuse', reason: 'unfinished', saved, manifest, differences };
-  if (differences.length > 0 && !ownRange) return { action: 'refuse', reason: 'different', saved, manifest, differences };
+  if (!same && !ownRange) return { action: 'refuse', reason: 'different', saved, manifest, differences };
   // A manifest without its partial file has nothing to continue.
   const partial = await statOf(paths.partial);
   if (!partial) return { action: 'start', plan: ownRange ? saved : plan };

@@ -89,8 +89,8 @@ async function exportAndUpload(
     const finished = record && (await exists(file)) ? record : undefined;
     if (finished) {
       // As a resume does: a range read against the clock (--last 24h) takes the saved one.
-      const { savedPlan: saved, differences, ownRange } = compareSaved(finished.query, plan, deps.baseUrl, deps.resume === true);
-      if (differences.length > 0 && !ownRange) throw new TargetRefusedError(target.url, { reason: 'finished', saved, file, differences });
+      const { savedPlan: saved, same, differences, ownRange } = compareSaved(finished.query, plan, deps.baseUrl, deps.resume === true);
+      if (!same && !ownRange) throw new TargetRefusedError(target.url, { reason: 'finished', saved, file, differences });
       const bytes = await upload(saved, target, client, finished, true, onEvent);
       return { status: 'uploaded', plan: saved, file, bytes };
     }
