@@ -15,6 +15,7 @@ import { parquetCodec } from '../../src/formats/parquet/partitions.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { asRead, parquetCodecs, parquetRows } from '../../scripts/support/duckdb.js';
 import { runSwapx } from '../helpers/run.js';
+import { abortWhenSaved } from '../helpers/swaps-fixture.js';
 import { expectEqual } from '../helpers/equal.js';
 
 const HAS_ZSTD = typeof (zlib as { zstdCompressSync?: unknown }).zstdCompressSync === 'function';
@@ -90,22 +91,14 @@ describe('the Parquet codec', () => {
     const slow = await startSandbox({ port: 0, seed: 17, latencyMs: 60 });
     try {
       const file = path.join(dir, 'zstd.parquet');
-      const manifest = `${file}.partial.manifest.json`;
-      const controller = new AbortController();
       // Interrupt once a row group is checkpointed: 24 windows of 5 min at 60 ms each, so that about half the run
       // is still ahead then (in four 30-min windows, a loaded machine saw the run end before the watch fired).
-      const watch = setInterval(() => {
-        try {
-          if ((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { formatState?: string }).formatState !== undefined) controller.abort();
-        } catch {
-          // not written yet
-        }
-      }, 5);
+      const watch = abortWhenSaved(file, (saved) => saved.formatState !== undefined);
       const cut = await swapx(['swaps', ...range, '--window', '5m', '--concurrency', '1', '-o', file, '-q'], {
         baseUrl: slow.url,
-        signal: controller.signal,
+        signal: watch.signal,
       });
-      clearInterval(watch);
+      watch.stop();
       expect(cut.code).toBe(130);
       // The partial as Node 22.15+ would have left it: its saved row groups name ZSTD.
       const rowGroups = `${file}.partial.rowgroups`;

@@ -11,6 +11,7 @@ import { ROW_GROUP_ROWS } from '../../src/output/parquet/writer.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv, tempDir } from '../helpers/cli.js';
 import { runSwapx } from '../helpers/run.js';
+import { abortWhenSaved } from '../helpers/swaps-fixture.js';
 import { asRead, parquetColumns, parquetRowGroups, parquetRows, query } from '../../scripts/support/duckdb.js';
 
 const SEED = 13;
@@ -108,18 +109,10 @@ describe('swapx swaps -o FILE.parquet', () => {
 
     const file = path.join(dir, 'cut.parquet');
     const manifest = `${file}.partial.manifest.json`;
-    const controller = new AbortController();
     // Interrupt once a row group is checkpointed and the next one is under way.
-    const watch = setInterval(() => {
-      try {
-        const saved = JSON.parse(fs.readFileSync(manifest, 'utf8')) as { windowsDone: number; formatState?: string };
-        if (saved.formatState !== undefined) controller.abort();
-      } catch {
-        // not written yet
-      }
-    }, 5);
-    const cut = await swapx(['swaps', ...range, '--concurrency', '1', '-o', file], { baseUrl: slow.url, signal: controller.signal });
-    clearInterval(watch);
+    const watch = abortWhenSaved(file, (saved) => saved.formatState !== undefined);
+    const cut = await swapx(['swaps', ...range, '--concurrency', '1', '-o', file], { baseUrl: slow.url, signal: watch.signal });
+    watch.stop();
     expect(cut.code).toBe(130);
     expect(cut.stderr).toMatch(/interrupted; \d+\/8 windows saved in .*cut\.parquet\.partial; resume with: swapx swaps .* --resume\n$/);
     expect(fs.existsSync(file)).toBe(false);
@@ -156,16 +149,9 @@ describe('an interrupted Parquet export', () => {
     expect((await swapx(['swaps', ...range, '-o', whole, '-q'])).code).toBe(0);
     const file = path.join(dir, 'before.parquet');
     const manifest = `${file}.partial.manifest.json`;
-    const controller = new AbortController();
-    const watch = setInterval(() => {
-      try {
-        if ((JSON.parse(fs.readFileSync(manifest, 'utf8')) as { formatState?: string }).formatState !== undefined) controller.abort();
-      } catch {
-        // not written yet
-      }
-    }, 5);
-    const cut = await swapx(['swaps', ...range, '--concurrency', '1', '-o', file], { baseUrl: slow.url, signal: controller.signal });
-    clearInterval(watch);
+    const watch = abortWhenSaved(file, (saved) => saved.formatState !== undefined);
+    const cut = await swapx(['swaps', ...range, '--concurrency', '1', '-o', file], { baseUrl: slow.url, signal: watch.signal });
+    watch.stop();
     expect(cut.code).toBe(130);
     // The manifest as the swapx before wrote it: the same count of row groups, under the name it had.
     const { formatState, ...before } = JSON.parse(fs.readFileSync(manifest, 'utf8')) as Record<string, unknown>;

@@ -1,7 +1,6 @@
 /** The export tests' shared ground: one seed, a three-hour range, and the bytes a clean run writes for it. */
 import fs from 'node:fs';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'vitest';
 import type { RunningSandbox } from '../../src/sandbox/index.js';
 import { sandboxEnv } from './cli.js';
@@ -30,19 +29,32 @@ export interface SavedManifest {
   windowsDone: number;
   windowsTotal: number;
   bytes: number;
+  /** the format's checkpoint (Parquet: its row groups), once it has one */
+  formatState?: unknown;
+}
+
+/**
+ * A signal that aborts (as Ctrl-C would) once the manifest beside an export's FILE says `ready`, read every few ms
+ * while the export runs; `stop` ends the watch.
+ */
+export function abortWhenSaved(file: string, ready: (saved: Partial<SavedManifest>) => boolean): { signal: AbortSignal; stop: () => void } {
+  const controller = new AbortController();
+  const manifest = `${file}.partial.manifest.json`;
+  const watch = setInterval(() => {
+    try {
+      if (ready(JSON.parse(fs.readFileSync(manifest, 'utf8')) as Partial<SavedManifest>)) controller.abort();
+    } catch {
+      // not written yet (or being replaced)
+    }
+  }, 5);
+  return { signal: controller.signal, stop: () => clearInterval(watch) };
 }
 
 /** Runs an export in-process and stops it (as Ctrl-C would) once `windows` windows are checkpointed; its manifest then. */
 export async function interrupted(env: NodeJS.ProcessEnv, args: string[], file: string, windows: number, now?: number): Promise<SavedManifest> {
-  const controller = new AbortController();
-  const result = runSwapx(args, { env, signal: controller.signal, now });
-  const manifest = `${file}.partial.manifest.json`;
-  for (let i = 0; i < 1000 && !controller.signal.aborted; i += 1) {
-    const m = fs.existsSync(manifest) ? (JSON.parse(fs.readFileSync(manifest, 'utf8') || '{}') as { windowsDone?: number }) : {};
-    if ((m.windowsDone ?? 0) >= windows) controller.abort();
-    else await sleep(10);
-  }
-  const r = await result;
+  const watch = abortWhenSaved(file, (saved) => (saved.windowsDone ?? 0) >= windows);
+  const r = await runSwapx(args, { env, signal: watch.signal, now });
+  watch.stop();
   expect(r.code).toBe(130);
-  return JSON.parse(fs.readFileSync(manifest, 'utf8')) as SavedManifest;
+  return JSON.parse(fs.readFileSync(`${file}.partial.manifest.json`, 'utf8')) as SavedManifest;
 }
