@@ -10,7 +10,7 @@ import type { ExportSink, SinkState, Tally } from '../../src/export/sink.js';
 import { textWriter } from '../../src/formats/text-writer.js';
 import { createEncoder, type MachineFormat } from '../../src/output/encode.js';
 import type { Window } from '../../src/windows/plan.js';
-import { BASE, MIN, type Served, serve, swap } from '../helpers/served-windows.js';
+import { BASE, MIN, type Served, serve, swap, troubledWindow } from '../helpers/served-windows.js';
 
 /** Ten-minute windows from BASE. */
 const windows: Window[] = [0, 1, 2].map((index) => ({ index, from: BASE + index * 10 * MIN, to: BASE + (index + 1) * 10 * MIN }));
@@ -120,20 +120,7 @@ describe('exportSwaps', () => {
   });
 
   it('counts, over every window, the duplicates dropped, the rows outside, the conflicts and the balance changes', async () => {
-    const rows = (from: number): Swap[] => {
-      const window = (from - BASE) / (10 * MIN);
-      const at = window * 10;
-      return [
-        swap(`k${window}`, at + 1, { balanceChanges: [] }),
-        // exactly on the window's end: the next window's, dropped here
-        swap(`e${window}`, at + 10),
-        // outside the window asked for
-        swap(`o${window}`, at + 30),
-        // one id twice with different content, the later update kept
-        swap(`c${window}`, at + 2, { updatedAt: '2026-11-02T01:00:00Z' }),
-        swap(`c${window}`, at + 2, { updatedAt: '2026-11-02T02:00:00Z', balanceChanges: [] }),
-      ];
-    };
+    const rows = (from: number): Swap[] => troubledWindow((from - BASE) / (10 * MIN));
     const sink = new MemorySink();
     const summary = await exportSwaps(job(serve(rows), sink, 'jsonl', { windows: windows.slice(0, 2) }));
     expect(sink.pieces).toEqual([

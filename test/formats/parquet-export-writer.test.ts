@@ -11,7 +11,7 @@ import { type ExportEvent, type ExportJob, exportSwaps } from '../../src/export/
 import type { ExportSink, SinkState, Tally } from '../../src/export/sink.js';
 import { parquetExportWriter } from '../../src/formats/parquet/export-writer.js';
 import type { Window } from '../../src/windows/plan.js';
-import { BASE, MIN, type Served, serve, swap } from '../helpers/served-windows.js';
+import { BASE, MIN, type Served, serve, swap, troubledWindow } from '../helpers/served-windows.js';
 import { tempDir } from '../helpers/cli.js';
 import { parquetRowGroups, query } from '../../scripts/support/duckdb.js';
 
@@ -51,23 +51,10 @@ describe('the Parquet export writer', () => {
   it('cuts a row group once the rows since the last cut reach its size, writes the rest as the last, and counts', async () => {
     const dir = tempDir('swapx-parquet-export-');
     const stateFile = path.join(dir, 'out.parquet.partial.rowgroups');
-    const rows = (window: number): Swap[] => {
-      const at = window * 10;
-      return [
-        swap(`k${window}`, at + 1, { balanceChanges: [] }),
-        // exactly on the window's end: the next window's, dropped here
-        swap(`e${window}`, at + 10),
-        // outside the window asked for
-        swap(`o${window}`, at + 30),
-        // one id twice with different content, the later update kept
-        swap(`c${window}`, at + 2, { updatedAt: '2026-11-02T01:00:00Z' }),
-        swap(`c${window}`, at + 2, { updatedAt: '2026-11-02T02:00:00Z', balanceChanges: [] }),
-      ];
-    };
     const sink = new MemorySink();
     const events: ExportEvent[] = [];
     const stateLines: number[] = [];
-    const summary = await exportSwapsParquet(serve(byWindow({ 0: rows(0), 1: rows(1), 2: rows(2) })), sink, stateFile, {
+    const summary = await exportSwapsParquet(serve(byWindow({ 0: troubledWindow(0), 1: troubledWindow(1), 2: troubledWindow(2) })), sink, stateFile, {
       onEvent: (event) => {
         events.push(event);
         stateLines.push(fs.readFileSync(stateFile, 'utf8').split('\n').length - 1);

@@ -15,6 +15,22 @@ export function swap(id: string, minutes: number, extra: Partial<Swap> = {}): Sw
   return { ...sample, id, withdrawnAt: new Date(BASE + minutes * MIN).toISOString(), ...extra };
 }
 
+/**
+ * What the n-th 10-minute window answers when the server misbehaves in every way a tally counts: a swap with balance
+ * changes kept, one exactly on the window's end (the next window's: dropped here), one outside the window asked for,
+ * and one id twice with different content (the later update kept, with balance changes).
+ */
+export function troubledWindow(n: number): Swap[] {
+  const at = n * 10;
+  return [
+    swap(`k${n}`, at + 1, { balanceChanges: [] }),
+    swap(`e${n}`, at + 10),
+    swap(`o${n}`, at + 30),
+    swap(`c${n}`, at + 2, { updatedAt: '2026-11-02T01:00:00Z' }),
+    swap(`c${n}`, at + 2, { updatedAt: '2026-11-02T02:00:00Z', balanceChanges: [] }),
+  ];
+}
+
 export interface Served {
   client: SwapxClient;
   /** the From of each request, in order */
